@@ -1,0 +1,185 @@
+/**
+ * The catalog model: rows in, artifact out. Settlements are grouped by postal code keeping
+ * catalog order, strings are interned per kind in order of first use (so the same input
+ * always gives the same tables), and the codes become a prefix trie.
+ */
+import {
+  CODE_LENGTH,
+  FORMAT_NAME,
+  FORMAT_VERSION,
+  MAX_SETTLEMENT_NAMES,
+  MAX_SETTLEMENT_TYPES,
+  SETTLEMENT_BYTES,
+  SETTLEMENT_NAME_BITS,
+  compactUints,
+  toStringTable,
+  type Artifact,
+} from '../src/format.js';
+import { CatalogError } from './errors.js';
+import type { CatalogRow, CatalogSourceInfo } from './reader.js';
+
+interface CodeEntry {
+  /** `c_estado * 1000 + c_mnpio` of the code's first row. */
+  municipality: number;
+  /** First non-empty city of the code in catalog order. */
+  city: string;
+  settlements: { name: string; type: string }[];
+}
+
+interface Named {
+  name: string;
+  line: number;
+}
+
+/** Interns strings in order of first use. */
+class Interner {
+  readonly entries: string[] = [];
+  private readonly index = new Map<string, number>();
+  constructor(seed: string[] = []) {
+    for (const entry of seed) this.id(entry);
+  }
+  id(entry: string): number {
+    let id = this.index.get(entry);
+    if (id === undefined) {
+      id = this.entries.push(entry) - 1;
+      this.index.set(entry, id);
+    }
+    return id;
+  }
+}
+
+export class CatalogModel {
+  rows = 0;
+  private readonly codes = new Map<string, CodeEntry>();
+  private readonly states = new Map<number, Named>();
+  private readonly municipalities = new Map<number, Named>();
+
+  /** `where` names the source in errors. */
+  constructor(private readonly where: string) {}
+
+  get codeCount(): number {
+    return this.codes.size;
+  }
+
+  add(row: CatalogRow): void {
+    this.rows++;
+    this.agree(this.states, row.stateKey, row.state, row.line, 'c_estado', String(row.stateKey).padStart(2, '0'));
+    const municipality = row.stateKey * 1000 + row.municipalityKey;
+    this.agree(
+      this.municipalities,
+      municipality,
+      row.municipality,
+      row.line,
+      'c_mnpio',
+      `${String(row.municipalityKey).padStart(3, '0')} of c_estado ${String(row.stateKey).padStart(2, '0')}`,
+    );
+    let code = this.codes.get(row.postalCode);
+    if (!code) {
+      code = { municipality, city: row.city, settlements: [] };
+      this.codes.set(row.postalCode, code);
+    } else if (!code.city) {
+      code.city = row.city;
+    }
+    code.settlements.push({ name: row.settlement, type: row.settlementType });
+  }
+
+  /** A key must carry one name throughout the catalog, or lookups would depend on row order. */
+  private agree(names: Map<number, Named>, key: number, name: string, line: number, column: string, label: string) {
+    const known = names.get(key);
+    if (!known) names.set(key, { name, line });
+    else if (known.name !== name) {
+      throw new CatalogError(this.where, `${column} ${label} is named "${name}" here but "${known.name}" on line ${known.line}`, line);
+    }
+  }
+
+  toArtifact(source: CatalogSourceInfo): Artifact {
+    if (this.rows === 0) throw new CatalogError(this.where, 'has a header but no data rows');
+    const postalCodes = [...this.codes.keys()].sort();
+    const stateKeys = [...this.states.keys()].sort((a, b) => a - b);
+    const stateIndex = new Map(stateKeys.map((key, i) => [key, i]));
+    const municipalityIds = [...this.municipalities.keys()].sort((a, b) => a - b);
+    const municipalityIndex = new Map(municipalityIds.map((id, i) => [id, i]));
+    const municipalityNames = new Interner();
+    const municipalityName = municipalityIds.map((id) => municipalityNames.id(this.municipalities.get(id)!.name));
+    const cities = new Interner(['']);
+    const types = new Interner();
+    const names = new Interner();
+
+    const codeMunicipality: number[] = [];
+    const codeCity: number[] = [];
+    const codeSettlements: number[] = [];
+    const settlements = new Uint8Array(this.rows * SETTLEMENT_BYTES);
+    let at = 0;
+    for (const postalCode of postalCodes) {
+      const code = this.codes.get(postalCode)!;
+      codeMunicipality.push(municipalityIndex.get(code.municipality)!);
+      codeCity.push(cities.id(code.city));
+      codeSettlements.push(code.settlements.length);
+      for (const { name, type } of code.settlements) {
+        const packed = names.id(name) | (types.id(type) << SETTLEMENT_NAME_BITS);
+        settlements[at++] = packed & 0xff;
+        settlements[at++] = (packed >>> 8) & 0xff;
+        settlements[at++] = (packed >>> 16) & 0xff;
+      }
+    }
+    if (names.entries.length > MAX_SETTLEMENT_NAMES || types.entries.length > MAX_SETTLEMENT_TYPES) {
+      throw new CatalogError(
+        this.where,
+        `has ${names.entries.length} distinct settlement names and ${types.entries.length} types; ` +
+          `format ${FORMAT_VERSION} holds at most ${MAX_SETTLEMENT_NAMES} and ${MAX_SETTLEMENT_TYPES}`,
+      );
+    }
+
+    return {
+      header: {
+        format: FORMAT_NAME,
+        version: FORMAT_VERSION,
+        rows: this.rows,
+        codes: postalCodes.length,
+        states: stateKeys.length,
+        municipalities: municipalityIds.length,
+        source: { file: source.file, sha256: source.sha256, bytes: source.bytes, encoding: source.encoding },
+        notice: source.notice,
+      },
+      strings: {
+        states: toStringTable(stateKeys.map((key) => this.states.get(key)!.name)),
+        municipalities: toStringTable(municipalityNames.entries),
+        cities: toStringTable(cities.entries),
+        types: toStringTable(types.entries),
+        settlements: toStringTable(names.entries),
+      },
+      stateKeys: compactUints(stateKeys),
+      municipalityState: compactUints(municipalityIds.map((id) => stateIndex.get(Math.floor(id / 1000))!)),
+      municipalityKey: compactUints(municipalityIds.map((id) => id % 1000)),
+      municipalityName: compactUints(municipalityName),
+      trie: buildTrie(postalCodes),
+      codeMunicipality: compactUints(codeMunicipality),
+      codeCity: compactUints(codeCity),
+      codeSettlements: compactUints(codeSettlements),
+      settlements,
+    };
+  }
+}
+
+/**
+ * Child masks of the trie's internal nodes, breadth first. Sorted codes make each depth's
+ * prefixes come out sorted, which is the order the runtime numbers the nodes in.
+ */
+export function buildTrie(sortedCodes: readonly string[]): Uint16Array {
+  const masks: number[] = [];
+  for (let depth = 0; depth < CODE_LENGTH; depth++) {
+    let parent: string | undefined;
+    let previous: string | undefined;
+    for (const code of sortedCodes) {
+      const prefix = code.slice(0, depth + 1);
+      if (prefix === previous) continue;
+      previous = prefix;
+      if (prefix.slice(0, depth) !== parent) {
+        parent = prefix.slice(0, depth);
+        masks.push(0);
+      }
+      masks[masks.length - 1]! |= 1 << Number(prefix[depth]);
+    }
+  }
+  return Uint16Array.from(masks);
+}

@@ -1,0 +1,32 @@
+/**
+ * Writes the artifact atomically: a temporary file beside the target, then a rename, so a
+ * failed or interrupted build never leaves a half-written artifact nor replaces a good one.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { packr, type Artifact } from '../src/format.js';
+
+/** Encodes the artifact; the same artifact always gives the same bytes. */
+export function encodeArtifact(artifact: Artifact): Buffer {
+  return packr.pack(artifact);
+}
+
+/** Writes `bytes` to `path` by temporary file and rename; returns the number of bytes. */
+export function writeFileAtomic(path: string, bytes: Uint8Array): number {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temporary, 'w');
+    try {
+      writeSync(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  return bytes.length;
+}

@@ -1,0 +1,110 @@
+/**
+ * The artifact format: the one module that both the compiler (`build/`) and the runtime
+ * (`src/catalog.ts`) import, so the two sides cannot drift apart.
+ *
+ * The artifact is a single MessagePack map. Strings are interned per kind into string
+ * tables (one concatenated string plus the UTF-16 length of each entry), so loading costs
+ * one string decode per table instead of one per entry. Integer columns are typed arrays,
+ * which msgpackr only round-trips when the Packr is made with `moreTypes: true`.
+ */
+import { Packr } from 'msgpackr';
+
+/** Identifies a cpmx artifact; a file whose header lacks it is foreign. */
+export const FORMAT_NAME = 'cpmx-catalog';
+/** Bumped whenever the layout below changes; the runtime refuses any other version. */
+export const FORMAT_VERSION = 1;
+
+/** Settlement entries pack the name index into the low bits and the type index above it. */
+export const SETTLEMENT_NAME_BITS = 18;
+export const SETTLEMENT_NAME_MASK = (1 << SETTLEMENT_NAME_BITS) - 1;
+/** Three bytes per settlement: 18 bits of name, 6 bits of type. */
+export const SETTLEMENT_BYTES = 3;
+export const MAX_SETTLEMENT_TYPES = 1 << (8 * SETTLEMENT_BYTES - SETTLEMENT_NAME_BITS);
+export const MAX_SETTLEMENT_NAMES = 1 << SETTLEMENT_NAME_BITS;
+
+/** Digits in a Mexican postal code, and so the depth of the trie. */
+export const CODE_LENGTH = 5;
+
+/** Strings of one kind, each stored once. Entry `i` is `text.slice(start(i), start(i) + lengths[i])`. */
+export interface StringTable {
+  text: string;
+  lengths: UintArray;
+}
+
+/** Integer columns are stored in the narrowest unsigned typed array that holds them. */
+export type UintArray = Uint8Array | Uint16Array | Uint32Array;
+
+export interface SourceInfo {
+  /** File name (no directory) of the catalog the artifact was compiled from. */
+  file: string;
+  /** Hex sha256 of that file's bytes, as given (the zip itself for a zip). */
+  sha256: string;
+  bytes: number;
+  /** Encoding the text was read as. */
+  encoding: 'latin1' | 'utf8';
+}
+
+export interface ArtifactHeader {
+  format: typeof FORMAT_NAME;
+  version: number;
+  /** Settlement rows read from the catalog. */
+  rows: number;
+  /** Distinct postal codes. */
+  codes: number;
+  states: number;
+  /** Distinct (c_estado, c_mnpio) pairs. */
+  municipalities: number;
+  source: SourceInfo;
+  /** The free-text first line of the catalog: Correos de México's terms of use. */
+  notice: string;
+}
+
+export interface Artifact {
+  header: ArtifactHeader;
+  strings: {
+    states: StringTable;
+    municipalities: StringTable;
+    /** Entry 0 is always the empty string (a code with no city). */
+    cities: StringTable;
+    types: StringTable;
+    settlements: StringTable;
+  };
+  /** `c_estado` of each state, ascending; state `i` is named by `strings.states` entry `i`. */
+  stateKeys: UintArray;
+  /** Municipalities ordered by (`c_estado`, `c_mnpio`): their state index, key and name index. */
+  municipalityState: UintArray;
+  municipalityKey: UintArray;
+  municipalityName: UintArray;
+  /**
+   * The prefix trie over the postal codes: one 10-bit child mask per internal node (depths 0
+   * to 4) in breadth-first order, children in digit order. Its leaves, in order, are the codes
+   * ascending: the trie is the only place the codes themselves are stored.
+   */
+  trie: Uint16Array;
+  /** Per code (ascending): municipality index, city index, number of settlements. */
+  codeMunicipality: UintArray;
+  codeCity: UintArray;
+  codeSettlements: UintArray;
+  /** Per settlement, grouped by code in catalog order: `name | type << 18`, 3 bytes little-endian. */
+  settlements: Uint8Array;
+}
+
+/**
+ * The one Packr both sides use. `useRecords: false` keeps the file plain MessagePack maps;
+ * `moreTypes` makes typed arrays round-trip instead of turning into garbage.
+ */
+export const packr = new Packr({ moreTypes: true, useRecords: false });
+
+/** The smallest unsigned typed array that holds every value of `values`. */
+export function compactUints(values: ArrayLike<number>): UintArray {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  if (max <= 0xff) return Uint8Array.from(values);
+  if (max <= 0xffff) return Uint16Array.from(values);
+  return Uint32Array.from(values);
+}
+
+/** Packs strings into one table, entries in the order given. */
+export function toStringTable(entries: readonly string[]): StringTable {
+  return { text: entries.join(''), lengths: compactUints(entries.map((entry) => entry.length)) };
+}

@@ -1,0 +1,43 @@
+/**
+ * Test mode (token `pruebas`): generic, clearly fictitious data in exactly the shapes of
+ * real answers, the same for the same request, without the catalog.
+ */
+import type { PostalCodeRecord, SimplifiedPostalCodeRecord } from './copomex.js';
+
+const SETTLEMENTS = [
+  ['Asentamiento de prueba 1', 'Colonia'],
+  ['Asentamiento de prueba 2', 'Fraccionamiento'],
+  ['Asentamiento de prueba 3', 'Barrio'],
+] as const;
+
+const PLACE = {
+  municipio: 'Municipio de prueba',
+  estado: 'Estado de prueba',
+  ciudad: 'Ciudad de prueba',
+  pais: 'México',
+} as const;
+
+/** Every 5-digit code has the same three fictitious settlements. */
+export function fullRecords(cp: string): PostalCodeRecord[] {
+  return SETTLEMENTS.map(([asentamiento, tipo_asentamiento]) => ({ cp, asentamiento, tipo_asentamiento, ...PLACE }));
+}
+
+export function simplifiedRecord(cp: string): SimplifiedPostalCodeRecord {
+  return { cp, asentamiento: SETTLEMENTS.map(([name]) => name), tipo_asentamiento: SETTLEMENTS[0][1], ...PLACE };
+}
+
+/** Up to three codes that start with `digits`, ascending: the prefix padded with zeros, then the next ones. */
+export function codesStartingWith(digits: string): string[] {
+  const free = 5 - digits.length;
+  if (free === 0) return [digits];
+  return Array.from({ length: Math.min(3, 10 ** free) }, (_, i) => digits + String(i).padStart(free, '0'));
+}
+
+/** Thirty-two states, as many as the real catalog has. */
+export function stateNames(): string[] {
+  return Array.from({ length: 32 }, (_, i) => `Estado de prueba ${i + 1}`);
+}
+
+export function municipalityNames(): string[] {
+  return ['Municipio de prueba 1', 'Municipio de prueba 2', 'Municipio de prueba 3'];
+}
