@@ -98,33 +98,27 @@ export class CatalogReader {
     });
     const text = this.format === 'zip' ? extractMember(raw, this.file) : raw;
     const decoder = new CatalogDecoder(where, (encoding) => (this.encoding = encoding));
-    const parser = parse({
-      delimiter: '|',
-      quote: false,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      info: true,
-    });
-    text.on('error', (error: Error) => parser.destroy(error));
-    decoder.on('error', (error) => parser.destroy(error));
-    text.pipe(decoder).pipe(parser);
+    const notice = new NoticeSplitter();
+    // No quoting (names hold `"`), every line one record: lines are counted here, which is far
+    // cheaper than csv-parse's `info`, and rows of the wrong width are refused here by line.
+    const parser = parse({ delimiter: '|', quote: false, relax_column_count: true, skip_empty_lines: false });
+    for (const stage of [text, decoder, notice]) stage.on('error', (error: Error) => parser.destroy(error));
+    text.pipe(decoder).pipe(notice).pipe(parser);
 
     let header: Record<Column, number> | undefined;
     let fieldCount = 0;
-    let records = 0;
+    let line = 0;
     try {
-      for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-        records++;
-        const line = info.lines;
+      for await (const record of parser as AsyncIterable<string[]>) {
+        if (line === 0) line = notice.lines;
+        line++;
+        if (record.length === 1 && record[0] === '') continue;
         if (!header) {
           header = readHeader(record);
-          if (header) {
-            fieldCount = record.length;
-          } else if (records === 1) {
-            this.notice = record.join('|').trim();
-          } else {
+          if (!header) {
             throw new CatalogError(where, `missing header: expected a line starting "d_codigo|d_asenta|", found "${clip(record.join('|'))}"`, line);
           }
+          fieldCount = record.length;
           continue;
         }
         if (record.length !== fieldCount) {
@@ -135,7 +129,8 @@ export class CatalogReader {
     } catch (error) {
       throw asCatalogError(error, where);
     }
-    if (records === 0) throw new CatalogError(where, 'the file is empty');
+    this.notice = notice.notice;
+    if (line === 0 && !notice.lines) throw new CatalogError(where, 'the file is empty');
     if (!header) throw new CatalogError(where, 'missing header: no line starts "d_codigo|d_asenta|"');
   }
 }
@@ -202,8 +197,9 @@ function extractMember(zip: Readable, file: string): Readable {
 
 /**
  * Bytes to text. The official file is Latin-1; a UTF-8 re-save is accepted too. The choice
- * is made on the first non-ASCII bytes (the official first line has some): valid UTF-8 there
- * means UTF-8, anything else Latin-1. A UTF-8 file that later turns invalid is refused.
+ * is made on the first line with non-ASCII bytes (the official notice line has some): valid
+ * UTF-8 there means UTF-8, anything else Latin-1. A UTF-8 file that later turns invalid is
+ * refused rather than read as mojibake.
  */
 class CatalogDecoder extends Transform {
   private utf8: TextDecoder | undefined;
@@ -238,15 +234,55 @@ class CatalogDecoder extends Transform {
     }
   }
 
+  /** Decides on the rest of the line holding the first non-ASCII byte. */
   private decide(sample: Buffer): void {
     this.decided = true;
+    const lineEnd = sample.indexOf(10);
     try {
-      new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, 4096), { stream: true });
+      new TextDecoder('utf-8', { fatal: true }).decode(lineEnd >= 0 ? sample.subarray(0, lineEnd) : sample, { stream: true });
       this.utf8 = new TextDecoder('utf-8', { fatal: true });
       this.onDecide('utf8');
     } catch {
       this.onDecide('latin1');
     }
+  }
+}
+
+/**
+ * Takes the free-text first line (the terms of use) off the text, unless the file starts with
+ * the header itself, so that the parser only ever sees the header and rows of one width.
+ */
+class NoticeSplitter extends Transform {
+  /** The notice line, trimmed; "" when the file has none. */
+  notice = '';
+  /** Lines taken off: 0 or 1. */
+  lines = 0;
+  private head: string | undefined = '';
+
+  constructor() {
+    super({ decodeStrings: false, encoding: 'utf8' });
+  }
+
+  override _transform(chunk: string, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.head === undefined) return done(null, chunk);
+    this.head += chunk;
+    const end = this.head.indexOf('\n');
+    if (end < 0) return done();
+    done(null, this.split(end));
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.head === undefined || this.head === '') return done();
+    done(null, this.split(this.head.length));
+  }
+
+  private split(end: number): string {
+    const head = this.head!;
+    this.head = undefined;
+    if (/^d_codigo\|/i.test(head)) return head;
+    this.notice = head.slice(0, end).trim();
+    this.lines = 1;
+    return head.slice(end + 1);
   }
 }
 

@@ -1,0 +1,243 @@
+/**
+ * The compiler on fixture catalogs: every accepted form of the source, every refusal with
+ * its file and line, the atomic write, determinism and the artifact round trip.
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { zipSync, strToU8 } from 'fflate';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildArtifact, findCatalog } from '../build/build.js';
+import { CatalogError } from '../build/errors.js';
+import { CatalogModel } from '../build/model.js';
+import { CatalogReader } from '../build/reader.js';
+import { encodeArtifact } from '../build/write.js';
+import { decodeCatalog, loadCatalog } from '../src/catalog.js';
+import { createClient } from '../src/client.js';
+import { compactUints, packr, type Artifact } from '../src/format.js';
+import { FIXTURE, buildInto, tempDir } from './helpers.js';
+
+const dir = tempDir();
+const latin1 = readFileSync(FIXTURE);
+const text = latin1.toString('latin1');
+const lines = text.split('\r\n');
+
+function write(name: string, content: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** A fixture variant with line `n` (1-based) replaced. */
+function withLine(n: number, replacement: string): string {
+  const copy = [...lines];
+  copy[n - 1] = replacement;
+  return copy.join('\r\n');
+}
+
+async function refusal(source: string, out = join(dir, 'refused.msgpack')): Promise<CatalogError> {
+  const error = await buildArtifact({ source, out }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CatalogError);
+  expect(existsSync(out)).toBe(false);
+  return error as CatalogError;
+}
+
+/** Everything a client answers for the fixture's codes, to compare builds by content. */
+function answersOf(dataPath: string) {
+  const client = createClient({ token: 't', dataPath });
+  const codes = (client.searchCp('') as any).error ? [] : [];
+  const all: unknown[] = [client.getEstados()];
+  for (let d = 0; d <= 9; d++) codes.push(...((client.searchCp(String(d)) as any).response.cp as string[]));
+  for (const cp of codes) all.push(client.infoCp(cp), client.infoCp(cp, { type: 'simplified' }));
+  for (const estado of (client.getEstados() as any).response.estado) all.push(client.getMunicipioPorEstado(estado));
+  return { codes, all };
+}
+
+let reference: ReturnType<typeof answersOf>;
+let referencePath: string;
+
+beforeAll(async () => {
+  referencePath = await buildInto(FIXTURE, dir, 'reference.msgpack');
+  reference = answersOf(referencePath);
+});
+
+describe('accepted sources', () => {
+  it('reads the Latin-1 CRLF fixture with its notice line', () => {
+    const catalog = loadCatalog(referencePath);
+    expect(reference.codes).toHaveLength(15);
+    expect(catalog.header).toMatchObject({ rows: 22, codes: 15, states: 6, municipalities: 12, version: 1, format: 'cpmx-catalog' });
+    expect(catalog.header.source).toMatchObject({ file: 'catalog-mini.txt', encoding: 'latin1', bytes: latin1.length });
+    expect(catalog.header.notice).toMatch(/^El Catálogo Nacional de Códigos Postales, es elaborado por Correos de México/);
+  });
+
+  it('detects a UTF-8 re-save (with or without BOM, CRLF or LF) by content, not by name, with the same answers', async () => {
+    const utf8 = Buffer.from(text, 'utf8');
+    const variants = {
+      'resave.latin1.txt': utf8,
+      'resave-bom.txt': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]),
+      'resave-lf.txt': Buffer.from(text.replaceAll('\r\n', '\n'), 'utf8'),
+      'latin1-lf.utf8.txt': Buffer.from(text.replaceAll('\r\n', '\n'), 'latin1'),
+    };
+    for (const [name, bytes] of Object.entries(variants)) {
+      const out = await buildInto(write(name, bytes), dir, `${name}.msgpack`);
+      const catalog = loadCatalog(out);
+      expect(catalog.header.source.encoding, name).toBe(name.startsWith('latin1') ? 'latin1' : 'utf8');
+      expect(catalog.header.notice, name).toBe(loadCatalog(referencePath).header.notice);
+      expect(answersOf(out), name).toEqual(reference);
+    }
+  });
+
+  it('reads the catalog out of a zip, by member name, also inside a folder, whatever the zip is called', async () => {
+    const official = write('CPdescargatxt.zip', zipSync({ 'CPdescarga.txt': latin1 }));
+    const nested = write('download.bin', zipSync({ 'readme.txt': strToU8('hola'), 'sepomex/CPdescarga.txt': latin1 }));
+    for (const zip of [official, nested]) {
+      const out = await buildInto(zip, dir, `${zip.split('/').pop()}.msgpack`);
+      expect(answersOf(out)).toEqual(reference);
+      expect(loadCatalog(out).header.source.sha256).toBe(
+        (await import('node:crypto')).createHash('sha256').update(readFileSync(zip)).digest('hex'),
+      );
+    }
+  });
+
+  it('accepts a header on line 1 when there is no notice line', async () => {
+    const out = await buildInto(write('no-notice.txt', Buffer.from(lines.slice(1).join('\r\n'), 'latin1')), dir, 'no-notice.msgpack');
+    expect(answersOf(out)).toEqual(reference);
+    expect(loadCatalog(out).header.notice).toBe('');
+  });
+
+  it('reports progress', async () => {
+    const big = [lines[0], lines[1], ...Array.from({ length: 20_001 }, (_, i) => lines[2]!.replace('San Ángel', `San Ángel ${i}`))].join('\r\n');
+    const seen: number[] = [];
+    await buildArtifact({ source: write('big.txt', Buffer.from(big, 'latin1')), out: join(dir, 'big.msgpack'), onProgress: (rows) => seen.push(rows) });
+    expect(seen).toEqual([10_000, 20_000]);
+  });
+});
+
+describe('refusals name the file, the line and the reason, and write nothing', () => {
+  it('missing file or a directory', async () => {
+    expect((await refusal(join(dir, 'absent.txt'))).message).toBe(`${join(dir, 'absent.txt')}: file not found`);
+    expect((await refusal(dir)).message).toMatch(/is a directory/);
+  });
+
+  it('empty file, and a header with no rows', async () => {
+    expect((await refusal(write('empty.txt', ''))).message).toBe('empty.txt: the file is empty');
+    expect((await refusal(write('header-only.txt', Buffer.from(lines.slice(0, 2).join('\r\n'), 'latin1')))).message).toBe(
+      'header-only.txt: has a header but no data rows',
+    );
+  });
+
+  it('missing header', async () => {
+    const error = await refusal(write('no-header.txt', Buffer.from(withLine(2, lines[3]!), 'latin1')));
+    expect(error.line).toBe(2);
+    expect(error.message).toMatch(/^no-header\.txt, line 2: missing header: expected a line starting "d_codigo\|d_asenta\|"/);
+    expect((await refusal(write('notice-only.txt', Buffer.from(lines[0]!, 'latin1')))).message).toMatch(/missing header/);
+  });
+
+  it('wrong field count', async () => {
+    const error = await refusal(write('short-row.txt', Buffer.from(withLine(7, lines[6]!.split('|').slice(0, 14).join('|')), 'latin1')));
+    expect(error.message).toBe('short-row.txt, line 7: expected 15 fields separated by "|", found 14');
+    const extra = await refusal(write('long-row.txt', Buffer.from(withLine(9, `${lines[8]}|x`), 'latin1')));
+    expect(extra.message).toBe('long-row.txt, line 9: expected 15 fields separated by "|", found 16');
+  });
+
+  it('a code that is not 5 digits', async () => {
+    for (const bad of ['0981', '098100', '09a10', '']) {
+      const error = await refusal(write(`bad-code-${bad}.txt`, Buffer.from(withLine(5, lines[4]!.replace(/^\d{5}/, bad)), 'latin1')));
+      expect(error.message).toBe(`bad-code-${bad}.txt, line 5: d_codigo "${bad}" is not a 5-digit postal code`);
+    }
+  });
+
+  it('bad keys, empty names, and a key carrying two names', async () => {
+    expect((await refusal(write('bad-state-key.txt', Buffer.from(withLine(3, lines[2]!.replace('|09|01001|', '|9x|01001|')), 'latin1')))).message).toBe(
+      'bad-state-key.txt, line 3: c_estado "9x" is not a number of up to 2 digits',
+    );
+    expect((await refusal(write('empty-name.txt', Buffer.from(withLine(4, lines[3]!.replace('Los Alpes', '  ')), 'latin1')))).message).toBe(
+      'empty-name.txt, line 4: d_asenta is empty for postal code 01010',
+    );
+    expect((await refusal(write('two-names.txt', Buffer.from(withLine(4, lines[3]!.replace('|Ciudad de México|Ciudad de México |', '|CDMX|Ciudad de México |')), 'latin1')))).message).toBe(
+      'two-names.txt, line 4: c_estado 09 is named "CDMX" here but "Ciudad de México" on line 3',
+    );
+  });
+
+  it('a zip without CPdescarga.txt, a broken zip, and UTF-8 that turns invalid', async () => {
+    expect((await refusal(write('other.zip', zipSync({ 'otro.txt': latin1 })))).message).toBe('other.zip: the zip holds no CPdescarga.txt');
+    const zip = zipSync({ 'CPdescarga.txt': latin1 });
+    expect((await refusal(write('cut.zip', zip.subarray(0, 200)))).message).toMatch(/^cut\.zip: /);
+    const mixed = Buffer.concat([Buffer.from(lines.slice(0, 5).join('\r\n') + '\r\n', 'utf8'), Buffer.from(lines.slice(5).join('\r\n'), 'latin1')]);
+    expect((await refusal(write('mixed.txt', mixed))).message).toMatch(/^mixed\.txt, line \d+: not valid UTF-8/);
+  });
+
+  it('a refused catalog leaves the existing artifact as it was, and no temporary file', async () => {
+    const sub = join(dir, 'keep');
+    mkdirSync(sub);
+    const out = await buildInto(FIXTURE, sub);
+    const before = readFileSync(out);
+    const bad = write('bad-for-keep.txt', Buffer.from(withLine(6, '0981|x'), 'latin1'));
+    await expect(buildArtifact({ source: bad, out })).rejects.toThrow(/line 6/);
+    expect(readFileSync(out).equals(before)).toBe(true);
+    expect(readdirSync(sub)).toEqual(['cpmx.msgpack']);
+  });
+});
+
+describe('the artifact', () => {
+  it('is byte-identical for the same input', async () => {
+    const again = await buildInto(FIXTURE, dir, 'again.msgpack');
+    expect(readFileSync(again).equals(readFileSync(referencePath))).toBe(true);
+  });
+
+  it('round-trips every field through MessagePack, typed arrays keeping their type', async () => {
+    const reader = new CatalogReader(FIXTURE);
+    const model = new CatalogModel(reader.file);
+    for await (const row of reader.rows()) model.add(row);
+    const artifact = model.toArtifact(reader.info());
+    const decoded = packr.unpack(encodeArtifact(artifact)) as Artifact;
+    expect(Object.keys(decoded)).toEqual(Object.keys(artifact));
+    for (const key of Object.keys(artifact) as (keyof Artifact)[]) {
+      expect(decoded[key], key).toStrictEqual(artifact[key]);
+      const value = artifact[key];
+      if (ArrayBuffer.isView(value)) expect(decoded[key]!.constructor, key).toBe(value.constructor);
+    }
+    for (const [kind, table] of Object.entries(artifact.strings)) {
+      const back = decoded.strings[kind as keyof Artifact['strings']];
+      expect(back.text, kind).toBe(table.text);
+      expect(back.lengths.constructor, kind).toBe(table.lengths.constructor);
+      expect(Array.from(back.lengths), kind).toEqual(Array.from(table.lengths));
+    }
+    expect(decoded.strings.settlements.text).toContain('Chalet "La Cumbre"');
+    expect(decoded.strings.cities.text.startsWith('Ciudad de México')).toBe(true);
+  });
+
+  it('keeps wide integer columns intact (the msgpackr typed-array pitfall)', () => {
+    const columns = [compactUints([1, 200]), compactUints([1, 60_000]), compactUints([1, 4_000_000_000])];
+    expect(columns.map((c) => c.constructor.name)).toEqual(['Uint8Array', 'Uint16Array', 'Uint32Array']);
+    const back = packr.unpack(packr.pack({ columns })) as { columns: typeof columns };
+    expect(back.columns).toStrictEqual(columns);
+  });
+
+  it('refuses to load a truncated, foreign or other-version file, naming its path', async () => {
+    const bytes = readFileSync(referencePath);
+    expect(() => decodeCatalog(bytes.subarray(0, bytes.length - 100), '/x/cut.msgpack')).toThrow(
+      '/x/cut.msgpack: is truncated or not a cpmx artifact; run `cpmx build` to compile the catalog',
+    );
+    expect(() => decodeCatalog(Buffer.from('{"hello": 1}'), '/x/foreign.json')).toThrow(/^\/x\/foreign\.json: is (truncated or )?not a cpmx artifact/);
+    expect(() => decodeCatalog(packr.pack({ hello: 1 }), '/x/foreign.msgpack')).toThrow('/x/foreign.msgpack: is not a cpmx artifact');
+    const artifact = packr.unpack(bytes) as Artifact;
+    expect(() => decodeCatalog(packr.pack({ ...artifact, header: { ...artifact.header, version: 99 } }), '/x/v99.msgpack')).toThrow(
+      '/x/v99.msgpack: is an artifact of format version 99, and this cpmx reads version 1; run `cpmx build`',
+    );
+    expect(() => decodeCatalog(packr.pack({ ...artifact, trie: artifact.trie.subarray(0, 5) }), '/x/damaged.msgpack')).toThrow(/damaged/);
+    expect(() => loadCatalog(join(dir, 'nothing-here.msgpack'))).toThrow(/nothing-here\.msgpack: no artifact here; run `cpmx build`/);
+    expect(() => createClient({ token: 'real', dataPath: join(dir, 'nothing-here.msgpack') })).toThrow(/run `cpmx build`/);
+  });
+});
+
+describe('finding the catalog', () => {
+  it('prefers --source, then CPMX_CATALOG, then the defaults', () => {
+    expect(findCatalog('a.txt', { CPMX_CATALOG: 'b.txt' })).toMatchObject({ from: '--source' });
+    expect(findCatalog(undefined, { CPMX_CATALOG: 'b.txt' })).toMatchObject({ from: 'CPMX_CATALOG' });
+    const found = findCatalog(undefined, {});
+    if (found) expect(found.from).toBe('default');
+  });
+});

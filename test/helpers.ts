@@ -1,0 +1,33 @@
+/** Shared test set-up: fixture paths, temporary directories, and building artifacts the real way. */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll } from 'vitest';
+import { buildArtifact } from '../build/build.js';
+
+export const root = resolve(import.meta.dirname, '..');
+export const FIXTURE = join(root, 'test', 'fixtures', 'catalog-mini.txt');
+export const CLI = join(root, 'dist', 'src', 'cli.js');
+
+/** The real catalog beside the repository. Its absence fails the test run, never skips it. */
+export function realCatalogPath(): string {
+  const path = process.env.CPMX_CATALOG ?? resolve(root, '..', 'shared', 'data', 'sepomex', 'CPdescargatxt.zip');
+  if (!existsSync(path)) {
+    throw new Error(`the real catalog is missing at ${path}: real-data tests need ../shared/data/sepomex/CPdescargatxt.zip (or CPMX_CATALOG)`);
+  }
+  return path;
+}
+
+/** A temporary directory removed after the file's tests. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cpmx-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Builds `source` into `dir/name` and returns the artifact's path. */
+export async function buildInto(source: string, dir: string, name = 'cpmx.msgpack'): Promise<string> {
+  const out = join(dir, name);
+  await buildArtifact({ source, out });
+  return out;
+}
