@@ -4,7 +4,10 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { packr, type Artifact } from '../src/format.js';
+import { Packr } from 'msgpackr';
+import { MSGPACK_OPTIONS, type Artifact } from '../src/format.js';
+
+const packr = new Packr(MSGPACK_OPTIONS);
 
 /** Encodes the artifact; the same artifact always gives the same bytes. */
 export function encodeArtifact(artifact: Artifact): Buffer {

@@ -5,6 +5,8 @@
  * the answer itself.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Unpackr as UnpackrType } from 'msgpackr';
 import {
   CODE_LENGTH,
   FORMAT_NAME,
@@ -12,7 +14,8 @@ import {
   SETTLEMENT_BYTES,
   SETTLEMENT_NAME_BITS,
   SETTLEMENT_NAME_MASK,
-  packr,
+  MSGPACK_OPTIONS,
+  stringTableText,
   type Artifact,
   type ArtifactHeader,
   type StringTable,
@@ -32,29 +35,40 @@ export class ArtifactError extends Error {
 
 const REBUILD = 'run `cpmx build` to compile the catalog';
 
+// The unpack-only CommonJS bundle: no packer, streams or native add-on to load at start-up.
+const { Unpackr } = createRequire(import.meta.url)('msgpackr/unpack-no-eval') as { Unpackr: typeof UnpackrType };
+const unpackr = new Unpackr(MSGPACK_OPTIONS);
+
 /** A string table whose entries are materialised on first use. */
 class Strings {
   readonly size: number;
   private readonly starts: Uint32Array;
-  private readonly cache: (string | undefined)[] = [];
+  private readonly cache: (string | undefined)[];
+  private readonly text: string;
 
-  constructor(private readonly table: StringTable) {
-    this.size = table.lengths.length;
+  constructor(table: StringTable) {
+    this.text = stringTableText(table);
+    const lengths = table.lengths;
+    this.size = lengths.length;
     this.starts = new Uint32Array(this.size + 1);
-    for (let i = 0; i < this.size; i++) {
-      this.starts[i + 1] = this.starts[i]! + table.lengths[i]!;
-      this.cache.push(undefined);
-    }
+    let at = 0;
+    for (let i = 0; i < this.size; i++) this.starts[i + 1] = at += lengths[i]!;
+    expect(at === this.text.length, 'a string table does not match its lengths');
+    this.cache = new Array<string | undefined>(this.size);
   }
 
   get(i: number): string {
-    return this.cache[i] ?? (this.cache[i] = this.table.text.slice(this.starts[i], this.starts[i + 1]));
+    return this.cache[i] ?? (this.cache[i] = this.text.slice(this.starts[i], this.starts[i + 1]));
   }
 
   all(): string[] {
     return Array.from({ length: this.size }, (_, i) => this.get(i));
   }
 }
+
+/** Set bits of every 10-bit mask, for walking the trie by rank. */
+const POPCOUNT = new Uint8Array(1 << 10);
+for (let mask = 1; mask < POPCOUNT.length; mask++) POPCOUNT[mask] = (mask & 1) + POPCOUNT[mask >>> 1]!;
 
 export class Catalog {
   readonly header: ArtifactHeader;
@@ -71,18 +85,19 @@ export class Catalog {
   private readonly codeCity: UintArray;
   /** Settlements of code `i` are `settlementStart[i]` to `settlementStart[i + 1]`. */
   private readonly settlementStart: Uint32Array;
-  /** `name | type << 18` per settlement. */
-  private readonly settlements: Uint32Array;
+  /** 3 bytes per settlement, little-endian `name | type << 18`, read in place. */
+  private readonly settlements: Uint8Array;
+  /** Child masks of the trie's internal nodes, breadth first. */
+  private readonly masks: UintArray;
   /**
-   * Trie children, ten per internal node, -1 for none. Children of depth-4 nodes are code
-   * indices; of other nodes, node ids.
+   * Id of each internal node's first child: the child for digit `d` is
+   * `firstChild + popcount(mask & ((1 << d) - 1))`. Depth-4 nodes' children are code indices.
    */
-  private readonly children: Int32Array;
-  /** Code-index range `[rangeStart, rangeEnd)` under each internal node. */
-  private readonly rangeStart: Int32Array;
-  private readonly rangeEnd: Int32Array;
-  private readonly codeNumbers: Int32Array;
-  private readonly codeStrings: (string | undefined)[] = [];
+  private readonly firstChild: Uint32Array;
+  /** First internal node id of each depth 0 to 4, and the node count after them. */
+  private readonly levelStart: number[] = [];
+  private codeStrings: string[] | undefined;
+  private stateNameList: string[] | undefined;
   private stateMunicipalities: string[][] | undefined;
 
   /** Throws when the parts of the artifact do not fit together. */
@@ -103,98 +118,83 @@ export class Catalog {
     const counts = artifact.codeSettlements;
     expect(counts.length === this.codeCount, 'settlement counts do not match the code count');
     this.settlementStart = new Uint32Array(this.codeCount + 1);
-    for (let i = 0; i < this.codeCount; i++) this.settlementStart[i + 1] = this.settlementStart[i]! + counts[i]!;
-    const rows = artifact.header.rows;
-    expect(this.settlementStart[this.codeCount] === rows, 'settlement counts do not add up to the row count');
-    const packed = artifact.settlements;
-    expect(packed.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
-    this.settlements = new Uint32Array(rows);
-    for (let i = 0, at = 0; i < rows; i++, at += SETTLEMENT_BYTES) {
-      this.settlements[i] = packed[at]! | (packed[at + 1]! << 8) | (packed[at + 2]! << 16);
-    }
+    let rows = 0;
+    for (let i = 0; i < this.codeCount; i++) this.settlementStart[i + 1] = rows += counts[i]!;
+    expect(rows === artifact.header.rows, 'settlement counts do not add up to the row count');
+    this.settlements = artifact.settlements;
+    expect(this.settlements.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
 
-    const masks = artifact.trie;
-    const nodes = masks.length;
-    this.children = new Int32Array(nodes * 10).fill(-1);
-    this.rangeStart = new Int32Array(nodes);
-    this.rangeEnd = new Int32Array(nodes);
-    this.codeNumbers = new Int32Array(this.codeCount);
-    const prefix = new Int32Array(nodes);
-    let levelStart = 0;
+    this.masks = artifact.trie;
+    const nodes = this.masks.length;
+    this.firstChild = new Uint32Array(nodes);
     let levelEnd = 1;
-    let leafParents = 0;
-    for (let depth = 0; depth < CODE_LENGTH; depth++) {
-      const leaves = depth === CODE_LENGTH - 1;
-      if (leaves) leafParents = levelStart;
-      let next = leaves ? 0 : levelEnd;
-      for (let node = levelStart; node < levelEnd; node++) {
+    let next = 1;
+    for (let depth = 0, node = 0; depth < CODE_LENGTH; depth++) {
+      this.levelStart.push(node);
+      if (depth === CODE_LENGTH - 1) next = 0; // the children of the last level are codes
+      for (; node < levelEnd; node++) {
         expect(node < nodes, 'trie is truncated');
-        for (let digit = 0; digit < 10; digit++) {
-          if (!(masks[node]! & (1 << digit))) continue;
-          if (leaves) {
-            expect(next < this.codeCount, 'trie holds more codes than the header');
-            this.codeNumbers[next] = prefix[node]! * 10 + digit;
-          } else {
-            expect(next < nodes, 'trie is truncated');
-            prefix[next] = prefix[node]! * 10 + digit;
-          }
-          this.children[node * 10 + digit] = next++;
-        }
+        this.firstChild[node] = next;
+        next += POPCOUNT[this.masks[node]! & 0x3ff]!;
       }
-      if (leaves) expect(next === this.codeCount && levelEnd === nodes, 'trie does not match the code count');
-      levelStart = levelEnd;
-      levelEnd = next;
+      if (depth < CODE_LENGTH - 1) levelEnd = next;
     }
-    // Deeper nodes have larger ids, so walking ids downwards sees children before parents.
-    for (let node = nodes - 1; node >= 0; node--) {
-      const leaves = node >= leafParents;
-      let first = -1;
-      let last = -1;
-      for (let digit = 0; digit < 10; digit++) {
-        const child = this.children[node * 10 + digit]!;
-        if (child < 0) continue;
-        if (first < 0) first = leaves ? child : this.rangeStart[child]!;
-        last = leaves ? child + 1 : this.rangeEnd[child]!;
-      }
-      this.rangeStart[node] = first;
-      this.rangeEnd[node] = last;
-    }
-    for (let i = 0; i < this.codeCount; i++) this.codeStrings.push(undefined);
+    this.levelStart.push(levelEnd);
+    expect(levelEnd === nodes && next === this.codeCount, 'trie does not match the code count');
 
     expect(this.codeMunicipality.length === this.codeCount && this.codeCity.length === this.codeCount, 'code columns have the wrong length');
     expect(this.municipalityState.length === artifact.header.municipalities, 'municipality columns have the wrong length');
     expect(this.states.size === artifact.header.states, 'state table has the wrong size');
   }
 
+  /** The trie child of `node` for `digit`, or -1. */
+  private child(node: number, digit: number): number {
+    const mask = this.masks[node]!;
+    if (!(mask & (1 << digit))) return -1;
+    return this.firstChild[node]! + POPCOUNT[mask & ((1 << digit) - 1)]!;
+  }
+
   /** Index of a 5-digit ASCII code, or -1 when the catalog has no such code. */
   codeIndex(postalCode: string): number {
-    const children = this.children;
     let node = 0;
-    for (let i = 0; i < CODE_LENGTH; i++) {
-      node = children[node * 10 + postalCode.charCodeAt(i) - 48]!;
-      if (node < 0) return -1;
-    }
+    for (let i = 0; i < CODE_LENGTH && node >= 0; i++) node = this.child(node, postalCode.charCodeAt(i) - 48);
+    return node;
+  }
+
+  /** The first code index under internal node `node` of depth `depth`. */
+  private firstCodeUnder(node: number, depth: number): number {
+    for (; depth < CODE_LENGTH; depth++) node = this.firstChild[node]!;
     return node;
   }
 
   /** The postal codes starting with `digits` (1 to 5 ASCII digits), ascending. */
   codesStartingWith(digits: string): string[] {
-    const children = this.children;
     let node = 0;
-    for (let i = 0; i < digits.length; i++) {
-      node = children[node * 10 + digits.charCodeAt(i) - 48]!;
-      if (node < 0) return [];
-    }
-    if (digits.length === CODE_LENGTH) return [this.postalCode(node)];
-    const end = this.rangeEnd[node]!;
-    const codes = new Array<string>(end - this.rangeStart[node]!);
-    for (let i = this.rangeStart[node]!, k = 0; i < end; i++, k++) codes[k] = this.postalCode(i);
-    return codes;
+    for (let i = 0; i < digits.length && node >= 0; i++) node = this.child(node, digits.charCodeAt(i) - 48);
+    if (node < 0) return [];
+    const codes = (this.codeStrings ??= this.listCodes());
+    const depth = digits.length;
+    if (depth === CODE_LENGTH) return [codes[node]!];
+    // Nodes of one depth are in code order: the range ends where the next node's begins.
+    const end = node + 1 < this.levelStart[depth + 1]! ? this.firstCodeUnder(node + 1, depth) : this.codeCount;
+    return codes.slice(this.firstCodeUnder(node, depth), end);
   }
 
-  /** The 5-character string of code `index`. */
-  postalCode(index: number): string {
-    return this.codeStrings[index] ?? (this.codeStrings[index] = String(this.codeNumbers[index]! + 100_000).slice(1));
+  /** Every code as a 5-character string, ascending: made once, on the first search. */
+  private listCodes(): string[] {
+    const codes = new Array<string>(this.codeCount);
+    const walk = (node: number, depth: number, prefix: string) => {
+      const mask = this.masks[node]!;
+      let child = this.firstChild[node]!;
+      for (let digit = 0; digit < 10; digit++) {
+        if (!(mask & (1 << digit))) continue;
+        if (depth === CODE_LENGTH - 1) codes[child] = prefix + digit;
+        else walk(child, depth + 1, prefix + digit);
+        child++;
+      }
+    };
+    walk(0, 0, '');
+    return codes;
   }
 
   settlementStartOf(code: number): number {
@@ -205,12 +205,18 @@ export class Catalog {
     return this.settlementStart[code + 1]!;
   }
 
+  private settlement(settlement: number): number {
+    const at = settlement * SETTLEMENT_BYTES;
+    const bytes = this.settlements;
+    return bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
+  }
+
   settlementName(settlement: number): string {
-    return this.names.get(this.settlements[settlement]! & SETTLEMENT_NAME_MASK);
+    return this.names.get(this.settlement(settlement) & SETTLEMENT_NAME_MASK);
   }
 
   settlementType(settlement: number): string {
-    return this.types.get(this.settlements[settlement]! >>> SETTLEMENT_NAME_BITS);
+    return this.types.get(this.settlement(settlement) >>> SETTLEMENT_NAME_BITS);
   }
 
   /** Municipality of the code's first row. */
@@ -228,9 +234,9 @@ export class Catalog {
     return this.cities.get(this.codeCity[code]!);
   }
 
-  /** State names ordered by `c_estado`. */
-  stateNames(): string[] {
-    return this.states.all();
+  /** State names ordered by `c_estado` (shared: callers copy before handing it out). */
+  stateNames(): readonly string[] {
+    return (this.stateNameList ??= this.states.all());
   }
 
   /** Municipality names of state `state` (its index), each once, ordered by `c_mnpio`. */
@@ -252,11 +258,16 @@ function expect(condition: boolean, reason: string): asserts condition {
   if (!condition) throw new Error(reason);
 }
 
+/** The MessagePack layer alone: bytes to the artifact's fields, unchecked. */
+export function readArtifact(bytes: Uint8Array): Artifact {
+  return unpackr.unpack(bytes) as Artifact;
+}
+
 /** Decodes an artifact from its bytes; `path` names it in errors. */
 export function decodeCatalog(bytes: Uint8Array, path: string): Catalog {
   let artifact: Artifact;
   try {
-    artifact = packr.unpack(bytes) as Artifact;
+    artifact = readArtifact(bytes);
   } catch {
     throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
   }

@@ -62,15 +62,17 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const token = options.token;
   const context = { catalog: () => sharedCatalog(dataPath), registry: options.registry };
   if (token && token !== TEST_TOKEN) context.catalog();
-  const ask = (request: Omit<CopomexRequest, 'token'>): Answer => answer({ ...request, token }, context);
+  // Every request is built in one shape, so the router's property reads stay monomorphic.
+  const ask = (endpoint: CopomexRequest['endpoint'], segment: string | undefined, type?: string): Answer =>
+    answer({ endpoint, segment, token, type }, context);
 
   return {
     dataPath,
-    infoCp: (cp, { type } = {}) => ask({ endpoint: 'info_cp', segment: String(cp), type }).body as InfoCpBody,
-    searchCp: (partial) => ask({ endpoint: 'search_cp', segment: String(partial) }).body as SearchCpBody,
-    getEstados: () => ask({ endpoint: 'get_estados' }).body as EstadosBody,
+    infoCp: (cp, options) => ask('info_cp', typeof cp === 'string' ? cp : String(cp), options?.type).body as InfoCpBody,
+    searchCp: (partial) => ask('search_cp', typeof partial === 'string' ? partial : String(partial)).body as SearchCpBody,
+    getEstados: () => ask('get_estados', undefined).body as EstadosBody,
     getMunicipioPorEstado: (estado) =>
-      ask({ endpoint: 'get_municipio_por_estado', segment: String(estado) }).body as MunicipiosBody,
+      ask('get_municipio_por_estado', typeof estado === 'string' ? estado : String(estado)).body as MunicipiosBody,
     query: (path) => {
       const { status, body } = route(String(path), context);
       return { status, body };

@@ -137,34 +137,47 @@ function decodeQueryValue(value: string): string {
  * path the contract does not know (error 111). A full URL is accepted and its origin ignored.
  */
 export function parseRequestPath(path: string): CopomexRequest | undefined {
-  let target = path;
-  const hash = target.indexOf('#');
-  if (hash >= 0) target = target.slice(0, hash);
-  const origin = /^https?:\/\/[^/?]*/i.exec(target);
-  if (origin) target = target.slice(origin[0].length);
-  const mark = target.indexOf('?');
-  const pathname = mark >= 0 ? target.slice(0, mark) : target;
-  const search = mark >= 0 ? target.slice(mark + 1) : '';
-
-  const trimmed = pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-  const segments = trimmed.split('/');
-  // A leading "/" gives an empty first segment; a relative "query/..." path is taken as the same.
-  if (segments[0] === '') segments.shift();
-  if (segments.length < 2 || segments.length > 3 || segments[0] !== 'query') return undefined;
-  const endpoint = segments[1]!;
-  if (!ENDPOINTS.has(endpoint)) return undefined;
-  if (endpoint === 'get_estados' && segments.length === 3) return undefined;
-
-  const request: CopomexRequest = { endpoint: endpoint as Endpoint };
-  if (segments.length === 3) request.segment = decodeSegment(segments[2]!);
-  for (const pair of search.split('&')) {
-    const equals = pair.indexOf('=');
-    const name = decodeQueryValue(equals >= 0 ? pair.slice(0, equals) : pair);
-    if (name !== 'token' && name !== 'type') continue;
-    if (request[name] !== undefined) continue; // the first occurrence wins
-    request[name] = equals >= 0 ? decodeQueryValue(pair.slice(equals + 1)) : '';
+  let end = path.indexOf('#');
+  if (end < 0) end = path.length;
+  let start = 0;
+  if (path.charCodeAt(0) === 104 || path.charCodeAt(0) === 72) {
+    const origin = /^https?:\/\/[^/?#]*/i.exec(path);
+    if (origin) start = origin[0].length;
   }
-  return request;
+  let mark = path.indexOf('?', start);
+  if (mark < 0 || mark > end) mark = end;
+
+  let pathEnd = mark;
+  if (pathEnd > start && path.charCodeAt(pathEnd - 1) === 47) pathEnd--; // one trailing "/"
+  // A leading "/" is optional: a relative "query/..." path is taken as the same.
+  if (path.charCodeAt(start) === 47) start++;
+  if (!path.startsWith('query/', start)) return undefined;
+  const endpointStart = start + 6;
+  let slash = path.indexOf('/', endpointStart);
+  if (slash < 0 || slash > pathEnd) slash = pathEnd;
+  const endpoint = path.slice(endpointStart, slash);
+  if (!ENDPOINTS.has(endpoint)) return undefined;
+  let segment: string | undefined;
+  if (slash < pathEnd) {
+    if (endpoint === 'get_estados' || path.indexOf('/', slash + 1) >= 0 && path.indexOf('/', slash + 1) < pathEnd) return undefined;
+    segment = decodeSegment(path.slice(slash + 1, pathEnd));
+  }
+
+  // The query string: only `token` and `type` matter, and the first occurrence of each wins.
+  let token: string | undefined;
+  let type: string | undefined;
+  for (let at = mark + 1; at < end; ) {
+    let amp = path.indexOf('&', at);
+    if (amp < 0 || amp > end) amp = end;
+    let equals = path.indexOf('=', at);
+    if (equals < 0 || equals > amp) equals = amp;
+    const name = decodeQueryValue(path.slice(at, equals));
+    const value = () => (equals < amp ? decodeQueryValue(path.slice(equals + 1, amp)) : '');
+    if (name === 'token') token ??= value();
+    else if (name === 'type') type ??= value();
+    at = amp + 1;
+  }
+  return { endpoint: endpoint as Endpoint, segment, token, type };
 }
 
 /** Routes a request path to its answer. */
@@ -195,11 +208,12 @@ function validate({ endpoint, segment, type }: CopomexRequest): ErrorCode | unde
     case 'info_cp':
     case 'search_cp': {
       if (!segment) return 101;
+      const digits = asciiDigits(segment);
+      if (digits === 5 || (digits > 0 && endpoint === 'search_cp' && digits < 5)) {
+        return endpoint === 'info_cp' && type !== undefined && type !== 'simplified' ? 112 : undefined;
+      }
       const length = codePointLength(segment);
-      if (endpoint === 'info_cp' ? length !== 5 : length > 5) return 102;
-      if (!/^[0-9]+$/.test(segment)) return 104;
-      if (endpoint === 'info_cp' && type !== undefined && type !== 'simplified') return 112;
-      return undefined;
+      return (endpoint === 'info_cp' ? length !== 5 : length > 5) ? 102 : 104;
     }
     case 'get_municipio_por_estado':
       return segment === undefined || !segment.trim() ? 109 : undefined;
@@ -208,9 +222,28 @@ function validate({ endpoint, segment, type }: CopomexRequest): ErrorCode | unde
   }
 }
 
+/** The length of `text` when it is all ASCII digits, else -1. */
+function asciiDigits(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+  }
+  return text.length;
+}
+
+/** Characters as the contract counts them: code points, so a surrogate pair is one. */
 function codePointLength(text: string): number {
-  let length = 0;
-  for (const _ of text) length++;
+  let length = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        i++;
+      }
+    }
+  }
   return length;
 }
 
@@ -225,7 +258,7 @@ function answerFromCatalog(request: CopomexRequest, catalog: Catalog): Answer {
     case 'search_cp':
       return { status: 200, body: success({ cp: catalog.codesStartingWith(request.segment!) }), billable: true };
     case 'get_estados':
-      return { status: 200, body: success({ estado: catalog.stateNames() }), billable: true };
+      return { status: 200, body: success({ estado: catalog.stateNames().slice() }), billable: true };
     case 'get_municipio_por_estado': {
       const state = findState(catalog, request.segment!);
       if (state < 0) return fail(110);
@@ -295,23 +328,37 @@ export const STATE_ALIASES: Readonly<Record<string, readonly string[]>> = {
   'Veracruz de Ignacio de la Llave': ['Veracruz'],
 };
 
-const stateIndexes = new WeakMap<Catalog, Map<string, number>>();
+interface StateIndex {
+  byFoldedName: Map<string, number>;
+  /** Answers for names exactly as asked, so folding runs once per distinct spelling. */
+  seen: Map<string, number>;
+}
+
+const stateIndexes = new WeakMap<Catalog, StateIndex>();
+/** Distinct spellings remembered per catalog; past this, names are folded every time. */
+const SEEN_LIMIT = 4096;
 
 /** Index of the state that `name` names (catalog name or alias), or -1. */
 export function findState(catalog: Catalog, name: string): number {
   let index = stateIndexes.get(catalog);
   if (!index) {
-    index = new Map();
+    const byFoldedName = new Map<string, number>();
     const names = catalog.stateNames();
-    names.forEach((state, i) => index!.set(foldStateName(state), i));
+    names.forEach((state, i) => byFoldedName.set(foldStateName(state), i));
     for (const [state, aliases] of Object.entries(STATE_ALIASES)) {
       const i = names.indexOf(state);
       if (i < 0) continue;
-      for (const alias of aliases) if (!index.has(foldStateName(alias))) index.set(foldStateName(alias), i);
+      for (const alias of aliases) if (!byFoldedName.has(foldStateName(alias))) byFoldedName.set(foldStateName(alias), i);
     }
+    index = { byFoldedName, seen: new Map() };
     stateIndexes.set(catalog, index);
   }
-  return index.get(foldStateName(name)) ?? -1;
+  let state = index.seen.get(name);
+  if (state === undefined) {
+    state = index.byFoldedName.get(foldStateName(name)) ?? -1;
+    if (index.seen.size < SEEN_LIMIT) index.seen.set(name, state);
+  }
+  return state;
 }
 
 function answerTestMode(request: CopomexRequest): Answer {

@@ -33,6 +33,6 @@ export {
   type SuccessEnvelope,
   type TokenRegistry,
 } from './copomex.js';
-export { ArtifactError, Catalog, decodeCatalog, loadCatalog } from './catalog.js';
+export { ArtifactError, Catalog, decodeCatalog, loadCatalog, readArtifact } from './catalog.js';
 export { FORMAT_NAME, FORMAT_VERSION, type ArtifactHeader } from './format.js';
 export { defaultArtifactPath } from './paths.js';

@@ -1,7 +1,6 @@
 /** Where the package lives, so defaults work the same from `src/` (tsx) and `dist/src/` (node). */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 function findPackageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -11,7 +10,7 @@ function findPackageRoot(from: string): string {
 }
 
 /** The directory holding cpmx's own package.json. */
-export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+export const packageRoot = findPackageRoot(import.meta.dirname);
 
 /** Where `cpmx build` writes the artifact and the runtime looks for it by default. */
 export const defaultArtifactPath = join(packageRoot, 'data', 'cpmx.msgpack');

@@ -11,9 +11,9 @@ import { CatalogError } from '../build/errors.js';
 import { CatalogModel } from '../build/model.js';
 import { CatalogReader } from '../build/reader.js';
 import { encodeArtifact } from '../build/write.js';
-import { decodeCatalog, loadCatalog } from '../src/catalog.js';
+import { decodeCatalog, loadCatalog, readArtifact } from '../src/catalog.js';
 import { createClient } from '../src/client.js';
-import { compactUints, packr, type Artifact } from '../src/format.js';
+import { compactUints, stringTableText, toStringTable, type Artifact } from '../src/format.js';
 import { FIXTURE, buildInto, tempDir } from './helpers.js';
 
 const dir = tempDir();
@@ -67,7 +67,7 @@ describe('accepted sources', () => {
   it('reads the Latin-1 CRLF fixture with its notice line', () => {
     const catalog = loadCatalog(referencePath);
     expect(reference.codes).toHaveLength(15);
-    expect(catalog.header).toMatchObject({ rows: 22, codes: 15, states: 6, municipalities: 12, version: 1, format: 'cpmx-catalog' });
+    expect(catalog.header).toMatchObject({ rows: 22, codes: 15, states: 6, municipalities: 12, version: 2, format: 'cpmx-catalog' });
     expect(catalog.header.source).toMatchObject({ file: 'catalog-mini.txt', encoding: 'latin1', bytes: latin1.length });
     expect(catalog.header.notice).toMatch(/^El Catálogo Nacional de Códigos Postales, es elaborado por Correos de México/);
   });
@@ -192,7 +192,7 @@ describe('the artifact', () => {
     const model = new CatalogModel(reader.file);
     for await (const row of reader.rows()) model.add(row);
     const artifact = model.toArtifact(reader.info());
-    const decoded = packr.unpack(encodeArtifact(artifact)) as Artifact;
+    const decoded = readArtifact(encodeArtifact(artifact));
     expect(Object.keys(decoded)).toEqual(Object.keys(artifact));
     for (const key of Object.keys(artifact) as (keyof Artifact)[]) {
       expect(decoded[key], key).toStrictEqual(artifact[key]);
@@ -201,18 +201,32 @@ describe('the artifact', () => {
     }
     for (const [kind, table] of Object.entries(artifact.strings)) {
       const back = decoded.strings[kind as keyof Artifact['strings']];
-      expect(back.text, kind).toBe(table.text);
+      expect(stringTableText(back), kind).toBe(stringTableText(table));
+      expect(back.latin1 ? 'latin1' : 'text', kind).toBe(table.latin1 ? 'latin1' : 'text');
       expect(back.lengths.constructor, kind).toBe(table.lengths.constructor);
       expect(Array.from(back.lengths), kind).toEqual(Array.from(table.lengths));
     }
-    expect(decoded.strings.settlements.text).toContain('Chalet "La Cumbre"');
-    expect(decoded.strings.cities.text.startsWith('Ciudad de México')).toBe(true);
+    expect(stringTableText(decoded.strings.settlements)).toContain('Chalet "La Cumbre"');
+    expect(stringTableText(decoded.strings.cities).startsWith('Ciudad de México')).toBe(true);
+    expect(decoded.strings.settlements.latin1).toBeInstanceOf(Uint8Array);
+  });
+
+  it('stores a table as Latin-1 bytes when every character fits, else as text', () => {
+    const narrow = toStringTable(['Peñón', 'Ü']);
+    expect(narrow.latin1).toBeInstanceOf(Uint8Array);
+    expect(narrow.text).toBeUndefined();
+    const wide = toStringTable(['Peñón', 'Ŝ', '😀']);
+    expect(wide.text).toBe('PeñónŜ😀');
+    for (const [table, text] of [[narrow, 'PeñónÜ'], [wide, 'PeñónŜ😀']] as const) {
+      const back = readArtifact(encodeArtifact({ table } as unknown as Artifact)) as unknown as { table: typeof table };
+      expect(stringTableText(back.table)).toBe(text);
+    }
   });
 
   it('keeps wide integer columns intact (the msgpackr typed-array pitfall)', () => {
     const columns = [compactUints([1, 200]), compactUints([1, 60_000]), compactUints([1, 4_000_000_000])];
     expect(columns.map((c) => c.constructor.name)).toEqual(['Uint8Array', 'Uint16Array', 'Uint32Array']);
-    const back = packr.unpack(packr.pack({ columns })) as { columns: typeof columns };
+    const back = readArtifact(encodeArtifact({ columns } as unknown as Artifact)) as unknown as { columns: typeof columns };
     expect(back.columns).toStrictEqual(columns);
   });
 
@@ -222,12 +236,12 @@ describe('the artifact', () => {
       '/x/cut.msgpack: is truncated or not a cpmx artifact; run `cpmx build` to compile the catalog',
     );
     expect(() => decodeCatalog(Buffer.from('{"hello": 1}'), '/x/foreign.json')).toThrow(/^\/x\/foreign\.json: is (truncated or )?not a cpmx artifact/);
-    expect(() => decodeCatalog(packr.pack({ hello: 1 }), '/x/foreign.msgpack')).toThrow('/x/foreign.msgpack: is not a cpmx artifact');
-    const artifact = packr.unpack(bytes) as Artifact;
-    expect(() => decodeCatalog(packr.pack({ ...artifact, header: { ...artifact.header, version: 99 } }), '/x/v99.msgpack')).toThrow(
-      '/x/v99.msgpack: is an artifact of format version 99, and this cpmx reads version 1; run `cpmx build`',
+    expect(() => decodeCatalog(encodeArtifact({ hello: 1 } as unknown as Artifact), '/x/foreign.msgpack')).toThrow('/x/foreign.msgpack: is not a cpmx artifact');
+    const artifact = readArtifact(bytes);
+    expect(() => decodeCatalog(encodeArtifact({ ...artifact, header: { ...artifact.header, version: 99 } }), '/x/v99.msgpack')).toThrow(
+      '/x/v99.msgpack: is an artifact of format version 99, and this cpmx reads version 2; run `cpmx build`',
     );
-    expect(() => decodeCatalog(packr.pack({ ...artifact, trie: artifact.trie.subarray(0, 5) }), '/x/damaged.msgpack')).toThrow(/damaged/);
+    expect(() => decodeCatalog(encodeArtifact({ ...artifact, trie: artifact.trie.subarray(0, 5) }), '/x/damaged.msgpack')).toThrow(/damaged/);
     expect(() => loadCatalog(join(dir, 'nothing-here.msgpack'))).toThrow(/nothing-here\.msgpack: no artifact here; run `cpmx build`/);
     expect(() => createClient({ token: 'real', dataPath: join(dir, 'nothing-here.msgpack') })).toThrow(/run `cpmx build`/);
   });

@@ -1,0 +1,29 @@
+/**
+ * One cold start, in its own process: import the contestant, open its data, answer one
+ * query. Prints one JSON line.
+ *   node dist/bench/cold.js <contestant|none> <work> <cp>
+ *
+ * Not run with --expose-gc: that flag alone costs several milliseconds of start-up (Node can
+ * no longer use the code cache of its own modules), which a user's process does not pay. The
+ * collector is exposed only after the timed part, to read the heap after a collection.
+ */
+import { dataPaths, type ContestantModule } from './contestants/types.js';
+
+const started = performance.now();
+const [name, work, cp] = process.argv.slice(2) as [string, string, string];
+const paths = dataPaths(work);
+let ok = true;
+if (name !== 'none') {
+  const contestant = (await import(`./contestants/${name}.js`)) as ContestantModule;
+  const answer = contestant.open(paths).infoCp(cp, true) as { error?: boolean };
+  ok = answer.error === false;
+}
+const answered = performance.now();
+const { setFlagsFromString } = await import('node:v8');
+const { runInNewContext } = await import('node:vm');
+setFlagsFromString('--expose-gc');
+(runInNewContext('gc') as () => void)();
+const memory = process.memoryUsage();
+process.stdout.write(
+  `${JSON.stringify({ name, ok, importToAnswerMs: answered - started, sinceProcessStartMs: answered, heapUsed: memory.heapUsed, rss: memory.rss })}\n`,
+);

@@ -1,0 +1,86 @@
+/**
+ * One contestant's lookups, timed with tinybench in a process of its own, so contestants do
+ * not share JIT and allocation feedback (building the upper bound from cpmx's answers, for
+ * one, teaches V8 to pretenure what cpmx allocates). Prints one JSON object: op → stats.
+ *   node dist/bench/lookups.js <contestant> <work> <workload.json> <time-ms>
+ */
+import { readFileSync } from 'node:fs';
+import { Bench } from 'tinybench';
+import { createClient } from 'cpmx';
+import { dataPaths, type ContestantModule } from './contestants/types.js';
+import { OPS, type LookupStat } from './ops.js';
+import type { Workload } from './workload.js';
+
+const [name, work, workloadPath, time] = process.argv.slice(2) as [string, string, string, string];
+const workload = JSON.parse(readFileSync(workloadPath, 'utf8')) as Workload;
+const api = ((await import(`./contestants/${name}.js`)) as ContestantModule).open(dataPaths(work));
+
+let sink: unknown;
+
+/** Warms the call up, then sizes batches so one sample lasts about 20 µs. */
+function task(call: (query: string) => unknown, queries: string[]) {
+  let i = 0;
+  const one = () => {
+    const result = call(queries[i]!);
+    i = i + 1 === queries.length ? 0 : i + 1;
+    return result;
+  };
+  for (let start = performance.now(); performance.now() - start < 50; ) sink = one();
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < 10) {
+    sink = one();
+    n++;
+  }
+  const batch = Math.max(1, Math.min(1000, Math.round((0.02 * n) / (performance.now() - start))));
+  return {
+    batch,
+    fn: () => {
+      for (let k = 0; k < batch; k++) sink = one();
+    },
+  };
+}
+
+const bench = new Bench({ time: Number(time), warmupTime: 100 });
+const batches = new Map<string, number>();
+const add = (id: string, call: (query: string) => unknown, queries: string[]) => {
+  const { batch, fn } = task(call, queries);
+  batches.set(id, batch);
+  bench.add(id, fn);
+};
+for (const op of OPS) add(op.id, (q) => op.run(api, q), op.queries(workload));
+if (name === 'cpmx') {
+  const client = createClient({ token: 'bench', dataPath: dataPaths(work).artifact });
+  add('query.path', (q) => client.query(`/query/info_cp/${q}?token=bench&type=simplified`), workload.codes);
+  const lists = workload.prefixes3.map((p) => (client.searchCp(p) as { response: { cp: string[] } }).response.cp);
+  let i = 0;
+  add(
+    'listCopy.3',
+    () => {
+      const list = lists[i]!;
+      i = i + 1 === lists.length ? 0 : i + 1;
+      return { error: false, code_error: 0, error_message: null, response: { cp: list.slice() } };
+    },
+    [''],
+  );
+}
+await bench.run();
+void sink;
+
+const stats: Record<string, LookupStat> = {};
+for (const t of bench.tasks) {
+  const result = t.result as { state: string; latency?: { p50: number; p75: number; p99: number; rme: number; samplesCount: number }; error?: Error };
+  if (result.state !== 'completed' || !result.latency) throw new Error(`${name} ${t.name} did not complete: ${result.error?.message ?? result.state}`);
+  const batch = batches.get(t.name)!;
+  const ns = (ms: number) => (ms * 1e6) / batch;
+  stats[t.name] = {
+    medianNs: ns(result.latency.p50),
+    p75Ns: ns(result.latency.p75),
+    p99Ns: ns(result.latency.p99),
+    rmePercent: result.latency.rme,
+    samples: result.latency.samplesCount,
+    batch,
+  };
+}
+api.close?.();
+process.stdout.write(`${JSON.stringify(stats)}\n`);
