@@ -25,8 +25,8 @@ export function format(value: number, unit: string): string {
 }
 
 export function renderChart(title: string, subtitle: string, panels: Panel[]): string {
-  const width = 860;
-  const labelWidth = 250;
+  const width = 900;
+  const labelWidth = 290;
   const barArea = width - labelWidth - 190;
   const barHeight = 18;
   const gap = 6;
