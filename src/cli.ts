@@ -36,6 +36,8 @@ Usage:
   cpmx query [path]                           answer a request path, or a stream of them from stdin
   cpmx build [--source FILE] [--out FILE]     compile the official catalog into the artifact
   cpmx status                                 show the artifact's header, or why it cannot be loaded
+  cpmx serve [--port 3000] [--registry FILE]  the COPOMEX HTTP API on this machine
+  cpmx tokens create|list|credit|revoke       manage project tokens and credits of a registry
 
 Run "cpmx <command> --help" for a command's options. Example:
   cpmx info_cp 09810 --type simplified --token demo`,
@@ -108,6 +110,39 @@ Exit status: 0 when the artifact loads, 2 when it cannot (the message says why).
   --data FILE   the artifact (default: CPMX_DATA, else the package's data/cpmx.msgpack)
   -h, --help    this help`,
 };
+
+HELP.serve = `Usage: cpmx serve [--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE] [--log]
+
+Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
+machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
+once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
+GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
+
+  --host H             interface to listen on (default: HOST, else 127.0.0.1)
+  --port P             port (default: PORT, else 3000; 0 picks a free one)
+  --workers N          processes behind the port: a number, or auto for one per CPU (default 1)
+  --registry FILE      a token registry (see cpmx tokens): unknown tokens answer 107, spent
+                       ones 108, and each successful real-data answer costs one credit
+                       (default: CPMX_REGISTRY; none: every token is accepted without limit)
+  --log                one line per request on stdout, Common Log Format, tokens redacted
+  --max-connections N  concurrent connections accepted (default 1024)
+  --data FILE          the artifact (default: CPMX_DATA, else the package's data/cpmx.msgpack)
+  -h, --help           this help
+
+SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0.`;
+
+HELP.tokens = `Usage:
+  cpmx tokens create --registry FILE --name NAME [--credits 50]   prints the new token alone
+  cpmx tokens list --registry FILE [--json]
+  cpmx tokens credit TOKEN N --registry FILE                      adds N credits
+  cpmx tokens revoke TOKEN --registry FILE
+
+Projects, their tokens (random UUID v4) and their credits, in a SQLite registry that
+\`cpmx serve --registry FILE\` answers by. New projects get 50 credits. --registry defaults to
+the CPMX_REGISTRY environment variable. The registry needs better-sqlite3
+(npm install better-sqlite3). The JSON of list is an array of
+{ "token", "name", "credits", "used", "revoked", "created" }, credits being what is left.
+Exit status: 0 on success, 1 when the token is not in the registry, 2 on a usage error.`;
 
 const LOOKUP_ARGS = {
   token: { type: 'string' },
@@ -262,6 +297,115 @@ function status(args: string[]): number {
   return EXIT.ok;
 }
 
+function integer(value: string, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name} must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+async function serveCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      workers: { type: 'string' },
+      registry: { type: 'string' },
+      log: { type: 'boolean' },
+      'max-connections': { type: 'string' },
+      data: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'serve',
+  );
+  if (values.help) return help('serve');
+  if (positionals.length) throw new UsageError(`cpmx serve takes no positional argument, got: ${positionals.join(' ')}`);
+  const workers = values.workers === undefined || values.workers === 'auto' ? (values.workers === 'auto' ? 'auto' : 1) : integer(values.workers, '--workers', 1, 256);
+  const { serve } = await import('./serve.js');
+  const { RegistryError } = await import('./registry.js');
+  try {
+    await serve({
+      host: values.host ?? process.env.HOST ?? '127.0.0.1',
+      port: integer(values.port ?? process.env.PORT ?? '3000', '--port', 0, 65535),
+      workers,
+      registryPath: values.registry ?? process.env.CPMX_REGISTRY,
+      dataPath: values.data,
+      log: values.log === true,
+      maxConnections: integer(values['max-connections'] ?? '1024', '--max-connections', 1),
+    });
+  } catch (error) {
+    if (error instanceof RegistryError) throw new UsageError(error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen: ${(error as Error).message}`);
+    throw error;
+  }
+  return new Promise<number>(() => undefined); // serves until a signal ends the process
+}
+
+async function tokensCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  if (action === undefined || action === '--help' || action === '-h' || action === 'help') return help('tokens');
+  const { values, positionals } = parse(
+    rest,
+    { registry: { type: 'string' }, name: { type: 'string' }, credits: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    'tokens',
+  );
+  if (values.help) return help('tokens');
+  const path = values.registry ?? process.env.CPMX_REGISTRY;
+  if (!path) throw new UsageError(`cpmx tokens ${action} needs --registry FILE (or CPMX_REGISTRY)`);
+  const { Registry, RegistryError, DEFAULT_CREDITS } = await import('./registry.js');
+  let registry: InstanceType<typeof Registry>;
+  try {
+    registry = new Registry(path);
+  } catch (error) {
+    if (error instanceof RegistryError) throw new UsageError(error.message);
+    throw error;
+  }
+  try {
+    switch (action) {
+      case 'create': {
+        if (!values.name?.trim()) throw new UsageError('cpmx tokens create needs --name NAME');
+        if (positionals.length) throw new UsageError(`cpmx tokens create takes no positional argument, got: ${positionals.join(' ')}`);
+        const credits = values.credits === undefined ? DEFAULT_CREDITS : integer(values.credits, '--credits', 0);
+        process.stdout.write(`${registry.create(values.name.trim(), credits).token}\n`);
+        return EXIT.ok;
+      }
+      case 'list': {
+        const projects = registry.list();
+        if (values.json) print(projects, false);
+        else if (projects.length === 0) process.stdout.write('no projects\n');
+        else {
+          for (const p of projects) {
+            process.stdout.write(`${p.token}  ${p.revoked ? 'revoked' : `${p.credits} left`}, ${p.used} used  ${p.name}  (${p.created})\n`);
+          }
+        }
+        return EXIT.ok;
+      }
+      case 'credit':
+      case 'revoke': {
+        const expected = action === 'credit' ? 2 : 1;
+        if (positionals.length !== expected) {
+          throw new UsageError(action === 'credit' ? 'usage: cpmx tokens credit TOKEN N --registry FILE' : 'usage: cpmx tokens revoke TOKEN --registry FILE');
+        }
+        const token = positionals[0]!;
+        const done = action === 'credit' ? registry.credit(token, integer(positionals[1]!, 'N', 1)) : registry.revoke(token);
+        if (!done) {
+          process.stderr.write(`cpmx tokens: ${path} holds no token ${token}\n`);
+          return EXIT.errorEnvelope;
+        }
+        const project = registry.get(token)!;
+        process.stderr.write(`${project.name}: ${project.revoked ? 'revoked' : `${project.credits} credits left`}\n`);
+        return EXIT.ok;
+      }
+      default:
+        throw new UsageError(`unknown tokens action "${action}": use create, list, credit or revoke`);
+    }
+  } finally {
+    registry.close();
+  }
+}
+
 function help(command = 'main'): number {
   process.stdout.write(`${HELP[command]}\n`);
   return EXIT.ok;
@@ -289,6 +433,10 @@ export async function main(argv: string[]): Promise<number> {
         return await build(args);
       case 'status':
         return status(args);
+      case 'serve':
+        return await serveCommand(args);
+      case 'tokens':
+        return await tokensCommand(args);
       case undefined:
       case '-h':
       case '--help':

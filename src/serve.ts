@@ -1,0 +1,106 @@
+/**
+ * Runs `cpmx serve`: one process, or N node:cluster workers behind one port. Dead workers are
+ * replaced; SIGTERM or SIGINT stops accepting, lets requests in flight finish, closes the
+ * registry and exits 0 within 5 seconds.
+ */
+import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { Registry } from './registry.js';
+import { createCpmxServer } from './server.js';
+
+export interface ServeProcessOptions {
+  host: string;
+  port: number;
+  /** A number, or 'auto' for one per CPU. */
+  workers: number | 'auto';
+  registryPath?: string | undefined;
+  dataPath?: string | undefined;
+  log: boolean;
+  maxConnections: number;
+}
+
+/** Whole shutdown budget; requests still running after the grace period are cut. */
+const SHUTDOWN_MS = 5000;
+const GRACE_MS = 4000;
+
+function listeningLine(address: string, port: number): string {
+  return `listening on http://${address.includes(':') ? `[${address}]` : address}:${port}\n`;
+}
+
+/** Starts serving; resolves once listening (in a cluster primary, once a worker listens). */
+export function serve(options: ServeProcessOptions): Promise<void> {
+  const workers = options.workers === 'auto' ? availableParallelism() : options.workers;
+  if (workers > 1 && cluster.isPrimary) return runPrimary(workers);
+  return runWorker(options, !cluster.isWorker);
+}
+
+function runPrimary(count: number): Promise<void> {
+  let stopping = false;
+  let announced = false;
+  return new Promise((resolve) => {
+    cluster.on('listening', (_worker, address) => {
+      if (announced) return;
+      announced = true;
+      process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port));
+      resolve();
+    });
+    cluster.on('exit', (worker, code, signal) => {
+      if (stopping) {
+        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+        return;
+      }
+      process.stderr.write(`cpmx serve: worker ${worker.process.pid} died (${signal ?? `exit ${code}`}); starting another\n`);
+      cluster.fork();
+    });
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.send('shutdown');
+      setTimeout(() => {
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+        process.exit(0);
+      }, SHUTDOWN_MS).unref();
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    for (let i = 0; i < count; i++) cluster.fork();
+  });
+}
+
+function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
+  const registry = options.registryPath ? new Registry(options.registryPath) : undefined;
+  const instance = createCpmxServer({
+    dataPath: options.dataPath,
+    registry,
+    maxConnections: options.maxConnections,
+    log: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+  });
+  if (!instance.loaded && announce) {
+    process.stderr.write('cpmx serve: no catalog artifact loaded: serving test mode (token "pruebas") only; run `cpmx build`\n');
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), SHUTDOWN_MS - 200).unref();
+    void instance.close(GRACE_MS).then(() => {
+      registry?.close();
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('message', (message) => {
+    if (message === 'shutdown') stop();
+  });
+  return new Promise((resolve, reject) => {
+    instance.server.once('error', reject);
+    instance.server.listen(options.port, options.host, () => {
+      const address = instance.server.address() as AddressInfo;
+      if (announce) process.stdout.write(listeningLine(address.address, address.port));
+      resolve();
+    });
+  });
+}
