@@ -17,6 +17,7 @@ import { CONTESTANTS, LABELS, dataPaths, type ContestantModule, type ContestantN
 import { prepare } from './prepare.js';
 import { makeWorkload, SEED, type Workload } from './workload.js';
 import { CPMX_EXTRAS, OPS, type LookupStat } from './ops.js';
+import { httpLoad, type HttpResults } from './http.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -25,6 +26,8 @@ const { values: options } = parseArgs({
     time: { type: 'string' },
     'cold-runs': { type: 'string' },
     'no-write': { type: 'boolean' },
+    'no-http': { type: 'boolean' },
+    'http-seconds': { type: 'string' },
   },
 });
 
@@ -130,6 +133,21 @@ for (const name of CONTESTANTS) {
   for (const [id, stat] of Object.entries(JSON.parse(out) as Record<string, LookupStat>)) (lookups[id] ??= {})[name] = stat;
 }
 
+// ---------------------------------------------------------------- http
+let http: HttpResults | undefined;
+if (!options['no-http']) {
+  log('http: cpmx serve and a bare Node http server, 50 connections on loopback ...');
+  http = await httpLoad({
+    cli: join(packageRoot, 'dist', 'src', 'cli.js'),
+    bareServer: join(compiled, 'bare-server.js'),
+    artifact: dataPaths(work).artifact,
+    work,
+    codes: workload.codes,
+    seconds: Number(options['http-seconds'] ?? 4),
+    log,
+  });
+}
+
 // ---------------------------------------------------------------- targets
 const MB = 1024 * 1024;
 const cpmxOf = (id: string) => lookups[id]!.cpmx!.medianNs;
@@ -162,6 +180,22 @@ const targets = [
     value: `${(cold.json.importToAnswerMs.median / cold.cpmx.importToAnswerMs.median).toFixed(0)}×`,
     pass: cold.json.importToAnswerMs.median / cold.cpmx.importToAnswerMs.median >= 10,
   },
+  ...(http
+    ? [
+        {
+          name: 'HTTP: no errors, no non-2xx, 50 connections',
+          target: '0',
+          value: `${http.cpmx.errors + http.cpmx.non2xx + http.cpmx.timeouts} of ${http.cpmx.requests.toLocaleString('en-US')}`,
+          pass: http.cpmx.errors + http.cpmx.non2xx + http.cpmx.timeouts === 0,
+        },
+        {
+          name: 'HTTP: info_cp throughput vs bare Node http',
+          target: '≥ 80%',
+          value: `${Math.round((100 * http.cpmx.requestsPerSecond) / http.bare.requestsPerSecond)}%`,
+          pass: http.cpmx.requestsPerSecond >= 0.8 * http.bare.requestsPerSecond,
+        },
+      ]
+    : []),
 ];
 
 // ---------------------------------------------------------------- report
@@ -175,6 +209,7 @@ const results = {
   build: { ms: spread(builds.map((b) => b.ms)), maxRssBytes: spread(builds.map((b) => b.maxRssBytes)) },
   cold,
   lookups,
+  http: http ?? null,
   targets,
 };
 
@@ -235,6 +270,22 @@ lines.push(
   '',
   'Bold: the contestant\'s median over cpmx\'s (above 1× is slower than cpmx).',
   '',
+  ...(http
+    ? [
+        '## HTTP server (loopback, 50 connections)',
+        '',
+        `\`cpmx serve\` (one process) answering \`info_cp\` simplified for 200 catalog codes in turn, next to a bare Node \`http\` server answering one constant JSON body of the same size (${http.bodyBytes} bytes, the mean of cpmx's answers) with the same headers. autocannon, ${http.connections} connections, ${http.seconds} s a run after a 2 s warm-up, the two alternating, ${http.rounds} rounds; medians. Client and servers share the machine's ${results.machine.cpus} cores.`,
+        '',
+        row(['server', 'requests/s', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts']),
+        row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+        ...([['cpmx serve', http.cpmx], ['bare Node http, constant body', http.bare]] as const).map(([label, h]) =>
+          row([label, Math.round(h.requestsPerSecond).toLocaleString('en-US'), `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, h.requests.toLocaleString('en-US'), h.non2xx, h.errors, h.timeouts]),
+        ),
+        '',
+        `cpmx serves ${Math.round((100 * http.cpmx.requestsPerSecond) / http.bare.requestsPerSecond)}% of the bare server's requests per second.`,
+        '',
+      ]
+    : []),
   '## Size on disk',
   '',
   row(['file', 'bytes', 'vs artifact']),
