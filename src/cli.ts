@@ -38,6 +38,7 @@ Usage:
   cpmx status                                 show the artifact's header, or why it cannot be loaded
   cpmx serve [--port 3000] [--registry FILE]  the COPOMEX HTTP API on this machine
   cpmx tokens create|list|credit|revoke       manage project tokens and credits of a registry
+  cpmx validate [FILE|-] [--output FILE]      check addresses in a CSV or NDJSON file
 
 Run "cpmx <command> --help" for a command's options. Example:
   cpmx info_cp 09810 --type simplified --token demo`,
@@ -143,6 +144,33 @@ the CPMX_REGISTRY environment variable. The registry needs better-sqlite3
 (npm install better-sqlite3). The JSON of list is an array of
 { "token", "name", "credits", "used", "revoked", "created" }, credits being what is left.
 Exit status: 0 on success, 1 when the token is not in the registry, 2 on a usage error.`;
+
+HELP.validate = `Usage: cpmx validate [FILE|-] [--format csv|ndjson] [--column FIELD=NAME ...] [--output FILE]
+
+Checks every address record of a CSV (header row; delimiter , ; | or tab detected; UTF-8 with
+or without BOM) or NDJSON file against the catalog, and writes one NDJSON line per record, in
+order: {"line", "valid", "errors": [{"field", "code_error", "error_message"}], "suggestions"}.
+Reads stdin when FILE is - or absent.
+
+Columns are found by name, ignoring case and accents: cp, codigo_postal, "código postal",
+d_codigo; asentamiento, colonia; municipio, alcaldia, delegacion; estado; ciudad.
+
+Errors: 101, 102, 104, 105 for the code (as the API answers them); 120 estado, 121 municipio,
+122 asentamiento, 123 ciudad not matching the code; 130 a record that cannot be read.
+Matching ignores case, accents, punctuation and repeated spaces; empty fields are not checked.
+Suggestions: a code that lost its leading zero (1000 -> 01000), the code's state,
+municipality and city, and the closest settlement of the code when it is close enough.
+
+  --format csv|ndjson   the input's format (default: detected from its first character)
+  --column FIELD=NAME   read FIELD (cp, asentamiento, municipio, estado, ciudad) from column NAME
+  --output FILE         write the results there (complete or not at all) instead of stdout
+  --token T             the token (default: CPMX_TOKEN, else a local one; "pruebas" is test mode)
+  --data FILE           the artifact (default: CPMX_DATA, else the package's data/cpmx.msgpack)
+  --quiet               no progress bar and no summary on stderr
+  -h, --help            this help
+
+A summary goes to stderr at the end, and a progress bar while it runs on a terminal.
+Exit status: 0 when every record is valid, 1 when any is not, 2 when the input cannot be read.`;
 
 const LOOKUP_ARGS = {
   token: { type: 'string' },
@@ -406,6 +434,45 @@ async function tokensCommand(args: string[]): Promise<number> {
   }
 }
 
+async function validateCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    {
+      format: { type: 'string' },
+      column: { type: 'string', multiple: true },
+      output: { type: 'string' },
+      token: { type: 'string' },
+      data: { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'validate',
+  );
+  if (values.help) return help('validate');
+  const input = positional(positionals, 'validate', 'FILE', false) ?? '-';
+  if (values.format !== undefined && values.format !== 'csv' && values.format !== 'ndjson') {
+    throw new UsageError(`--format must be csv or ndjson, got "${values.format}"`);
+  }
+  const { FIELDS } = await import('./validate.js');
+  const columns: Partial<Record<(typeof FIELDS)[number], string>> = {};
+  for (const spec of values.column ?? []) {
+    const [field, ...name] = spec.split('=');
+    if (!FIELDS.includes(field as (typeof FIELDS)[number]) || !name.join('=').trim()) {
+      throw new UsageError(`--column takes FIELD=NAME with FIELD one of ${FIELDS.join(', ')}, got "${spec}"`);
+    }
+    columns[field as (typeof FIELDS)[number]] = name.join('=');
+  }
+  const { runValidate } = await import('./validate-cli.js');
+  return runValidate({
+    input,
+    output: values.output,
+    format: values.format as 'csv' | 'ndjson' | undefined,
+    columns,
+    client: createClient({ token: values.token ?? process.env.CPMX_TOKEN ?? 'cpmx-validate', dataPath: values.data }),
+    quiet: values.quiet === true,
+  });
+}
+
 function help(command = 'main'): number {
   process.stdout.write(`${HELP[command]}\n`);
   return EXIT.ok;
@@ -437,6 +504,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serveCommand(args);
       case 'tokens':
         return await tokensCommand(args);
+      case 'validate':
+        return await validateCommand(args);
       case undefined:
       case '-h':
       case '--help':

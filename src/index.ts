@@ -36,3 +36,15 @@ export {
 export { ArtifactError, Catalog, decodeCatalog, loadCatalog, readArtifact } from './catalog.js';
 export { FORMAT_NAME, FORMAT_VERSION, type ArtifactHeader } from './format.js';
 export { defaultArtifactPath } from './paths.js';
+export {
+  FIELDS,
+  SUGGESTION_THRESHOLD,
+  VALIDATION_ERRORS,
+  foldForMatch,
+  validateAddress,
+  type AddressRecord,
+  type Field,
+  type ValidationError,
+  type ValidationResult,
+} from './validate.js';
+export { COLUMN_NAMES, InputError, validateStream, type InputFormat, type LineResult, type ValidateStreamOptions } from './validate-stream.js';

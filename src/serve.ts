@@ -39,8 +39,12 @@ function runPrimary(count: number): Promise<void> {
   let stopping = false;
   let announced = false;
   return new Promise((resolve) => {
+    // Announce once every worker listens: they then share one socket, so the port stays the
+    // same while any of them lives (with --port 0, a socket closed by the last worker would
+    // come back on another port).
+    let listening = 0;
     cluster.on('listening', (_worker, address) => {
-      if (announced) return;
+      if (announced || ++listening < count) return;
       announced = true;
       process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port));
       resolve();

@@ -129,7 +129,7 @@ describe('the contract over HTTP', () => {
     const path = `${server.url}/query/info_cp/55810?token=demo`;
     const first = await fetch(path);
     const etag = first.headers.get('etag')!;
-    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).toMatch(/^"[\w.%-]+"$/); // strong (no W/), quoted
     expect(first.headers.get('cache-control')).toBe('public, max-age=86400');
     expect((await fetch(path)).headers.get('etag')).toBe(etag);
     const cached = await fetch(path, { headers: { 'If-None-Match': etag } });

@@ -1,0 +1,213 @@
+/**
+ * Address validation: the library (`validateAddress`, `validateStream`) and `cpmx validate`
+ * on hand-written fixtures against the fixture catalog, and on a large generated file.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeAddressCsv } from '../bench/addresses.js';
+import { open as openCpmx } from '../bench/contestants/cpmx.js';
+import { createClient, validateAddress, validateStream, VALIDATION_ERRORS, ERRORS, type CpmxClient, type LineResult } from '../src/index.js';
+import { CLI, FIXTURE, buildInto, root, tempDir } from './helpers.js';
+
+const dir = tempDir();
+const CSV = join(root, 'test', 'fixtures', 'addresses.csv');
+const NDJSON = join(root, 'test', 'fixtures', 'addresses.ndjson');
+let dataPath: string;
+let client: CpmxClient;
+
+function cpmx(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, [CLI, 'validate', '--data', dataPath, ...args], { input: input ?? '', encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LineResult) };
+}
+
+const message = (code: number) => (code in VALIDATION_ERRORS ? VALIDATION_ERRORS[code as keyof typeof VALIDATION_ERRORS] : ERRORS[code as keyof typeof ERRORS][0]);
+const err = (field: string | null, code: number) => ({ field, code_error: code, error_message: message(code) });
+const ok = (line: number) => ({ line, valid: true, errors: [], suggestions: {} });
+const bad = (line: number, errors: ReturnType<typeof err>[], suggestions: Record<string, string> = {}) => ({ line, valid: false, errors, suggestions });
+
+/** What the fixture CSV must give, line by line (line = the record's line in the file). */
+const EXPECTED_CSV = [
+  ok(2),
+  ok(3),
+  bad(4, [err('cp', 102)], { cp: '01000' }),
+  bad(5, [err('cp', 104)]),
+  bad(6, [err('cp', 105)]),
+  bad(7, [err('cp', 101)]),
+  bad(8, [err('estado', 120)], { estado: 'Ciudad de México' }),
+  bad(9, [err('municipio', 121)], { municipio: 'Iztapalapa' }),
+  bad(10, [err('asentamiento', 122)], { asentamiento: 'Granjas Esmeralda' }),
+  bad(11, [err('asentamiento', 122)]),
+  bad(12, [err('ciudad', 123)], { ciudad: 'Tepexpan' }),
+  bad(13, [err('ciudad', 123)]),
+  ok(14),
+  bad(15, [err(null, 130)]),
+  ok(16),
+  ok(17),
+  ok(19),
+];
+
+beforeAll(async () => {
+  dataPath = await buildInto(FIXTURE, dir);
+  client = createClient({ token: 'validate-test', dataPath });
+});
+
+describe('validateAddress', () => {
+  it('accepts a right address, folding case, accents, punctuation, spaces, and state aliases', () => {
+    expect(validateAddress(client, { cp: '09810', asentamiento: 'Granjas Esmeralda', municipio: 'Iztapalapa', estado: 'Ciudad de México', ciudad: 'Ciudad de México' }).valid).toBe(true);
+    expect(validateAddress(client, { cp: '09810', asentamiento: '  GRANJAS   esmeralda ', estado: 'Distrito Federal' }).valid).toBe(true);
+    expect(validateAddress(client, { cp: '09810', asentamiento: 'chalet la cumbre' }).valid).toBe(true);
+    expect(validateAddress(client, { cp: '55800', estado: 'Edomex', ciudad: '' }).valid).toBe(true);
+    expect(validateAddress(client, { cp: '09810' })).toEqual({ valid: true, errors: [], suggestions: {} });
+  });
+
+  it('does not match a different name, however close, and suggests the closest only when close', () => {
+    expect(validateAddress(client, { cp: '09810', asentamiento: 'COL. GRANJAS ESMERALDA' })).toEqual({
+      valid: false,
+      errors: [err('asentamiento', 122)],
+      suggestions: { asentamiento: 'Granjas Esmeralda' },
+    });
+    expect(validateAddress(client, { cp: '09810', asentamiento: 'Minerba' }).suggestions).toEqual({ asentamiento: 'Minerva' });
+    expect(validateAddress(client, { cp: '09810', asentamiento: 'Polanco' }).suggestions).toEqual({});
+  });
+
+  it('reports only the code’s error for a bad code, with the contract’s code and message', () => {
+    expect(validateAddress(client, { cp: '99999', estado: 'Texas', asentamiento: 'x' })).toEqual({ valid: false, errors: [err('cp', 105)], suggestions: {} });
+    expect(validateAddress(client, { cp: '' }).errors).toEqual([err('cp', 101)]);
+    expect(validateAddress(client, { cp: undefined }).errors).toEqual([err('cp', 101)]);
+    expect(validateAddress(client, { cp: '098100' }).errors).toEqual([err('cp', 102)]);
+    expect(validateAddress(client, { cp: '-0981' }).errors).toEqual([err('cp', 104)]);
+  });
+
+  it('suggests the code a spreadsheet damaged, only when it exists', () => {
+    expect(validateAddress(client, { cp: 1000 })).toEqual({ valid: false, errors: [err('cp', 102)], suggestions: { cp: '01000' } });
+    expect(validateAddress(client, { cp: '9810.0' }).suggestions).toEqual({ cp: '09810' });
+    expect(validateAddress(client, { cp: ' 9810' }).suggestions).toEqual({ cp: '09810' });
+    expect(validateAddress(client, { cp: '1001' })).toEqual({ valid: false, errors: [err('cp', 102)], suggestions: {} });
+  });
+
+  it('reports every wrong field in order, each with the code’s right value', () => {
+    expect(validateAddress(client, { cp: '55810', asentamiento: 'Tepexpan', municipio: 'Texcoco', estado: 'Puebla', ciudad: 'Texcoco' })).toEqual({
+      valid: false,
+      errors: [err('estado', 120), err('municipio', 121), err('ciudad', 123)],
+      suggestions: { estado: 'México', municipio: 'Acolman', ciudad: 'Tepexpan' },
+    });
+  });
+});
+
+describe('cpmx validate', () => {
+  it('answers the fixture CSV line by line, every code and suggestion, exit 1', () => {
+    const run = cpmx([CSV]);
+    expect(run.status).toBe(1);
+    expect(run.lines).toEqual(EXPECTED_CSV);
+    expect(run.stdout.split('\n')[0]).toBe('{"line":2,"valid":true,"errors":[],"suggestions":{}}');
+    expect(run.stderr).toMatch(/cpmx validate: 17 records, 6 valid, 11 invalid \(101: 1, 102: 1, 104: 1, 105: 1, 120: 1, 121: 1, 122: 2, 123: 2, 130: 1\); [\d.]+ s, [\d,]+ records\/s/);
+  });
+
+  it('detects the delimiter (, ; | tab) and accepts a BOM, with the same answers', () => {
+    const text = readFileSync(CSV, 'utf8');
+    for (const [name, delimiter] of [['semicolon', ';'], ['tab', '\t'], ['pipe', '|']] as const) {
+      // Commas outside quotes become the delimiter (a quoted field may span lines).
+      let quoted = false;
+      const converted = [...text].map((c) => ((c === '"' && (quoted = !quoted), c === ',' && !quoted) ? delimiter : c)).join('');
+      const path = join(dir, `${name}.csv`);
+      writeFileSync(path, `\uFEFF${converted}`);
+      expect(cpmx([path]).lines, name).toEqual(EXPECTED_CSV);
+    }
+    const crlf = join(dir, 'crlf.csv');
+    writeFileSync(crlf, `\uFEFF${text.replaceAll('\n', '\r\n')}`);
+    expect(cpmx([crlf]).lines).toEqual(EXPECTED_CSV);
+  });
+
+  it('reads stdin, as - or with no file', () => {
+    const input = readFileSync(CSV, 'utf8');
+    expect(cpmx(['-'], input).lines).toEqual(EXPECTED_CSV);
+    expect(cpmx([], input).lines).toEqual(EXPECTED_CSV);
+  });
+
+  it('reads NDJSON (detected or forced), answering a broken line and a non-object with 130, skipping blank lines', () => {
+    const expected = [
+      ok(1),
+      bad(2, [err('cp', 102)], { cp: '01000' }),
+      bad(3, [err(null, 130)]),
+      bad(5, [err(null, 130)]),
+      bad(6, [err('ciudad', 123)], { ciudad: 'Tepexpan' }),
+    ];
+    expect(cpmx([NDJSON]).lines).toEqual(expected);
+    expect(cpmx(['--format', 'ndjson', '-'], readFileSync(NDJSON, 'utf8')).lines).toEqual(expected);
+  });
+
+  it('takes --column overrides, matching header names without case or accents', () => {
+    const path = join(dir, 'custom.csv');
+    writeFileSync(path, 'ID,Zip,Barrio,CIUDAD\n1,09810,Minerva,Ciudad de México\n2,09810,Nada,Ciudad de México\n');
+    const run = cpmx([path, '--column', 'cp=zip', '--column', 'asentamiento=BARRIO']);
+    expect(run.lines).toEqual([ok(2), bad(3, [err('asentamiento', 122)])]);
+    const missing = cpmx([path]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/no postal-code column in the header \(ID, Zip, Barrio, CIUDAD\)/);
+    const wrong = cpmx([path, '--column', 'cp=postal']);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('--column cp=postal: the header has no column "postal"');
+    expect(cpmx([path, '--column', 'zip=cp']).status).toBe(2);
+  });
+
+  it('exits 0 when every record is valid, 2 when the input cannot be read, writing nothing then', () => {
+    const good = join(dir, 'good.csv');
+    writeFileSync(good, 'cp,colonia\n09810,Minerva\n01000,San Ángel\n');
+    expect(cpmx([good]).status).toBe(0);
+    const missing = cpmx([join(dir, 'nope.csv')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.csv: file not found/);
+    const empty = join(dir, 'empty.csv');
+    writeFileSync(empty, '');
+    const emptyRun = cpmx([empty, '--output', join(dir, 'empty.out')]);
+    expect(emptyRun.status).toBe(0);
+    expect(emptyRun.lines).toEqual([]);
+    const blank = join(dir, 'blank-header.csv');
+    writeFileSync(blank, '\n09810,Minerva\n');
+    const out = join(dir, 'blank.out');
+    expect(cpmx([blank, '--output', out]).status).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('writes --output whole, the same bytes as stdout', () => {
+    const out = join(dir, 'results.ndjson');
+    const run = cpmx([CSV, '--output', out]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(readFileSync(out, 'utf8')).toBe(cpmx([CSV]).stdout);
+  });
+
+  it('never drops or reorders a record of a large generated file', async () => {
+    const path = join(dir, 'large.csv');
+    const codes = ['01000', '01010', '03100', '09810', '09819', '11000', '25000', '27000', '50000', '55800', '55810', '58000', '61000', '77500', '91000'];
+    const count = 120_000;
+    await writeAddressCsv(openCpmx({ artifact: dataPath, sqlite: '', json: '' }), codes, path, count);
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    lines.splice(5000, 1, 'not,a,valid,row,at,all,here'); // a bad row in the middle
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const run = cpmx([path, '--quiet']);
+    expect(run.lines).toHaveLength(count);
+    run.lines.forEach((result, i) => expect(result.line).toBe(i + 2));
+    expect(run.lines[4999]).toEqual(bad(5001, [err(null, 130)]));
+    expect(run.lines.filter((r) => r.valid).length).toBeGreaterThan(count * 0.8);
+    expect(run.stderr).toBe('');
+  });
+});
+
+describe('validateStream', () => {
+  it('validates an iterable of records in order, line = position', async () => {
+    const results: LineResult[] = [];
+    for await (const result of validateStream(client, [{ cp: '09810' }, { cp: '1000' }, 'not an object', { codigo_postal: '99999' }])) results.push(result);
+    expect(results).toEqual([ok(1), bad(2, [err('cp', 102)], { cp: '01000' }), bad(3, [err(null, 130)]), bad(4, [err('cp', 105)])]);
+  });
+
+  it('validates a Readable of CSV bytes like the command does', async () => {
+    const results: LineResult[] = [];
+    for await (const result of validateStream(client, Readable.from([readFileSync(CSV)]))) results.push(result);
+    expect(results).toEqual(EXPECTED_CSV);
+  });
+});
