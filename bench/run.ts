@@ -18,6 +18,7 @@ import { prepare } from './prepare.js';
 import { makeWorkload, SEED, type Workload } from './workload.js';
 import { CPMX_EXTRAS, OPS, type LookupStat } from './ops.js';
 import { httpLoad, type HttpResults } from './http.js';
+import { validateBench, type ValidateResults } from './validate.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -27,6 +28,8 @@ const { values: options } = parseArgs({
     'cold-runs': { type: 'string' },
     'no-write': { type: 'boolean' },
     'no-http': { type: 'boolean' },
+    'no-validate': { type: 'boolean' },
+    'validate-records': { type: 'string' },
     'http-seconds': { type: 'string' },
   },
 });
@@ -148,6 +151,23 @@ if (!options['no-http']) {
   });
 }
 
+// ---------------------------------------------------------------- validate
+let validation: ValidateResults | undefined;
+if (!options['no-validate']) {
+  const cpmxApi = ((await import('./contestants/cpmx.js')) as ContestantModule).open(dataPaths(work));
+  const allCodes: string[] = [];
+  for (let d = 0; d <= 9; d++) allCodes.push(...(cpmxApi.searchCp(String(d)) as { response: { cp: string[] } }).response.cp);
+  validation = await validateBench({
+    compiled,
+    work,
+    artifact: dataPaths(work).artifact,
+    cpmx: cpmxApi,
+    codes: allCodes,
+    records: Number(options['validate-records'] ?? 1_000_000),
+    log,
+  });
+}
+
 // ---------------------------------------------------------------- targets
 const MB = 1024 * 1024;
 const cpmxOf = (id: string) => lookups[id]!.cpmx!.medianNs;
@@ -196,6 +216,22 @@ const targets = [
         },
       ]
     : []),
+  ...(validation
+    ? [
+        {
+          name: `validate: records/s vs csv-parse alone (${validation.records.toLocaleString('en-US')} records)`,
+          target: '≥ 50%',
+          value: `${Math.round((100 * validation.cpmx.recordsPerSecond) / validation.csvParse.recordsPerSecond)}%`,
+          pass: validation.cpmx.recordsPerSecond >= 0.5 * validation.csvParse.recordsPerSecond,
+        },
+        {
+          name: 'validate: peak memory flat as the file grows 4×',
+          target: '≤ 1.25× (and < 200 MB)',
+          value: `${(validation.smallMaxRssBytes / MB).toFixed(0)} → ${(validation.cpmx.maxRssBytes / MB).toFixed(0)} MB`,
+          pass: validation.cpmx.maxRssBytes <= 1.25 * validation.smallMaxRssBytes && validation.cpmx.maxRssBytes < 200 * MB,
+        },
+      ]
+    : []),
 ];
 
 // ---------------------------------------------------------------- report
@@ -210,6 +246,7 @@ const results = {
   cold,
   lookups,
   http: http ?? null,
+  validate: validation ?? null,
   targets,
 };
 
@@ -283,6 +320,21 @@ lines.push(
         ),
         '',
         `cpmx serves ${Math.round((100 * http.cpmx.requestsPerSecond) / http.bare.requestsPerSecond)}% of the bare server's requests per second.`,
+        '',
+      ]
+    : []),
+  ...(validation
+    ? [
+        '## Address validation (`cpmx validate`)',
+        '',
+        `A CSV of ${validation.records.toLocaleString('en-US')} address records drawn from the catalog with a seeded generator (about 90% right; the rest with a lost leading zero, an unknown or wrong code, the wrong state or municipality, a "Col." prefix or a typo in the settlement, or upper-cased and stripped of accents), validated by the command's own code with its output sent to /dev/null, next to csv-parse alone reading the same file and counting records. Child processes, alternating, ${validation.rounds} rounds; medians.`,
+        '',
+        row(['reader', 'records/s', 'time', 'peak RSS']),
+        row(['---', '---:', '---:', '---:']),
+        row(['cpmx validate', Math.round(validation.cpmx.recordsPerSecond).toLocaleString('en-US'), `${validation.cpmx.seconds.toFixed(2)} s`, `${(validation.cpmx.maxRssBytes / MB).toFixed(0)} MB`]),
+        row(['csv-parse alone', Math.round(validation.csvParse.recordsPerSecond).toLocaleString('en-US'), `${validation.csvParse.seconds.toFixed(2)} s`, `${(validation.csvParse.maxRssBytes / MB).toFixed(0)} MB`]),
+        '',
+        `cpmx validate runs at ${Math.round((100 * validation.cpmx.recordsPerSecond) / validation.csvParse.recordsPerSecond)}% of csv-parse's own rate. Peak RSS: ${(validation.smallMaxRssBytes / MB).toFixed(0)} MB for ${validation.smallRecords.toLocaleString('en-US')} records, ${(validation.cpmx.maxRssBytes / MB).toFixed(0)} MB for ${validation.records.toLocaleString('en-US')}.`,
         '',
       ]
     : []),

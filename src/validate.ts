@@ -57,25 +57,27 @@ function distance(a: string, b: string): number {
 
 /** Folds for matching: case, accents, punctuation and runs of white space. */
 export function foldForMatch(text: string): string {
-  // Pure ASCII, the common case, in one pass: letters lowered, digits kept, anything else
-  // (punctuation, symbols, white space) a single space, trimmed.
+  // One pass for Latin-1 text (all of the official catalog): each character is a letter or
+  // digit to keep (lowered, accent dropped) or a separator (punctuation, symbol, space);
+  // anything wider takes the general path. Both give the same result.
   let out = '';
   let space = false;
   for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c > 0x7e) return foldUnicode(text);
-    if (c >= 65 && c <= 90) c += 32;
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (space && out) out += ' ';
-      space = false;
-      out += String.fromCharCode(c);
-    } else {
+    const c = text.charCodeAt(i);
+    if (c > 0xff) return foldUnicode(text);
+    const folded = LATIN1_FOLD[c]!;
+    if (folded === '') {
       space = true;
+      continue;
     }
+    if (space && out) out += ' ';
+    space = false;
+    out += folded;
   }
   return out;
 }
 
+/** The general fold: NFD with marks dropped, lower case, punctuation and symbols as spaces. */
 function foldUnicode(text: string): string {
   return text
     .normalize('NFD')
@@ -86,77 +88,99 @@ function foldUnicode(text: string): string {
     .trim();
 }
 
-/** What validation needs of a code, folded once. */
-interface CodeFacts {
-  names: string[];
-  foldedNames: string[];
-  foldedNameSet: Set<string>;
-  estado: string;
-  municipio: string;
-  ciudad: string;
-  /** The state's catalog name and its contract aliases, folded. */
-  stateNames: Set<string>;
-  foldedMunicipio: string;
-  foldedCiudad: string;
+/** `foldUnicode` of each Latin-1 character alone ("" for a separator), made by running it. */
+const LATIN1_FOLD: readonly string[] = Array.from({ length: 0x100 }, (_, c) => foldUnicode(String.fromCharCode(c)));
+
+/**
+ * What validation needs of a code: one object per code, the answer's values as written, and
+ * their folded forms made only when a record first needs them (most records match as written).
+ */
+class CodeEntry {
+  private foldedNameList: string[] | undefined;
+  private foldedNameLookup: Set<string> | undefined;
+  private foldedMunicipioValue: string | undefined;
+  private foldedCiudadValue: string | undefined;
+  /** For codes with many settlements; few are compared one by one, which is cheaper. */
+  readonly nameSet: Set<string> | undefined;
+
+  constructor(
+    readonly error: ValidationError | undefined,
+    readonly names: string[],
+    readonly estado: string,
+    readonly municipio: string,
+    readonly ciudad: string,
+    /** The state's catalog name and aliases, folded; shared by the codes of a state. */
+    readonly stateNames: Set<string>,
+    private readonly fold: (text: string) => string,
+  ) {
+    this.nameSet = names.length > 8 ? new Set(names) : undefined;
+  }
+
+  hasName(name: string): boolean {
+    if (this.nameSet) return this.nameSet.has(name);
+    const names = this.names;
+    for (let i = 0; i < names.length; i++) if (names[i]!.length === name.length && names[i] === name) return true;
+    return false;
+  }
+
+  foldedNames(): string[] {
+    return (this.foldedNameList ??= this.names.map(this.fold));
+  }
+
+  hasFoldedName(folded: string): boolean {
+    return (this.foldedNameLookup ??= new Set(this.foldedNames())).has(folded);
+  }
+
+  get foldedMunicipio(): string {
+    return (this.foldedMunicipioValue ??= this.fold(this.municipio));
+  }
+
+  get foldedCiudad(): string {
+    return (this.foldedCiudadValue ??= this.fold(this.ciudad));
+  }
 }
 
-/** One shape for both outcomes, so the memo's reads stay monomorphic. */
-interface CodeLookup {
-  facts: CodeFacts | undefined;
-  error: ValidationError | undefined;
-}
+const NO_NAMES: string[] = [];
+const NO_STATES = new Set<string>();
 
 /** A validator bound to one client, with bounded memos of folded text and code facts. */
 export class AddressValidator {
-  private readonly folded = new Map<string, string>();
-  private readonly codes = new Map<string, CodeLookup>();
-  /** Facts of 5-digit codes by their number: no string hashing for the common case. */
-  private readonly byNumber: (CodeLookup | undefined)[] = new Array<CodeLookup | undefined>(100_000);
-  private readonly aliases = new Map<string, string[]>(Object.entries(STATE_ALIASES).map(([state, list]) => [state, [...list]]));
+  private readonly codes = new Map<string, CodeEntry>();
+  /** Entries of 5-digit codes by their number: no string hashing for the common case. */
+  private readonly byNumber: (CodeEntry | undefined)[] = new Array<CodeEntry | undefined>(100_000);
+  private readonly states = new Map<string, Set<string>>();
+  /** Folding is one pass over Latin-1 text: cheaper than hashing the text to look it up. */
+  private readonly fold = foldForMatch;
 
   constructor(private readonly client: CpmxClient) {}
 
-  private fold(text: string): string {
-    let folded = this.folded.get(text);
-    if (folded === undefined) {
-      if (this.folded.size >= CACHE_LIMIT) this.folded.clear();
-      folded = foldForMatch(text);
-      this.folded.set(text, folded);
+  private stateNames(estado: string): Set<string> {
+    let names = this.states.get(estado);
+    if (!names) {
+      names = new Set([estado, ...((STATE_ALIASES as Record<string, readonly string[]>)[estado] ?? [])].map(this.fold));
+      this.states.set(estado, names);
     }
-    return folded;
+    return names;
   }
 
-  private lookup(cp: string): CodeLookup {
+  private lookup(cp: string): CodeEntry {
     const number = fiveDigits(cp);
-    let found = number < 0 ? this.codes.get(cp) : this.byNumber[number];
-    if (found) return found;
+    let entry = number < 0 ? this.codes.get(cp) : this.byNumber[number];
+    if (entry) return entry;
     const body = this.client.infoCp(cp, { type: 'simplified' }) as Envelope<SimplifiedPostalCodeRecord>;
     if (body.error) {
-      found = { facts: undefined, error: { field: 'cp', code_error: body.code_error, error_message: body.error_message } };
+      const error: ValidationError = { field: 'cp', code_error: body.code_error, error_message: body.error_message };
+      entry = new CodeEntry(error, NO_NAMES, '', '', '', NO_STATES, this.fold);
     } else {
       const r = body.response;
-      const foldedNames = r.asentamiento.map((name) => this.fold(name));
-      found = {
-        error: undefined,
-        facts: {
-          names: r.asentamiento,
-          foldedNames,
-          foldedNameSet: new Set(foldedNames),
-          estado: r.estado,
-          municipio: r.municipio,
-          ciudad: r.ciudad,
-          stateNames: new Set([r.estado, ...(this.aliases.get(r.estado) ?? [])].map((name) => this.fold(name))),
-          foldedMunicipio: this.fold(r.municipio),
-          foldedCiudad: this.fold(r.ciudad),
-        },
-      };
+      entry = new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.fold);
     }
-    if (number >= 0) this.byNumber[number] = found;
+    if (number >= 0) this.byNumber[number] = entry;
     else {
       if (this.codes.size >= CACHE_LIMIT) this.codes.clear();
-      this.codes.set(cp, found);
+      this.codes.set(cp, entry);
     }
-    return found;
+    return entry;
   }
 
   /** A code that the record probably meant, when `cp` is a spreadsheet's version of one. */
@@ -167,39 +191,37 @@ export class AddressValidator {
     if (/^\d{4}$/.test(trimmed)) candidates.add(`0${trimmed}`);
     candidates.delete(cp);
     for (const candidate of candidates) {
-      if (/^\d{5}$/.test(candidate) && this.lookup(candidate).facts) return candidate;
+      if (/^\d{5}$/.test(candidate) && !this.lookup(candidate).error) return candidate;
     }
     return undefined;
   }
 
   validate(record: AddressRecord): ValidationResult {
     const cp = text(record.cp);
-    const found = this.lookup(cp);
-    const facts = found.facts;
-    if (!facts) {
-      const error = found.error!;
-      const suggestion = error.code_error === 101 ? undefined : this.correctedCode(cp);
-      return { valid: false, errors: [error], suggestions: suggestion ? { cp: suggestion } : {} };
+    const code = this.lookup(cp);
+    if (code.error) {
+      const suggestion = code.error.code_error === 101 ? undefined : this.correctedCode(cp);
+      return { valid: false, errors: [code.error], suggestions: suggestion ? { cp: suggestion } : {} };
     }
     let errors: ValidationError[] | undefined;
     let suggestions: ValidationResult['suggestions'] | undefined;
-    const fail = (field: Field, code: keyof typeof VALIDATION_ERRORS, suggestion: string | undefined) => {
-      (errors ??= []).push({ field, code_error: code, error_message: VALIDATION_ERRORS[code] });
+    const fail = (field: Field, errorCode: keyof typeof VALIDATION_ERRORS, suggestion: string | undefined) => {
+      (errors ??= []).push({ field, code_error: errorCode, error_message: VALIDATION_ERRORS[errorCode] });
       if (suggestion) (suggestions ??= {})[field] = suggestion;
     };
     // Each field is first compared as written (the common case in exported data), and folded
     // only when that fails.
     const estado = text(record.estado);
-    if (estado !== facts.estado && estado.trim() && !facts.stateNames.has(this.fold(estado))) fail('estado', 120, facts.estado);
+    if (estado !== code.estado && estado.trim() && !code.stateNames.has(this.fold(estado))) fail('estado', 120, code.estado);
     const municipio = text(record.municipio);
-    if (municipio !== facts.municipio && municipio.trim() && this.fold(municipio) !== facts.foldedMunicipio) fail('municipio', 121, facts.municipio);
+    if (municipio !== code.municipio && municipio.trim() && this.fold(municipio) !== code.foldedMunicipio) fail('municipio', 121, code.municipio);
     const asentamiento = text(record.asentamiento);
-    if (asentamiento && !facts.names.includes(asentamiento) && asentamiento.trim()) {
+    if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = this.fold(asentamiento);
-      if (!facts.foldedNameSet.has(given)) fail('asentamiento', 122, closest(given, facts));
+      if (!code.hasFoldedName(given)) fail('asentamiento', 122, closest(given, code));
     }
     const ciudad = text(record.ciudad);
-    if (ciudad !== facts.ciudad && ciudad.trim() && this.fold(ciudad) !== facts.foldedCiudad) fail('ciudad', 123, facts.ciudad || undefined);
+    if (ciudad !== code.ciudad && ciudad.trim() && this.fold(ciudad) !== code.foldedCiudad) fail('ciudad', 123, code.ciudad || undefined);
     return errors ? { valid: false, errors, suggestions: suggestions ?? {} } : VALID;
   }
 }
@@ -227,18 +249,19 @@ function text(value: unknown): string {
 }
 
 /** The settlement of the code nearest to `given` by Levenshtein distance, if near enough. */
-function closest(given: string, facts: CodeFacts): string | undefined {
+function closest(given: string, code: CodeEntry): string | undefined {
+  const foldedNames = code.foldedNames();
   let best = -1;
   let bestSimilarity = 0;
-  for (let i = 0; i < facts.foldedNames.length; i++) {
-    const name = facts.foldedNames[i]!;
+  for (let i = 0; i < foldedNames.length; i++) {
+    const name = foldedNames[i]!;
     const similarity = 1 - distance(given, name) / Math.max(given.length, name.length, 1);
     if (similarity > bestSimilarity) {
       bestSimilarity = similarity;
       best = i;
     }
   }
-  return best >= 0 && bestSimilarity >= SUGGESTION_THRESHOLD ? facts.names[best] : undefined;
+  return best >= 0 && bestSimilarity >= SUGGESTION_THRESHOLD ? code.names[best] : undefined;
 }
 
 const validators = new WeakMap<CpmxClient, AddressValidator>();
