@@ -260,7 +260,16 @@ async function* validateCsv(client: CpmxClient, input: AsyncIterable<TextChunk>,
     record_delimiter: ['\r\n', '\n'],
     bom: true,
   });
-  const feed = Readable.from(input, { objectMode: false });
+  // Only a quoted field can hold a newline: until the input has shown a quote, no field is
+  // searched for one.
+  let quotes = false;
+  const watched = (async function* () {
+    for await (const chunk of input) {
+      if (!quotes) quotes = typeof chunk === 'string' ? chunk.includes('"') : chunk.includes(34);
+      yield chunk;
+    }
+  })();
+  const feed = Readable.from(watched, { objectMode: false });
   feed.on('error', (error) => parser.destroy(error));
   feed.pipe(parser);
   let failure: unknown;
@@ -277,6 +286,12 @@ async function* validateCsv(client: CpmxClient, input: AsyncIterable<TextChunk>,
   const match = columnMatcher(options.columns);
   let columns: { field: Field; at: number }[] | undefined;
   let width = 0;
+  // Where each field is in a row; -1 for a field the file does not have.
+  let cpAt = -1;
+  let asentamientoAt = -1;
+  let municipioAt = -1;
+  let estadoAt = -1;
+  let ciudadAt = -1;
   /** Start line of the next record: each record takes one line plus the newlines inside it. */
   let line = 1;
   for (;;) {
@@ -284,20 +299,21 @@ async function* validateCsv(client: CpmxClient, input: AsyncIterable<TextChunk>,
     for (let record = parser.read() as string[] | null; record !== null; record = parser.read() as string[] | null) {
       const start = line;
       line++;
-      for (let i = 0; i < record.length; i++) if (record[i]!.includes('\n')) line += record[i]!.split('\n').length - 1;
+      if (quotes) for (let i = 0; i < record.length; i++) if (record[i]!.includes('\n')) line += record[i]!.split('\n').length - 1;
       if (record.length === 1 && record[0] === '') continue;
       if (!columns) {
         columns = header(record, match, options.columns);
         width = record.length;
+        const at = (field: Field) => columns!.find((column) => column.field === field)?.at ?? -1;
+        [cpAt, asentamientoAt, municipioAt, estadoAt, ciudadAt] = [at('cp'), at('asentamiento'), at('municipio'), at('estado'), at('ciudad')];
         continue;
       }
       if (record.length !== width) {
         batch.push(unreadable(start));
         continue;
       }
-      const address: AddressRecord = { cp: undefined };
-      for (const { field, at } of columns) address[field] = record[at];
-      batch.push(withLine(start, validator.validate(address)));
+      const field = (at: number) => (at < 0 ? undefined : record[at]);
+      batch.push(withLine(start, validator.validateFields(field(cpAt), field(asentamientoAt), field(municipioAt), field(estadoAt), field(ciudadAt))));
     }
     if (batch.length) yield batch;
     if (finished && parser.readableLength === 0) break;

@@ -197,7 +197,12 @@ export class AddressValidator {
   }
 
   validate(record: AddressRecord): ValidationResult {
-    const cp = text(record.cp);
+    return this.validateFields(record.cp, record.asentamiento, record.municipio, record.estado, record.ciudad);
+  }
+
+  /** The same check on the fields themselves (the CSV path has no record object to build). */
+  validateFields(cpValue: unknown, asentamientoValue: unknown, municipioValue: unknown, estadoValue: unknown, ciudadValue: unknown): ValidationResult {
+    const cp = text(cpValue);
     const code = this.lookup(cp);
     if (code.error) {
       const suggestion = code.error.code_error === 101 ? undefined : this.correctedCode(cp);
@@ -211,16 +216,16 @@ export class AddressValidator {
     };
     // Each field is first compared as written (the common case in exported data), and folded
     // only when that fails.
-    const estado = text(record.estado);
+    const estado = text(estadoValue);
     if (estado !== code.estado && estado.trim() && !code.stateNames.has(this.fold(estado))) fail('estado', 120, code.estado);
-    const municipio = text(record.municipio);
+    const municipio = text(municipioValue);
     if (municipio !== code.municipio && municipio.trim() && this.fold(municipio) !== code.foldedMunicipio) fail('municipio', 121, code.municipio);
-    const asentamiento = text(record.asentamiento);
+    const asentamiento = text(asentamientoValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = this.fold(asentamiento);
       if (!code.hasFoldedName(given)) fail('asentamiento', 122, closest(given, code));
     }
-    const ciudad = text(record.ciudad);
+    const ciudad = text(ciudadValue);
     if (ciudad !== code.ciudad && ciudad.trim() && this.fold(ciudad) !== code.foldedCiudad) fail('ciudad', 123, code.ciudad || undefined);
     return errors ? { valid: false, errors, suggestions: suggestions ?? {} } : VALID;
   }
