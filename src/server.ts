@@ -124,8 +124,9 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(req, res, 405, serverError(405, `Método HTTP ${req.method} no permitido; use ${ALLOW}`), ['Allow', ALLOW]);
     }
-    const pathOnly = url.split('?', 1)[0]!;
-    if (pathOnly === '/health' || pathOnly === '/health/') return send(req, res, 200, health(), ['Cache-Control', 'no-store']);
+    if (url.startsWith('/health') && (url.length === 7 || '/?'.includes(url.charAt(7)))) {
+      return send(req, res, 200, health(), ['Cache-Control', 'no-store']);
+    }
 
     const request = parseRequestPath(url);
     if (!request) return send(req, res, 404, JSON.stringify(failure(111)));
@@ -144,7 +145,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     // costs a credit unless the client already holds it (304) or only asked for headers (HEAD).
     const etag = `"${artifactTag}.${request.endpoint.charAt(0)}${request.endpoint.length}${request.type === undefined ? '' : 's'}.${encodeURIComponent(request.segment ?? '')}"`;
     const cache = ['ETag', etag, 'Cache-Control', CACHE_CONTROL];
-    if (matches(req.headers['if-none-match'], etag)) return send(req, res, 304, '', cache);
+    if (matches(ifNoneMatch(req), etag)) return send(req, res, 304, '', cache);
     if (registry && !(req.method === 'HEAD' ? registry.hasCredit(request.token!) : registry.consume(request.token!))) {
       return send(req, res, 402, JSON.stringify(failure(108)));
     }
@@ -196,6 +197,18 @@ function packageVersion(): string {
   } catch {
     return '0';
   }
+}
+
+/**
+ * The If-None-Match header, read from the raw list: touching `req.headers` would make Node
+ * build the whole headers object for every request.
+ */
+function ifNoneMatch(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'if-none-match') return raw[i + 1];
+  }
+  return undefined;
 }
 
 /** True when an If-None-Match header names `etag` (or is `*`). */
