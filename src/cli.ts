@@ -204,8 +204,8 @@ function clientFor(values: { token?: string | undefined; data?: string | undefin
 }
 
 function lookup(command: string, args: string[]): number {
-  const spec = command === 'info_cp' ? { ...LOOKUP_ARGS, type: { type: 'string' } } : LOOKUP_ARGS;
-  const { values, positionals } = parse(args, spec as typeof LOOKUP_ARGS & { type: { type: 'string' } }, command);
+  // --type is read by info_cp only; elsewhere it is ignored, as the API ignores `type`.
+  const { values, positionals } = parse(args, { ...LOOKUP_ARGS, type: { type: 'string' } }, command);
   if (values.help) return help(command);
   let body: Body;
   switch (command) {

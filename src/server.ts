@@ -64,15 +64,23 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const client = createClient({ dataPath: options.dataPath });
   let catalog: Catalog | undefined;
   let loadError: string | undefined;
-  try {
-    catalog = client.catalog();
-  } catch (error) {
-    if (!(error instanceof ArtifactError)) throw error;
-    loadError = error.message;
-  }
+  /** Loads the artifact if it is not loaded yet (one built while the server runs is picked up). */
+  const loadCatalog = (): Catalog | undefined => {
+    if (catalog) return catalog;
+    try {
+      catalog = client.catalog();
+      loadError = undefined;
+    } catch (error) {
+      if (!(error instanceof ArtifactError)) throw error;
+      loadError = error.message;
+    }
+    return catalog;
+  };
+  loadCatalog();
   const context: RouterContext = { catalog: client.catalog, registry: options.registry, charge: false };
   /** Names the catalog (its source's sha256) and the code answering (cpmx's version). */
-  const artifactTag = catalog ? `${catalog.header.source.sha256.slice(0, 16)}.${catalog.header.version}.${packageVersion()}` : '';
+  let artifactTag: string | undefined;
+  const tag = (loaded: Catalog) => (artifactTag ??= `${loaded.header.source.sha256.slice(0, 16)}.${loaded.header.version}.${packageVersion()}`);
   const registry = options.registry;
   const log = options.log;
   /** Set once closing: answers then end their connection instead of keeping it alive. */
@@ -81,7 +89,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const health = () =>
     JSON.stringify({
       status: 'ok',
-      loaded: catalog !== undefined,
+      loaded: loadCatalog() !== undefined,
       artifact: client.dataPath,
       header: catalog ? { ...catalog.header, notice: undefined } : null,
       error: loadError ?? null,
@@ -143,7 +151,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     // A successful real-data answer is a pure function of the catalog, this cpmx and the
     // request, so its strong ETag is made of those (no hashing of the body per request). It
     // costs a credit unless the client already holds it (304) or only asked for headers (HEAD).
-    const etag = `"${artifactTag}.${request.endpoint.charAt(0)}${request.endpoint.length}${request.type === undefined ? '' : 's'}.${encodeURIComponent(request.segment ?? '')}"`;
+    const etag = `"${tag(loadCatalog()!)}.${request.endpoint.charAt(0)}${request.endpoint.length}${request.type === undefined ? '' : 's'}.${encodeURIComponent(request.segment ?? '')}"`;
     const cache = ['ETag', etag, 'Cache-Control', CACHE_CONTROL];
     if (matches(ifNoneMatch(req), etag)) return send(req, res, 304, '', cache);
     if (registry && !(req.method === 'HEAD' ? registry.hasCredit(request.token!) : registry.consume(request.token!))) {
@@ -175,7 +183,9 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
 
   return {
     server,
-    loaded: catalog !== undefined,
+    get loaded() {
+      return catalog !== undefined;
+    },
     close(graceMs = 4000) {
       closing = true;
       return new Promise<void>((resolve) => {

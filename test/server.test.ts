@@ -4,6 +4,7 @@
  * several workers sharing a registry, shutdown, and a SIGKILL that loses no credit.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,6 +173,12 @@ describe('the contract over HTTP', () => {
     const real = await fetch(`${bare.url}/query/get_estados?token=demo`);
     expect(real.status).toBe(503);
     expect((await real.json()).error_message).toMatch(/cpmx build/);
+    // An artifact built while the server runs is picked up, with ETags naming its catalog.
+    copyFileSync(dataPath, join(dir, 'absent.msgpack'));
+    const later = await fetch(`${bare.url}/query/get_estados?token=demo`);
+    expect(later.status).toBe(200);
+    const sha = (await (await fetch(`${bare.url}/health`)).json()).header.source.sha256 as string;
+    expect(later.headers.get('etag')).toContain(sha.slice(0, 16));
     bare.child.kill('SIGTERM');
     expect(await bare.exited).toBe(0);
   });
