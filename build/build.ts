@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultArtifactPath, packageRoot } from '../src/paths.js';
-import { CatalogError } from './errors.js';
+import { ArtifactWriteError, CatalogError } from './errors.js';
 import { CatalogModel } from './model.js';
 import { CatalogReader } from './reader.js';
 import { encodeArtifact, writeFileAtomic } from './write.js';
@@ -79,4 +79,4 @@ export async function buildArtifact({ source, out = defaultArtifactPath, onProgr
   };
 }
 
-export { CatalogError };
+export { ArtifactWriteError, CatalogError };

@@ -9,3 +9,14 @@ export class CatalogError extends Error {
     super(line === undefined ? `${file}: ${reason}` : `${file}, line ${line}: ${reason}`);
   }
 }
+
+/** The artifact could not be written where it was asked for; names the path and the reason. */
+export class ArtifactWriteError extends Error {
+  override readonly name = 'ArtifactWriteError';
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`cannot write ${path}: ${reason}`);
+  }
+}

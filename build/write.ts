@@ -6,6 +6,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSyn
 import { dirname } from 'node:path';
 import { Packr } from 'msgpackr';
 import { MSGPACK_OPTIONS, type Artifact } from '../src/format.js';
+import { ArtifactWriteError } from './errors.js';
 
 const packr = new Packr(MSGPACK_OPTIONS);
 
@@ -16,9 +17,9 @@ export function encodeArtifact(artifact: Artifact): Buffer {
 
 /** Writes `bytes` to `path` by temporary file and rename; returns the number of bytes. */
 export function writeFileAtomic(path: string, bytes: Uint8Array): number {
-  mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   try {
+    mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(temporary, 'w');
     try {
       writeSync(fd, bytes);
@@ -28,8 +29,13 @@ export function writeFileAtomic(path: string, bytes: Uint8Array): number {
     }
     renameSync(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // nothing was created there (its directory cannot hold it)
+    }
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new ArtifactWriteError(path, code ? `${code} (${message})` : message);
   }
   return bytes.length;
 }

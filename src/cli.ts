@@ -276,7 +276,7 @@ async function build(args: string[]): Promise<number> {
   );
   if (values.help) return help('build');
   if (positionals.length) throw new UsageError(`cpmx build takes no positional argument, got: ${positionals.join(' ')}\nUse --source FILE.`);
-  const { buildArtifact, defaultCatalogPaths, findCatalog, CatalogError } = await import('../build/build.js');
+  const { buildArtifact, defaultCatalogPaths, findCatalog, CatalogError, ArtifactWriteError } = await import('../build/build.js');
   const location = findCatalog(values.source);
   if (!location) {
     process.stderr.write(
@@ -310,6 +310,10 @@ async function build(args: string[]): Promise<number> {
     if (tty) process.stderr.write('\n');
     if (error instanceof CatalogError) {
       process.stderr.write(`cpmx build: refused: ${error.message}\nThe existing artifact, if any, was left as it was.\n`);
+      return EXIT.errorEnvelope;
+    }
+    if (error instanceof ArtifactWriteError) {
+      process.stderr.write(`cpmx build: ${error.message}\nThe existing artifact, if any, was left as it was.\n`);
       return EXIT.errorEnvelope;
     }
     throw error;

@@ -2,7 +2,7 @@
  * The I/O shell of `cpmx validate`: opens the input, writes results (to a temporary file
  * renamed at the end when --output is given), draws progress, prints the summary.
  */
-import { createReadStream, createWriteStream, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { CpmxClient } from './client.js';
 import { InputError, validateBatches, type InputFormat, type LineResult } from './validate-stream.js';
@@ -40,7 +40,19 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
   const source = options.input === '-' ? process.stdin : createReadStream(options.input);
   const temporary = options.output ? `${options.output}.${process.pid}.tmp` : undefined;
   let out: WriteStream | NodeJS.WriteStream = process.stdout;
-  if (temporary) out = createWriteStream(temporary);
+  let writeError: NodeJS.ErrnoException | undefined;
+  if (temporary) {
+    // Opened here, synchronously, so a bad --output path is reported before any work.
+    let fd: number;
+    try {
+      fd = openSync(temporary, 'w');
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      return fail(`cannot write --output ${options.output}: ${code ?? message}`);
+    }
+    out = createWriteStream('', { fd });
+    out.on('error', (error) => (writeError ??= error));
+  }
 
   const tty = !options.quiet && process.stderr.isTTY === true;
   let bytes = 0;
@@ -59,10 +71,12 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
 
   let buffer = '';
   const flush = async () => {
+    if (writeError) throw writeError;
     if (!buffer) return;
     const chunk = buffer;
     buffer = '';
-    if (!out.write(chunk)) await once(out, 'drain');
+    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
+    if (writeError) throw writeError;
   };
   try {
     for await (const batch of validateBatches(options.client, source, { format: options.format, columns: options.columns, onBytes: (n) => (bytes = n) })) {
@@ -89,6 +103,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     }
     if (tty) process.stderr.write('\n');
     if (error instanceof InputError) return fail(`${options.input === '-' ? 'stdin' : options.input}: ${error.message}`);
+    if (writeError && error === writeError) return fail(`cannot write --output ${options.output}: ${writeError.code ?? writeError.message}; nothing was written`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return fail(`${options.input}: cannot be read (${code})`);
     throw error;

@@ -155,6 +155,13 @@ describe('build and status', () => {
     expect(cpmx(['status', '--data', join(dir, 'none.msgpack')]).status).toBe(2);
   });
 
+  it('says plainly when the artifact cannot be written, exit 1, no trace', () => {
+    const run = cpmx(['build', '--source', FIXTURE, '--out', join(FIXTURE, 'inside-a-file.msgpack')]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/cpmx build: cannot write .*inside-a-file\.msgpack: E[A-Z]+/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('takes CPMX_CATALOG when there is no --source', () => {
     const out = join(dir, 'from-env.msgpack');
     const run = cpmx(['build', '--out', out], { env: { CPMX_CATALOG: FIXTURE } });

@@ -173,6 +173,14 @@ describe('cpmx validate', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
+  it('refuses an --output it cannot write before doing any work, exit 2, no trace', () => {
+    const run = cpmx([CSV, '--output', join(dir, 'no-such-dir', 'out.ndjson')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/cannot write --output .*no-such-dir\/out\.ndjson: ENOENT/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stdout).toBe('');
+  });
+
   it('writes --output whole, the same bytes as stdout', () => {
     const out = join(dir, 'results.ndjson');
     const run = cpmx([CSV, '--output', out]);
