@@ -330,6 +330,12 @@ async function* validateCsv(client: CpmxClient, input: AsyncIterable<TextChunk>,
   }
 }
 
+/** A header as shown in an error: printable, and short even when the input is not a CSV. */
+function showHeader(record: string[]): string {
+  const text = record.join(', ').replace(/[^\x20-\x7e\u00a0-\u024f]/g, '?');
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
 function header(record: string[], match: (name: string) => Field | undefined, overrides: Partial<Record<Field, string>> = {}): { field: Field; at: number }[] {
   const columns: { field: Field; at: number }[] = [];
   const taken = new Set<Field>();
@@ -341,10 +347,10 @@ function header(record: string[], match: (name: string) => Field | undefined, ov
     }
   });
   for (const [field, name] of Object.entries(overrides) as [Field, string][]) {
-    if (!taken.has(field)) throw new InputError(`--column ${field}=${name}: the header has no column "${name}" (it has: ${record.join(', ')})`);
+    if (!taken.has(field)) throw new InputError(`--column ${field}=${name}: the header has no column "${name}" (it has: ${showHeader(record)})`);
   }
   if (!taken.has('cp')) {
-    throw new InputError(`no postal-code column in the header (${record.join(', ')}): name it cp, codigo_postal, "código postal" or d_codigo, or use --column cp=NAME`);
+    throw new InputError(`no postal-code column in the header (${showHeader(record)}): name it cp, codigo_postal, "código postal" or d_codigo, or use --column cp=NAME`);
   }
   return columns;
 }
