@@ -97,11 +97,14 @@ const LATIN1_FOLD: readonly string[] = Array.from({ length: 0x100 }, (_, c) => f
  */
 class CodeEntry {
   private foldedNameList: string[] | undefined;
-  private foldedNameLookup: Set<string> | undefined;
+  private foldedNameLookup: string | Set<string> | undefined;
   private foldedMunicipioValue: string | undefined;
   private foldedCiudadValue: string | undefined;
-  /** For codes with many settlements; few are compared one by one, which is cheaper. */
-  readonly nameSet: Set<string> | undefined;
+  /**
+   * The names as one string, each between SEPARATORs, or a Set for codes with very many:
+   * one object to read per record instead of one per name (most codes have a handful).
+   */
+  private readonly nameLookup: string | Set<string>;
 
   constructor(
     readonly error: ValidationError | undefined,
@@ -113,14 +116,11 @@ class CodeEntry {
     readonly stateNames: Set<string>,
     private readonly fold: (text: string) => string,
   ) {
-    this.nameSet = names.length > 8 ? new Set(names) : undefined;
+    this.nameLookup = nameLookup(names);
   }
 
   hasName(name: string): boolean {
-    if (this.nameSet) return this.nameSet.has(name);
-    const names = this.names;
-    for (let i = 0; i < names.length; i++) if (names[i]!.length === name.length && names[i] === name) return true;
-    return false;
+    return inLookup(this.nameLookup, name);
   }
 
   foldedNames(): string[] {
@@ -128,7 +128,7 @@ class CodeEntry {
   }
 
   hasFoldedName(folded: string): boolean {
-    return (this.foldedNameLookup ??= new Set(this.foldedNames())).has(folded);
+    return inLookup((this.foldedNameLookup ??= nameLookup(this.foldedNames())), folded);
   }
 
   get foldedMunicipio(): string {
@@ -138,6 +138,28 @@ class CodeEntry {
   get foldedCiudad(): string {
     return (this.foldedCiudadValue ??= this.fold(this.ciudad));
   }
+}
+
+/** Between names in a joined lookup: a control character no name holds. */
+const SEPARATOR = '\u0001';
+const MANY_NAMES = 32;
+
+function nameLookup(names: readonly string[]): string | Set<string> {
+  const joined = SEPARATOR + names.join(SEPARATOR) + SEPARATOR;
+  // A name holding the separator itself would make the joined form ambiguous.
+  return names.length > MANY_NAMES || joined.length - names.length - 1 !== names.reduce((sum, n) => sum + n.replaceAll(SEPARATOR, '').length, 0)
+    ? new Set(names)
+    : joined;
+}
+
+/** Whether `name` is one of the entries of a lookup made by `nameLookup`. */
+function inLookup(lookup: string | Set<string>, name: string): boolean {
+  if (typeof lookup !== 'string') return lookup.has(name);
+  if (!name || name.includes(SEPARATOR)) return false;
+  for (let at = lookup.indexOf(name, 1); at > 0; at = lookup.indexOf(name, at + 1)) {
+    if (lookup.charCodeAt(at - 1) === 1 && lookup.charCodeAt(at + name.length) === 1) return true;
+  }
+  return false;
 }
 
 const NO_NAMES: string[] = [];
