@@ -145,11 +145,9 @@ const SEPARATOR = '\u0001';
 const MANY_NAMES = 32;
 
 function nameLookup(names: readonly string[]): string | Set<string> {
-  const joined = SEPARATOR + names.join(SEPARATOR) + SEPARATOR;
   // A name holding the separator itself would make the joined form ambiguous.
-  return names.length > MANY_NAMES || joined.length - names.length - 1 !== names.reduce((sum, n) => sum + n.replaceAll(SEPARATOR, '').length, 0)
-    ? new Set(names)
-    : joined;
+  if (names.length > MANY_NAMES || names.some((name) => name.includes(SEPARATOR))) return new Set(names);
+  return SEPARATOR + names.join(SEPARATOR) + SEPARATOR;
 }
 
 /** Whether `name` is one of the entries of a lookup made by `nameLookup`. */
