@@ -6,6 +6,9 @@
  * const cpmx = createClient({ token: 'my-app' });
  * cpmx.infoCp('09810', { type: 'simplified' });
  * ```
+ *
+ * Address validation is a separate entry, `cpmx/validate`, so that importing the lookups
+ * loads nothing it does not need.
  */
 export { createClient, type ClientOptions, type CpmxClient } from './client.js';
 export {
@@ -36,15 +39,3 @@ export {
 export { ArtifactError, Catalog, decodeCatalog, loadCatalog, readArtifact } from './catalog.js';
 export { FORMAT_NAME, FORMAT_VERSION, type ArtifactHeader } from './format.js';
 export { defaultArtifactPath } from './paths.js';
-export {
-  FIELDS,
-  SUGGESTION_THRESHOLD,
-  VALIDATION_ERRORS,
-  foldForMatch,
-  validateAddress,
-  type AddressRecord,
-  type Field,
-  type ValidationError,
-  type ValidationResult,
-} from './validate.js';
-export { COLUMN_NAMES, InputError, validateStream, type InputFormat, type LineResult, type ValidateStreamOptions } from './validate-stream.js';

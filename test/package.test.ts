@@ -20,6 +20,7 @@ beforeAll(() => {
   const files = packed[0]!.files.map((file) => file.path);
   expect(files).toContain('data/cpmx.msgpack');
   expect(files).toContain('dist/src/index.d.ts');
+  expect(files).toContain('dist/validate.js');
   expect(files.some((file) => file.startsWith('test/') || file.startsWith('src/'))).toBe(false);
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
@@ -36,6 +37,15 @@ describe('the installed package', () => {
     const [dataPath, body] = JSON.parse(out);
     expect(dataPath).toBe(join(project, 'node_modules', 'cpmx', 'data', 'cpmx.msgpack'));
     expect(body.response.municipio).toBe('Iztapalapa');
+  });
+
+  it('serves address validation from cpmx/validate', () => {
+    const out = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', "import { createClient } from 'cpmx'; import { validateAddress } from 'cpmx/validate'; console.log(JSON.stringify(validateAddress(createClient({ token: 'demo' }), { cp: '1000' })))"],
+      { cwd: project, encoding: 'utf8', env: { ...process.env, CPMX_DATA: '' } },
+    );
+    expect(JSON.parse(out)).toMatchObject({ valid: false, suggestions: { cp: '01000' } });
   });
 
   it('runs its bin', () => {

@@ -1,0 +1,21 @@
+/**
+ * `cpmx/validate`: address validation for data pipelines, as its own entry point so that
+ * the lookup entry (`cpmx`) stays small and fast to load.
+ *
+ * ```ts
+ * import { createClient } from 'cpmx';
+ * import { validateAddress, validateStream } from 'cpmx/validate';
+ * ```
+ */
+export {
+  FIELDS,
+  SUGGESTION_THRESHOLD,
+  VALIDATION_ERRORS,
+  foldForMatch,
+  validateAddress,
+  type AddressRecord,
+  type Field,
+  type ValidationError,
+  type ValidationResult,
+} from './validate.js';
+export { COLUMN_NAMES, InputError, validateStream, type InputFormat, type LineResult, type ValidateStreamOptions } from './validate-stream.js';
