@@ -26,6 +26,10 @@ export interface HttpResults {
   bodyBytes: number;
   cpmx: HttpStat;
   bare: HttpStat;
+  /** cpmx's requests/s over the bare server's, per round (each pair run back to back). */
+  ratios: number[];
+  /** The median of `ratios`: steadier than a ratio of medians on a shared machine. */
+  ratio: number;
 }
 
 function start(command: string[], label: string): Promise<{ url: string; child: ChildProcess }> {
@@ -71,8 +75,8 @@ function stat(results: autocannon.Result[]): HttpStat {
 /** Runs the check against the artifact at `artifact`; `codes` are the info_cp codes asked for. */
 export async function httpLoad(options: { cli: string; bareServer: string; artifact: string; work: string; codes: string[]; seconds?: number; rounds?: number; log?: (line: string) => void }): Promise<HttpResults> {
   const connections = 50;
-  const seconds = options.seconds ?? 5;
-  const rounds = options.rounds ?? 3;
+  const seconds = options.seconds ?? 3;
+  const rounds = options.rounds ?? 5;
   const paths = options.codes.slice(0, 200).map((cp) => `/query/info_cp/${cp}?token=bench&type=simplified`);
   const cpmx = await start([options.cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--data', options.artifact], 'cpmx serve');
   // The reference body: as long as cpmx's answers to the same requests are on average, so
@@ -93,7 +97,9 @@ export async function httpLoad(options: { cli: string; bareServer: string; artif
       runs.cpmx.push(await load(cpmx.url, paths, connections, seconds));
       runs.bare.push(await load(bare.url, paths, connections, seconds));
     }
-    return { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare) };
+    const ratios = runs.cpmx.map((run, i) => run.requests.average / runs.bare[i]!.requests.average);
+    const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+    return { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio };
   } finally {
     cpmx.child.kill('SIGTERM');
     bare.child.kill('SIGTERM');
