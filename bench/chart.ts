@@ -17,8 +17,9 @@ function escape(text: string): string {
 }
 
 export function format(value: number, unit: string): string {
-  if (unit === 'ns' && value >= 1_000_000) return `${(value / 1_000_000).toFixed(2)} ms`;
-  if (unit === 'ns' && value >= 1000) return `${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)} µs`;
+  // Thresholds sit just below the powers of ten, so 999.6 ns reads "1.0 µs", not "1000 ns".
+  if (unit === 'ns' && value >= 999_500) return `${(value / 1_000_000).toFixed(2)} ms`;
+  if (unit === 'ns' && value >= 999.5) return `${(value / 1000).toFixed(value >= 9_950 ? 0 : 1)} µs`;
   if (unit === 'ms') return `${value.toFixed(value >= 100 ? 0 : 1)} ms`;
   if (unit === 'MB') return `${value.toFixed(1)} MB`;
   return `${value.toFixed(value >= 100 ? 0 : 1)} ${unit}`;
