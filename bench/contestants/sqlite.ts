@@ -4,22 +4,12 @@
  * on that index. Two small tables hold the states and municipalities for their lists.
  */
 import Database from 'better-sqlite3';
+import type { CatalogRow } from '../../build/reader.js';
 import { codeError, failure, foldStateName, infoBody, prefixError, stateIndex, success, unique, type SettlementRow } from './contract.js';
 import type { DataPaths, Lookups } from './types.js';
 
-export interface Row {
-  postalCode: string;
-  settlement: string;
-  settlementType: string;
-  municipality: string;
-  state: string;
-  city: string;
-  stateKey: number;
-  municipalityKey: number;
-}
-
 /** Writes the database from catalog rows. */
-export function create(path: string, rows: Iterable<Row>): void {
+export function create(path: string, rows: Iterable<CatalogRow>): void {
   const db = new Database(path);
   db.pragma('journal_mode = OFF');
   db.exec(`
