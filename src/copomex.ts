@@ -159,7 +159,8 @@ export function parseRequestPath(path: string): CopomexRequest | undefined {
   if (!ENDPOINTS.has(endpoint)) return undefined;
   let segment: string | undefined;
   if (slash < pathEnd) {
-    if (endpoint === 'get_estados' || path.indexOf('/', slash + 1) >= 0 && path.indexOf('/', slash + 1) < pathEnd) return undefined;
+    const extra = path.indexOf('/', slash + 1);
+    if (endpoint === 'get_estados' || (extra >= 0 && extra < pathEnd)) return undefined; // a segment too many
     segment = decodeSegment(path.slice(slash + 1, pathEnd));
   }
 
