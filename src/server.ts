@@ -108,10 +108,12 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     res.writeHead(status, headers);
     if (empty) res.end();
     else res.end(body);
-    if (log) {
-      const ip = req.socket.remoteAddress ?? '-';
-      log(`${ip} - - [${clfDate(new Date())}] "${req.method} ${redactToken(req.url ?? '')} HTTP/${req.httpVersion}" ${status} ${empty ? '-' : bytes}`);
-    }
+    logRequest(req, status, empty ? '-' : bytes);
+  }
+
+  function logRequest(req: IncomingMessage, status: number, bytes: number | '-') {
+    if (!log) return;
+    log(`${req.socket.remoteAddress ?? '-'} - - [${clfDate(new Date())}] "${req.method} ${redactToken(req.url ?? '')} HTTP/${req.httpVersion}" ${status} ${bytes}`);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse) {
@@ -126,7 +128,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
         'Content-Length': '0',
       });
       res.end();
-      log?.(`${req.socket.remoteAddress ?? '-'} - - [${clfDate(new Date())}] "OPTIONS ${redactToken(url)} HTTP/${req.httpVersion}" 204 -`);
+      logRequest(req, 204, '-');
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
