@@ -6,8 +6,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { createClient } from '../src/client.js';
-import { runValidate } from '../src/validate-cli.js';
+import { createClient } from '../src/client/client.js';
+import { runValidate } from '../src/validate/run.js';
 
 const [mode, file, artifact] = process.argv.slice(2) as [string, string, string | undefined];
 const started = performance.now();

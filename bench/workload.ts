@@ -2,7 +2,7 @@
  * The queries every contestant answers: drawn from the catalog in a fixed pseudo-random order
  * (seeded), so every run and every contestant sees the same sequence.
  */
-import { foldStateName, STATE_ALIASES } from '../src/index.js';
+import { foldStateName, STATE_ALIASES } from '../src/core/names.js';
 import type { Lookups } from './contestants/types.js';
 
 export interface Workload {

@@ -11,12 +11,11 @@ import {
   MAX_SETTLEMENT_TYPES,
   SETTLEMENT_BYTES,
   SETTLEMENT_NAME_BITS,
-  compactUints,
-  toStringTable,
   type Artifact,
-} from '../src/format.js';
+} from '../src/core/format.js';
 import { CatalogError } from './errors.js';
 import type { CatalogRow, CatalogSourceInfo } from './reader.js';
+import { compactUints, toStringTable } from './tables.js';
 
 interface CodeEntry {
   /** `c_estado * 1000 + c_mnpio` of the code's first row. */

@@ -5,7 +5,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Packr } from 'msgpackr';
-import { MSGPACK_OPTIONS, type Artifact } from '../src/format.js';
+import { MSGPACK_OPTIONS, type Artifact } from '../src/core/format.js';
 import { ArtifactWriteError } from './errors.js';
 
 const packr = new Packr(MSGPACK_OPTIONS);

@@ -2,40 +2,35 @@
  * cpmx: Mexican postal codes answered offline, by the COPOMEX API's contract.
  *
  * ```ts
- * import { createClient } from 'cpmx';
+ * import { createClient, isSuccess } from 'cpmx';
  * const cpmx = createClient({ token: 'my-app' });
- * cpmx.infoCp('09810', { type: 'simplified' });
+ * const body = cpmx.infoCp('09810', { type: 'simplified' });
+ * if (isSuccess(body)) console.log(body.response.asentamiento);
  * ```
  *
  * Address validation is a separate entry, `cpmx/validate`, so that importing the lookups
- * loads nothing it does not need.
+ * loads nothing it does not need. The public surface is kept small on purpose: the client,
+ * the contract's types and error table, and the errors a caller may catch.
  */
-export { createClient, type ClientOptions, type CpmxClient } from './client.js';
+export { createClient, type ClientOptions, type CpmxClient, type InfoCpOptions } from './client/client.js';
 export {
   ERRORS,
   TEST_TOKEN,
-  STATE_ALIASES,
-  failure,
-  foldStateName,
   isSuccess,
-  route,
-  success,
-  type Answer,
   type Body,
-  type Endpoint,
   type Envelope,
   type ErrorCode,
   type ErrorEnvelope,
   type EstadosBody,
   type InfoCpBody,
+  type InfoCpFullBody,
+  type InfoCpSimplifiedBody,
   type MunicipiosBody,
   type PostalCodeRecord,
-  type RouterContext,
   type SearchCpBody,
   type SimplifiedPostalCodeRecord,
   type SuccessEnvelope,
-  type TokenRegistry,
-} from './copomex.js';
-export { ArtifactError, Catalog, decodeCatalog, loadCatalog, readArtifact } from './catalog.js';
-export { FORMAT_NAME, FORMAT_VERSION, type ArtifactHeader } from './format.js';
-export { defaultArtifactPath } from './paths.js';
+} from './core/contract.js';
+export type { Consumption, TokenRegistry } from './core/credits.js';
+export { ArtifactError } from './core/catalog.js';
+export type { ArtifactHeader, SourceInfo } from './core/format.js';

@@ -11,9 +11,11 @@ import { CatalogError } from '../build/errors.js';
 import { CatalogModel } from '../build/model.js';
 import { CatalogReader } from '../build/reader.js';
 import { encodeArtifact } from '../build/write.js';
-import { decodeCatalog, loadCatalog, readArtifact } from '../src/catalog.js';
-import { createClient } from '../src/client.js';
-import { compactUints, stringTableText, toStringTable, type Artifact } from '../src/format.js';
+import { compactUints, toStringTable } from '../build/tables.js';
+import { loadCatalog } from '../src/client/catalog-source.js';
+import { createClient } from '../src/client/client.js';
+import { decodeCatalog, readArtifact } from '../src/core/catalog.js';
+import { stringTableText, type Artifact } from '../src/core/format.js';
 import { FIXTURE, buildInto, tempDir } from './helpers.js';
 
 const dir = tempDir();

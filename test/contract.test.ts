@@ -259,12 +259,13 @@ describe('tokens and test mode', () => {
   it('with a registry: 107 for an unknown token, 108 once credits are spent, credits only for real successes', () => {
     const credits = new Map([['project-a', 2]]);
     const registry: TokenRegistry = {
-      isKnown: (token) => credits.has(token),
+      credits: (token) => credits.get(token),
       consume: (token) => {
-        const left = credits.get(token)!;
-        if (left <= 0) return false;
+        const left = credits.get(token);
+        if (left === undefined) return 'unknown';
+        if (left <= 0) return 'none-left';
         credits.set(token, left - 1);
-        return true;
+        return 'spent';
       },
     };
     const guarded = createClient({ token: 'project-a', dataPath, registry });

@@ -7,7 +7,7 @@ import { buildArtifact } from '../build/build.js';
 
 export const root = resolve(import.meta.dirname, '..');
 export const FIXTURE = join(root, 'test', 'fixtures', 'catalog-mini.txt');
-export const CLI = join(root, 'dist', 'src', 'cli.js');
+export const CLI = join(root, 'dist', 'src', 'cli', 'main.js');
 
 /** The real catalog beside the repository. Its absence fails the test run, never skips it. */
 export function realCatalogPath(): string {

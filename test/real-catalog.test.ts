@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, foldStateName, type CpmxClient } from '../src/index.js';
+import { foldStateName } from '../src/core/names.js';
+import { createClient, type CpmxClient } from '../src/index.js';
 import { buildInto, realCatalogPath, tempDir } from './helpers.js';
 
 interface RawRow {
@@ -46,7 +47,7 @@ beforeAll(async () => {
 
 describe('the real catalog', () => {
   it('has the documented counts', () => {
-    const { header } = client.catalog();
+    const header = client.catalogInfo();
     expect(rows).toHaveLength(145_092);
     expect(header).toMatchObject({ rows: 145_092, codes: 32_166, states: 32, municipalities: 2_463 });
     expect(header.source).toEqual({

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writeAddressCsv } from '../bench/addresses.js';
 import { open as openCpmx } from '../bench/contestants/cpmx.js';
 import { createClient, ERRORS, type CpmxClient } from '../src/index.js';
-import { validateAddress, validateStream, VALIDATION_ERRORS, type LineResult } from '../src/validation.js';
+import { validateAddress, validateStream, VALIDATION_ERRORS, type LineResult } from '../src/validate/index.js';
 import { CLI, FIXTURE, buildInto, root, tempDir } from './helpers.js';
 
 const dir = tempDir();

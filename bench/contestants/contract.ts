@@ -3,7 +3,8 @@
  * contestant does the same work: validate, look up, wrap. Reuses cpmx's exported helpers for
  * the pure string logic (envelopes, state-name folding), never its data access.
  */
-import { STATE_ALIASES, failure, foldStateName, success, type ErrorEnvelope } from '../../src/index.js';
+import { failure, success, type ErrorEnvelope } from '../../src/core/contract.js';
+import { foldStateName, stateSpellings } from '../../src/core/names.js';
 
 export { failure, success };
 
@@ -33,10 +34,9 @@ export function prefixError(prefix: string): ErrorEnvelope | undefined {
 export function stateIndex(states: readonly string[]): Map<string, number> {
   const index = new Map<string, number>();
   states.forEach((state, i) => index.set(foldStateName(state), i));
-  for (const [state, aliases] of Object.entries(STATE_ALIASES)) {
-    const i = states.indexOf(state);
-    if (i >= 0) for (const alias of aliases) if (!index.has(foldStateName(alias))) index.set(foldStateName(alias), i);
-  }
+  states.forEach((state, i) => {
+    for (const spelling of stateSpellings(state)) if (!index.has(foldStateName(spelling))) index.set(foldStateName(spelling), i);
+  });
   return index;
 }
 

@@ -6,8 +6,9 @@
  */
 import { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import type { CpmxClient } from './client.js';
-import { FIELDS, VALIDATION_ERRORS, validatorFor, type AddressRecord, type Field, type ValidationResult } from './validate.js';
+import type { CpmxClient } from '../client/client.js';
+import { foldAccents } from '../core/names.js';
+import { FIELDS, VALIDATION_ERRORS, validatorFor, type AddressRecord, type Field, type ValidationResult } from './address.js';
 
 export type InputFormat = 'csv' | 'ndjson';
 
@@ -41,10 +42,7 @@ export const COLUMN_NAMES: Readonly<Record<Field, readonly string[]>> = {
 
 /** Folds a column name: case, accents, and runs of spaces, dots, hyphens or underscores. */
 export function foldColumn(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
+  return foldAccents(name)
     .trim()
     .replace(/[\s._-]+/g, '_');
 }

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { TokenRegistry } from './copomex.js';
+import type { Consumption, TokenRegistry } from '../core/credits.js';
 
 /** The registry cannot be opened: the message says why and what to do. */
 export class RegistryError extends Error {
@@ -52,9 +52,8 @@ function loadDriver(): typeof BetterSqlite3 {
   }
 }
 
-export class Registry implements TokenRegistry {
+export class SqliteRegistry implements TokenRegistry {
   private readonly db: BetterSqlite3.Database;
-  private readonly known: BetterSqlite3.Statement<[string], { revoked: number }>;
   private readonly spend: BetterSqlite3.Statement<[string]>;
   private readonly left: BetterSqlite3.Statement<[string], { credits: number }>;
 
@@ -76,23 +75,17 @@ export class Registry implements TokenRegistry {
     } catch (error) {
       throw new RegistryError(`${path}: cannot be opened as a token registry (${(error as Error).message})`);
     }
-    this.known = this.db.prepare('SELECT revoked FROM projects WHERE token = ?');
     this.spend = this.db.prepare('UPDATE projects SET credits = credits - 1, used = used + 1 WHERE token = ? AND revoked = 0 AND credits > 0');
     this.left = this.db.prepare('SELECT credits FROM projects WHERE token = ? AND revoked = 0');
   }
 
-  isKnown(token: string): boolean {
-    const row = this.known.get(token);
-    return row !== undefined && row.revoked === 0;
+  credits(token: string): number | undefined {
+    return this.left.get(token)?.credits;
   }
 
-  consume(token: string): boolean {
-    return this.spend.run(token).changes === 1;
-  }
-
-  /** Whether a credit is left, without spending it (for HEAD). */
-  hasCredit(token: string): boolean {
-    return (this.left.get(token)?.credits ?? 0) > 0;
+  consume(token: string): Consumption {
+    if (this.spend.run(token).changes === 1) return 'spent';
+    return this.credits(token) === undefined ? 'unknown' : 'none-left';
   }
 
   create(name: string, credits = DEFAULT_CREDITS): Project {

@@ -1,6 +1,6 @@
 /**
  * The artifact format: the one module that both the compiler (`build/`) and the runtime
- * (`src/catalog.ts`) import, so the two sides cannot drift apart.
+ * (`src/core/catalog.ts`) import, so the two sides cannot drift apart.
  *
  * The artifact is a single MessagePack map. Strings are interned per kind into string
  * tables (one concatenated string plus the UTF-16 length of each entry), so loading costs
@@ -100,26 +100,21 @@ export interface Artifact {
  */
 export const MSGPACK_OPTIONS = { moreTypes: true, useRecords: false } as const;
 
-/** The smallest unsigned typed array that holds every value of `values`. */
-export function compactUints(values: ArrayLike<number>): UintArray {
-  let max = 0;
-  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
-  if (max <= 0xff) return Uint8Array.from(values);
-  if (max <= 0xffff) return Uint16Array.from(values);
-  return Uint32Array.from(values);
-}
-
-/** Packs strings into one table, entries in the order given. */
-export function toStringTable(entries: readonly string[]): StringTable {
-  const text = entries.join('');
-  const lengths = compactUints(entries.map((entry) => entry.length));
-  // eslint-disable-next-line no-control-regex
-  return /^[\u0000-\u00ff]*$/.test(text) ? { latin1: new Uint8Array(Buffer.from(text, 'latin1')), lengths } : { text, lengths };
-}
-
 /** The characters of a table, whichever form it was stored in. */
 export function stringTableText(table: StringTable): string {
   if (table.text !== undefined) return table.text;
-  const bytes = table.latin1 ?? new Uint8Array(0);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  return latin1Text(table.latin1 ?? new Uint8Array(0));
+}
+
+/**
+ * Latin-1 bytes as text. Node's Buffer does it in one native call; elsewhere (browsers, edge
+ * runtimes) code units are made in chunks: TextDecoder's "latin1" is really windows-1252,
+ * which would turn bytes 0x80 to 0x9F into other characters.
+ */
+function latin1Text(bytes: Uint8Array): string {
+  const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  let text = '';
+  for (let at = 0; at < bytes.length; at += 8192) text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  return text;
 }

@@ -11,11 +11,11 @@ export {
   FIELDS,
   SUGGESTION_THRESHOLD,
   VALIDATION_ERRORS,
-  foldForMatch,
   validateAddress,
   type AddressRecord,
   type Field,
   type ValidationError,
   type ValidationResult,
-} from './validate.js';
-export { COLUMN_NAMES, InputError, validateStream, type InputFormat, type LineResult, type ValidateStreamOptions } from './validate-stream.js';
+} from './address.js';
+export { foldForMatch } from '../core/names.js';
+export { COLUMN_NAMES, InputError, validateStream, type InputFormat, type LineResult, type ValidateStreamOptions } from './stream.js';

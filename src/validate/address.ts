@@ -3,9 +3,9 @@
  * its postal code, and if not, what is the right value probably? The code is checked
  * through the router (`infoCp` simplified), so its errors are the contract's own.
  */
-import { createRequire } from 'node:module';
-import type { CpmxClient } from './client.js';
-import { STATE_ALIASES, type Envelope, type SimplifiedPostalCodeRecord } from './copomex.js';
+import { distance } from 'fastest-levenshtein';
+import type { CpmxClient } from '../client/client.js';
+import { foldForMatch, stateSpellings } from '../core/names.js';
 
 /** The fields of an address record, in the order their errors are reported. */
 export const FIELDS = ['cp', 'estado', 'municipio', 'asentamiento', 'ciudad'] as const;
@@ -47,49 +47,6 @@ export const VALIDATION_ERRORS = {
 export const SUGGESTION_THRESHOLD = 0.7;
 
 const CACHE_LIMIT = 65_536;
-
-/** Levenshtein distance from fastest-levenshtein, loaded on the first suggestion needed. */
-let levenshtein: ((a: string, b: string) => number) | undefined;
-function distance(a: string, b: string): number {
-  levenshtein ??= (createRequire(import.meta.url)('fastest-levenshtein') as { distance: (a: string, b: string) => number }).distance;
-  return levenshtein(a, b);
-}
-
-/** Folds for matching: case, accents, punctuation and runs of white space. */
-export function foldForMatch(text: string): string {
-  // One pass for Latin-1 text (all of the official catalog): each character is a letter or
-  // digit to keep (lowered, accent dropped) or a separator (punctuation, symbol, space);
-  // anything wider takes the general path. Both give the same result.
-  let out = '';
-  let space = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0xff) return foldUnicode(text);
-    const folded = LATIN1_FOLD[c]!;
-    if (folded === '') {
-      space = true;
-      continue;
-    }
-    if (space && out) out += ' ';
-    space = false;
-    out += folded;
-  }
-  return out;
-}
-
-/** The general fold: NFD with marks dropped, lower case, punctuation and symbols as spaces. */
-function foldUnicode(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** `foldUnicode` of each Latin-1 character alone ("" for a separator), made by running it. */
-const LATIN1_FOLD: readonly string[] = Array.from({ length: 0x100 }, (_, c) => foldUnicode(String.fromCharCode(c)));
 
 /**
  * What validation needs of a code: one object per code, the answer's values as written, and
@@ -177,7 +134,7 @@ export class AddressValidator {
   private stateNames(estado: string): Set<string> {
     let names = this.states.get(estado);
     if (!names) {
-      names = new Set([estado, ...((STATE_ALIASES as Record<string, readonly string[]>)[estado] ?? [])].map(this.fold));
+      names = new Set(stateSpellings(estado).map(this.fold));
       this.states.set(estado, names);
     }
     return names;
@@ -187,7 +144,7 @@ export class AddressValidator {
     const number = fiveDigits(cp);
     let entry = number < 0 ? this.codes.get(cp) : this.byNumber[number];
     if (entry) return entry;
-    const body = this.client.infoCp(cp, { type: 'simplified' }) as Envelope<SimplifiedPostalCodeRecord>;
+    const body = this.client.infoCp(cp, { type: 'simplified' });
     if (body.error) {
       const error: ValidationError = { field: 'cp', code_error: body.code_error, error_message: body.error_message };
       entry = new CodeEntry(error, NO_NAMES, '', '', '', NO_STATES, this.fold);

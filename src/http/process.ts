@@ -6,7 +6,7 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { Registry } from './registry.js';
+import { SqliteRegistry } from '../registry/sqlite.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -74,7 +74,7 @@ function runPrimary(count: number): Promise<void> {
 }
 
 function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
-  const registry = options.registryPath ? new Registry(options.registryPath) : undefined;
+  const registry = options.registryPath ? new SqliteRegistry(options.registryPath) : undefined;
   const instance = createCpmxServer({
     dataPath: options.dataPath,
     registry,

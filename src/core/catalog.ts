@@ -4,9 +4,7 @@
  * are asked for and kept, so loading stays cheap and repeated answers allocate only
  * the answer itself.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Unpackr as UnpackrType } from 'msgpackr';
+import { Unpackr } from 'msgpackr/unpack-no-eval';
 import {
   CODE_LENGTH,
   FORMAT_NAME,
@@ -33,10 +31,9 @@ export class ArtifactError extends Error {
   }
 }
 
-const REBUILD = 'run `cpmx build` to compile the catalog';
+export const REBUILD = 'run `cpmx build` to compile the catalog';
 
-// The unpack-only CommonJS bundle: no packer, streams or native add-on to load at start-up.
-const { Unpackr } = createRequire(import.meta.url)('msgpackr/unpack-no-eval') as { Unpackr: typeof UnpackrType };
+// The unpack-only bundle: no packer, streams or native add-on to load at start-up.
 const unpackr = new Unpackr(MSGPACK_OPTIONS);
 
 /** A string table whose entries are materialised on first use. */
@@ -286,16 +283,4 @@ export function decodeCatalog(bytes: Uint8Array, path: string): Catalog {
   } catch (error) {
     throw new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);
   }
-}
-
-/** Reads and decodes the artifact at `path`. */
-export function loadCatalog(path: string): Catalog {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ArtifactError(path, code === 'ENOENT' ? `no artifact here; ${REBUILD}` : `cannot be read (${code}); ${REBUILD}`);
-  }
-  return decodeCatalog(bytes, path);
 }

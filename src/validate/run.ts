@@ -4,9 +4,9 @@
  */
 import { createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { CpmxClient } from './client.js';
-import { InputError, validateBatches, type InputFormat, type LineResult } from './validate-stream.js';
-import type { Field } from './validate.js';
+import type { CpmxClient } from '../client/client.js';
+import { InputError, validateBatches, type InputFormat, type LineResult } from './stream.js';
+import type { Field } from './address.js';
 
 export interface RunValidateOptions {
   input: string;

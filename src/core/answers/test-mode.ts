@@ -2,7 +2,8 @@
  * Test mode (token `pruebas`): generic, clearly fictitious data in exactly the shapes of
  * real answers, the same for the same request, without the catalog.
  */
-import type { PostalCodeRecord, SimplifiedPostalCodeRecord } from './copomex.js';
+import { success, type Body, type PostalCodeRecord, type SimplifiedPostalCodeRecord } from '../contract.js';
+import type { Request } from '../request.js';
 
 const SETTLEMENTS = [
   ['Asentamiento de prueba 1', 'Colonia'],
@@ -17,27 +18,41 @@ const PLACE = {
   pais: 'México',
 } as const;
 
+/** The test-mode body of a request whose parameters passed their checks. */
+export function answerTestMode(request: Request): Body {
+  switch (request.method) {
+    case 'info_cp':
+      return request.simplified ? success(simplifiedRecord(request.cp)) : fullRecords(request.cp).map((record) => success(record));
+    case 'search_cp':
+      return success({ cp: codesStartingWith(request.partial) });
+    case 'get_estados':
+      return success({ estado: stateNames() });
+    case 'get_municipio_por_estado':
+      return success({ municipios: municipalityNames() });
+  }
+}
+
 /** Every 5-digit code has the same three fictitious settlements. */
-export function fullRecords(cp: string): PostalCodeRecord[] {
+function fullRecords(cp: string): PostalCodeRecord[] {
   return SETTLEMENTS.map(([asentamiento, tipo_asentamiento]) => ({ cp, asentamiento, tipo_asentamiento, ...PLACE }));
 }
 
-export function simplifiedRecord(cp: string): SimplifiedPostalCodeRecord {
+function simplifiedRecord(cp: string): SimplifiedPostalCodeRecord {
   return { cp, asentamiento: SETTLEMENTS.map(([name]) => name), tipo_asentamiento: SETTLEMENTS[0][1], ...PLACE };
 }
 
 /** Up to three codes that start with `digits`, ascending: the prefix padded with zeros, then the next ones. */
-export function codesStartingWith(digits: string): string[] {
+function codesStartingWith(digits: string): string[] {
   const free = 5 - digits.length;
   if (free === 0) return [digits];
   return Array.from({ length: Math.min(3, 10 ** free) }, (_, i) => digits + String(i).padStart(free, '0'));
 }
 
 /** Thirty-two states, as many as the real catalog has. */
-export function stateNames(): string[] {
+function stateNames(): string[] {
   return Array.from({ length: 32 }, (_, i) => `Estado de prueba ${i + 1}`);
 }
 
-export function municipalityNames(): string[] {
+function municipalityNames(): string[] {
   return ['Municipio de prueba 1', 'Municipio de prueba 2', 'Municipio de prueba 3'];
 }

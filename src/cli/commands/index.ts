@@ -1,0 +1,23 @@
+/** The command table: every command of `cpmx`, in the order the overview lists them. */
+import type { Command } from '../command.js';
+import { buildCommand } from './build.js';
+import { lookupCommands } from './lookups.js';
+import { queryCommand } from './query.js';
+import { serveCommand } from './serve.js';
+import { statusCommand } from './status.js';
+import { tokensCommand } from './tokens.js';
+import { validateCommand } from './validate.js';
+
+export const COMMANDS: readonly Command[] = [
+  ...lookupCommands,
+  queryCommand,
+  buildCommand,
+  statusCommand,
+  serveCommand,
+  tokensCommand,
+  validateCommand,
+] as Command[];
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

@@ -1,0 +1,54 @@
+/** `cpmx serve`: the COPOMEX HTTP API on this machine. */
+import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
+import { DATA_HELP, dataOption, hostOption, portOption, registryOption } from '../environment.js';
+
+export const serveCommand = command({
+  name: 'serve',
+  synopsis: '',
+  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE] [--log]',
+  summary: 'the COPOMEX HTTP API on this machine',
+  description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
+machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
+once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
+GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.`,
+  exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0.',
+  options: {
+    host: { type: 'string', value: 'H', help: 'interface to listen on (default: HOST, else 127.0.0.1)' },
+    port: { type: 'string', value: 'P', help: 'port (default: PORT, else 3000; 0 picks a free one)' },
+    workers: { type: 'string', value: 'N', help: 'processes behind the port: a number, or auto for one per CPU (default 1)' },
+    registry: {
+      type: 'string',
+      value: 'FILE',
+      help: `a token registry (see cpmx tokens): unknown tokens answer 107, spent
+ones 108, and each successful real-data answer costs one credit
+(default: CPMX_REGISTRY; none: every token is accepted without limit)`,
+    },
+    log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
+    'max-connections': { type: 'string', value: 'N', help: 'concurrent connections accepted (default 1024)' },
+    data: { type: 'string', value: 'FILE', help: DATA_HELP },
+    ...HELP_OPTION,
+  },
+  async run({ values, positionals }) {
+    noPositionals(positionals, 'serve');
+    const workers = values.workers === undefined ? 1 : values.workers === 'auto' ? 'auto' : integer(values.workers, '--workers', 1, 256);
+    const { serve } = await import('../../http/process.js');
+    const { RegistryError } = await import('../../registry/sqlite.js');
+    try {
+      await serve({
+        host: hostOption(values.host),
+        port: integer(portOption(values.port), '--port', 0, 65535),
+        workers,
+        registryPath: registryOption(values.registry),
+        dataPath: dataOption(values.data),
+        log: values.log === true,
+        maxConnections: integer(values['max-connections'] ?? '1024', '--max-connections', 1),
+      });
+    } catch (error) {
+      if (error instanceof RegistryError) throw new UsageError(error.message);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen: ${(error as Error).message}`);
+      throw error;
+    }
+    return new Promise<number>(() => undefined); // serves until a signal ends the process
+  },
+});

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * The `cpmx` command: finds the command in the table, parses its arguments, runs it, and
+ * turns what can go wrong into a message and an exit status, never a stack trace.
+ */
+import { ArtifactError } from '../core/catalog.js';
+import { packageVersion } from '../paths.js';
+import { EXIT, UsageError, parseInvocation } from './command.js';
+import { COMMANDS, findCommand } from './commands/index.js';
+import { commandHelp, overview } from './help.js';
+
+function write(text: string): number {
+  process.stdout.write(`${text}\n`);
+  return EXIT.ok;
+}
+
+/** Runs the command line; resolves to the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  try {
+    switch (name) {
+      case undefined:
+      case '-h':
+      case '--help':
+        return write(overview(COMMANDS));
+      case 'help': {
+        const cmd = args[0] ? findCommand(args[0]) : undefined;
+        return write(cmd ? commandHelp(cmd) : overview(COMMANDS));
+      }
+      case '-v':
+      case '--version':
+        return write(packageVersion());
+    }
+    const cmd = findCommand(name);
+    if (!cmd) throw new UsageError(`unknown command "${name}". Run "cpmx --help" for the commands.`);
+    const { values, positionals } = parseInvocation(cmd, args);
+    const help = () => write(commandHelp(cmd));
+    if (values.help) return help();
+    return await cmd.run({ values, positionals, help });
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ArtifactError) {
+      process.stderr.write(`cpmx: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  throw error;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`cpmx: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 70;
+  },
+);

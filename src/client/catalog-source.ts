@@ -1,0 +1,46 @@
+/**
+ * Where an adapter's catalog comes from: the artifact file, read and decoded on first need,
+ * once per path for the whole process. A load that fails is tried again on the next need,
+ * so a server started before `cpmx build` picks up the artifact once it is written.
+ */
+import { readFileSync } from 'node:fs';
+import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
+
+export interface CatalogSource {
+  /** The artifact's path. */
+  readonly path: string;
+  /** The catalog, loading it now if needed; throws ArtifactError when it cannot be read. */
+  get(): Catalog;
+  /** The catalog if it is loaded, without trying to load it. */
+  loaded(): Catalog | undefined;
+}
+
+const loaded = new Map<string, Catalog>();
+
+/** Reads and decodes the artifact at `path`. */
+export function loadCatalog(path: string): Catalog {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ArtifactError(path, code === 'ENOENT' ? `no artifact here; ${REBUILD}` : `cannot be read (${code}); ${REBUILD}`);
+  }
+  return decodeCatalog(bytes, path);
+}
+
+/** The process-wide source of the artifact at `path` (an absolute path). */
+export function catalogSource(path: string): CatalogSource {
+  return {
+    path,
+    get() {
+      let catalog = loaded.get(path);
+      if (!catalog) {
+        catalog = loadCatalog(path);
+        loaded.set(path, catalog);
+      }
+      return catalog;
+    },
+    loaded: () => loaded.get(path),
+  };
+}

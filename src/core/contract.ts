@@ -1,0 +1,100 @@
+/**
+ * The COPOMEX contract (`shared/spec/API.md`) as data and types: the error table, the
+ * envelope every body is wrapped in, and the body of each method. Every adapter answers
+ * with these, so they cannot drift from the contract or from each other.
+ */
+
+/** The test-mode token: fictitious data, no catalog, no credits. */
+export const TEST_TOKEN = 'pruebas';
+
+/** Every error of the contract: code → [message, HTTP status]. */
+export const ERRORS = {
+  101: ['No se recibió el cp', 400],
+  102: ['La longitud del cp es inválida', 400],
+  104: ['El cp es un número negativo', 400],
+  105: ['No se encontró el cp', 404],
+  106: ['No se recibió el token', 401],
+  107: ['El token no es válido', 401],
+  108: ['El token no tiene créditos disponibles', 402],
+  109: ['No se recibió el estado', 400],
+  110: ['No se encontró el estado', 404],
+  111: ['Método no encontrado', 404],
+  112: ['El tipo de respuesta es inválido', 400],
+} as const satisfies Record<number, readonly [string, number]>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface SuccessEnvelope<R> {
+  error: false;
+  code_error: 0;
+  error_message: null;
+  response: R;
+}
+
+export interface ErrorEnvelope {
+  error: true;
+  code_error: ErrorCode;
+  error_message: string;
+  response: null;
+}
+
+export type Envelope<R> = SuccessEnvelope<R> | ErrorEnvelope;
+
+/** One settlement of a code, keys in the contract's order. */
+export interface PostalCodeRecord {
+  cp: string;
+  asentamiento: string;
+  tipo_asentamiento: string;
+  municipio: string;
+  estado: string;
+  ciudad: string;
+  pais: string;
+}
+
+/** A code in simplified mode: every settlement name, the first settlement's type. */
+export interface SimplifiedPostalCodeRecord extends Omit<PostalCodeRecord, 'asentamiento'> {
+  asentamiento: string[];
+}
+
+/** `info_cp` in full mode: an array of envelopes, one per settlement; an error is one envelope. */
+export type InfoCpFullBody = SuccessEnvelope<PostalCodeRecord>[] | ErrorEnvelope;
+/** `info_cp` with `type=simplified`: one envelope. */
+export type InfoCpSimplifiedBody = Envelope<SimplifiedPostalCodeRecord>;
+export type InfoCpBody = InfoCpFullBody | InfoCpSimplifiedBody;
+export type SearchCpBody = Envelope<{ cp: string[] }>;
+export type EstadosBody = Envelope<{ estado: string[] }>;
+export type MunicipiosBody = Envelope<{ municipios: string[] }>;
+export type Body = InfoCpBody | SearchCpBody | EstadosBody | MunicipiosBody;
+
+export function success<R>(response: R): SuccessEnvelope<R> {
+  return { error: false, code_error: 0, error_message: null, response };
+}
+
+export function failure(code: ErrorCode): ErrorEnvelope {
+  return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
+}
+
+/** The HTTP status the contract gives an error. */
+export function statusOf(code: ErrorCode): number {
+  return ERRORS[code][1];
+}
+
+/** True for a success: an array in full mode, or an envelope without error. Narrows the body. */
+export function isSuccess<B extends Body>(body: B): body is Exclude<B, ErrorEnvelope> {
+  return Array.isArray(body) || !(body as Envelope<unknown>).error;
+}
+
+/**
+ * An answer the server itself makes, outside the contract's table (405, 414, 503, ...): the
+ * envelope's shape, with the HTTP status as `code_error`, so clients parse it like the rest.
+ */
+export interface ServerErrorEnvelope {
+  error: true;
+  code_error: number;
+  error_message: string;
+  response: null;
+}
+
+export function serverError(status: number, message: string): ServerErrorEnvelope {
+  return { error: true, code_error: status, error_message: message, response: null };
+}

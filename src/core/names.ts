@@ -1,0 +1,105 @@
+/**
+ * Names as people type them: one fold (case and accents dropped), the contract's state
+ * aliases, and the index that finds a state by any of its spellings. The router, address
+ * validation and the benchmark's contestants all fold through here.
+ */
+import type { Catalog } from './catalog.js';
+
+/** Lower case with accents dropped (Unicode NFD, marks removed): the contract's fold. */
+export function foldAccents(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Folds a state or municipality name as the contract matches it: trimmed, no case, no accents. */
+export function foldStateName(name: string): string {
+  return foldAccents(name.trim());
+}
+
+/** The contract's aliases, by the catalog name they stand for. */
+export const STATE_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  'Ciudad de México': ['CDMX', 'Distrito Federal'],
+  México: ['Estado de México', 'Edomex'],
+  'Coahuila de Zaragoza': ['Coahuila'],
+  'Michoacán de Ocampo': ['Michoacán'],
+  'Veracruz de Ignacio de la Llave': ['Veracruz'],
+};
+
+/** A state's catalog name followed by its aliases. */
+export function stateSpellings(catalogName: string): readonly string[] {
+  return [catalogName, ...(STATE_ALIASES[catalogName] ?? [])];
+}
+
+interface StateIndex {
+  byFoldedName: Map<string, number>;
+  /** Answers for names exactly as asked, so folding runs once per distinct spelling. */
+  seen: Map<string, number>;
+}
+
+const stateIndexes = new WeakMap<Catalog, StateIndex>();
+/** Distinct spellings remembered per catalog; past this, names are folded every time. */
+const SEEN_LIMIT = 4096;
+
+function stateIndex(catalog: Catalog): StateIndex {
+  let index = stateIndexes.get(catalog);
+  if (!index) {
+    const byFoldedName = new Map<string, number>();
+    const names = catalog.stateNames();
+    names.forEach((state, i) => byFoldedName.set(foldStateName(state), i));
+    names.forEach((state, i) => {
+      for (const spelling of stateSpellings(state)) {
+        const folded = foldStateName(spelling);
+        if (!byFoldedName.has(folded)) byFoldedName.set(folded, i);
+      }
+    });
+    index = { byFoldedName, seen: new Map() };
+    stateIndexes.set(catalog, index);
+  }
+  return index;
+}
+
+/** Index of the state that `name` names (catalog name or alias), or -1. */
+export function findState(catalog: Catalog, name: string): number {
+  const index = stateIndex(catalog);
+  let state = index.seen.get(name);
+  if (state === undefined) {
+    state = index.byFoldedName.get(foldStateName(name)) ?? -1;
+    if (index.seen.size < SEEN_LIMIT) index.seen.set(name, state);
+  }
+  return state;
+}
+
+/**
+ * Folds for comparing free text (address validation): case, accents, punctuation and runs of
+ * white space, so `granjas  esmeralda` matches `Granjas Esmeralda`.
+ */
+export function foldForMatch(text: string): string {
+  // One pass for Latin-1 text (all of the official catalog): each character is a letter or
+  // digit to keep (lowered, accent dropped) or a separator (punctuation, symbol, space);
+  // anything wider takes the general path. Both give the same result.
+  let out = '';
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0xff) return foldPunctuation(text);
+    const folded = LATIN1_FOLD[c]!;
+    if (folded === '') {
+      space = true;
+      continue;
+    }
+    if (space && out) out += ' ';
+    space = false;
+    out += folded;
+  }
+  return out;
+}
+
+/** The general form of `foldForMatch`: the contract's fold, punctuation and symbols as spaces. */
+function foldPunctuation(text: string): string {
+  return foldAccents(text)
+    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** `foldPunctuation` of each Latin-1 character alone ("" for a separator), made by running it. */
+const LATIN1_FOLD: readonly string[] = Array.from({ length: 0x100 }, (_, c) => foldPunctuation(String.fromCharCode(c)));

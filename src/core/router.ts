@@ -1,0 +1,54 @@
+/**
+ * The one router: from a request to its answer, checking in the contract's order (path,
+ * token, parameters, lookup). What the answer costs is only named here (`credit`); the
+ * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
+ */
+import { answerFromCatalog } from './answers/catalog.js';
+import { answerTestMode } from './answers/test-mode.js';
+import type { Catalog } from './catalog.js';
+import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
+import { checkParameters, parseRequestPath, type RawRequest } from './request.js';
+
+/**
+ * What an answer asks of the token registry: nothing (test mode, or an error found before the
+ * token could be known), to know the token (any other error), or one credit (a real answer).
+ */
+export type Credit = 'none' | 'check' | 'spend';
+
+/** An answer with its HTTP status, before the credit step. */
+export interface Answer<B extends Body = Body> {
+  status: number;
+  body: B;
+  credit: Credit;
+  /** The token it was asked with; the registry is asked about this one. */
+  token: string | undefined;
+}
+
+export interface RouterContext {
+  /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
+  catalog: () => Catalog;
+}
+
+/** An error answer; `credit` says whether the registry must still vouch for the token (107 comes first). */
+export function errorAnswer(code: ErrorCode, token: string | undefined, credit: Credit): Answer<ErrorEnvelope> {
+  return { status: statusOf(code), body: failure(code), credit, token };
+}
+
+/** Answers a request; undefined stands for a path the contract does not know (111). */
+export function handle(raw: RawRequest | undefined, context: RouterContext): Answer {
+  if (!raw) return errorAnswer(111, undefined, 'none');
+  const token = raw.token;
+  if (!token) return errorAnswer(106, token, 'none');
+  const testing = token === TEST_TOKEN;
+  const request = checkParameters(raw, token);
+  if (typeof request === 'number') return errorAnswer(request, token, testing ? 'none' : 'check');
+  if (testing) return { status: 200, body: answerTestMode(request), credit: 'none', token };
+  const body = answerFromCatalog(request, context.catalog());
+  if (typeof body === 'number') return errorAnswer(body, token, 'check');
+  return { status: 200, body, credit: 'spend', token };
+}
+
+/** Routes a request path to its answer (before the credit step). */
+export function route(path: string, context: RouterContext): Answer {
+  return handle(parseRequestPath(path), context);
+}

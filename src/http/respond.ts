@@ -1,0 +1,143 @@
+/**
+ * The HTTP API's semantics, free of any server: from a method, a request target and the
+ * If-None-Match header to a status, headers and a body. Methods, CORS, /health, caching and
+ * credits are decided here, once; the Node server (and any other transport) only carries
+ * the bytes.
+ */
+import { ArtifactError } from '../core/catalog.js';
+import { serverError } from '../core/contract.js';
+import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
+import { FORMAT_VERSION } from '../core/format.js';
+import { parseRequestPath } from '../core/request.js';
+import { handle, type Answer, type RouterContext } from '../core/router.js';
+import type { CatalogSource } from '../client/catalog-source.js';
+import { catalogTag, etagOf, matches } from './conditional.js';
+
+/** Longest request target served; longer ones answer 414. */
+export const MAX_URL_LENGTH = 2048;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const CACHE_CONTROL = 'public, max-age=86400';
+const ALLOW = 'GET, HEAD';
+
+export interface HttpRequest {
+  method: string;
+  target: string;
+  ifNoneMatch: string | undefined;
+  /** The Access-Control-Request-Headers of a preflight. */
+  requestHeaders?: string | undefined;
+}
+
+export interface HttpAnswer {
+  status: number;
+  /** Flat [name, value, ...]: cheaper for Node than an object built per response. */
+  headers: string[];
+  /** The body a GET gets; a HEAD gets the same headers and none of it. */
+  body: string;
+}
+
+export interface ResponderOptions {
+  source: CatalogSource;
+  registry?: TokenRegistry | undefined;
+  /** cpmx's version, part of every ETag. */
+  version: string;
+}
+
+export type Responder = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
+
+function json(status: number, body: string, extra?: string[]): HttpAnswer {
+  const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
+  if (extra) headers.push(...extra);
+  return { status, headers, body };
+}
+
+/** The health report: whether the artifact is loaded (test mode is served either way) and its header. */
+function health(options: ResponderOptions, loadError: string | undefined): string {
+  const catalog = options.source.loaded();
+  return JSON.stringify({
+    status: 'ok',
+    loaded: catalog !== undefined,
+    artifact: options.source.path,
+    header: catalog ? { ...catalog.header, notice: undefined } : null,
+    error: loadError ?? null,
+    formatVersion: FORMAT_VERSION,
+    registry: options.registry !== undefined,
+    pid: process.pid,
+  });
+}
+
+export function createResponder(options: ResponderOptions): Responder {
+  const { source, registry } = options;
+  const context: RouterContext = { catalog: source.get };
+  let loadError: string | undefined;
+  /** Tries to load the artifact, remembering why it could not be. */
+  const load = () => {
+    try {
+      source.get();
+      loadError = undefined;
+    } catch (error) {
+      if (!(error instanceof ArtifactError)) throw error;
+      loadError = error.message;
+    }
+  };
+  load();
+  let tag: string | undefined;
+
+  return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
+    const { method, target } = request;
+    if (target.length > MAX_URL_LENGTH) return json(414, JSON.stringify(serverError(414, `La URL excede ${MAX_URL_LENGTH} caracteres`)));
+    if (method === 'OPTIONS') {
+      return {
+        status: 204,
+        headers: [
+          'Access-Control-Allow-Origin', '*',
+          'Access-Control-Allow-Methods', `${ALLOW}, OPTIONS`,
+          'Access-Control-Allow-Headers', request.requestHeaders ?? '*',
+          'Access-Control-Max-Age', '86400',
+        ],
+        body: '',
+      };
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      return json(405, JSON.stringify(serverError(405, `Método HTTP ${method} no permitido; use ${ALLOW}`)), ['Allow', ALLOW]);
+    }
+    if (target.startsWith('/health') && (target.length === 7 || '/?'.includes(target.charAt(7)))) {
+      if (!source.loaded()) load();
+      return json(200, health(options, loadError), ['Cache-Control', 'no-store']);
+    }
+
+    const raw = parseRequestPath(target);
+    let answer: Answer;
+    try {
+      answer = handle(raw, context);
+    } catch (error) {
+      if (!(error instanceof ArtifactError)) throw error;
+      loadError = error.message;
+      return json(503, JSON.stringify(serverError(503, `El catálogo no está cargado: ${error.message}`)));
+    }
+    if (answer.credit !== 'spend' || !raw) return settled(settle(answer, registry), undefined);
+    const catalog = source.loaded()!;
+    tag ??= catalogTag(catalog, options.version);
+    const etag = etagOf(tag, raw);
+    // A client that holds the answer (304) or asks only for headers (HEAD) spends nothing,
+    // but gets 402 like a GET would once the credits are spent.
+    const notModified = matches(request.ifNoneMatch, etag);
+    return settled(settle(answer, registry, notModified || method === 'HEAD' ? 'look' : 'spend'), { etag, notModified });
+  };
+}
+
+interface Cacheable {
+  etag: string;
+  notModified: boolean;
+}
+
+function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefined): HttpAnswer | Promise<HttpAnswer> {
+  return isPromise(answer) ? answer.then((final) => toHttp(final, cacheable)) : toHttp(answer, cacheable);
+}
+
+function toHttp(answer: Answer, cacheable: Cacheable | undefined): HttpAnswer {
+  // Only an answer that kept its credit (not turned into 107 or 108) is cacheable.
+  if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
+  const cache = ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
+  return cacheable.notModified ? json(304, '', cache) : json(answer.status, JSON.stringify(answer.body), cache);
+}
