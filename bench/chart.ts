@@ -12,7 +12,7 @@ export interface Panel {
 
 const COLORS = ['#1b7f5f', '#c2562b', '#5b6bb5', '#8a8a8a'];
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
@@ -41,15 +41,15 @@ export function renderChart(title: string, subtitle: string, panels: Panel[]): s
     const hi = Math.log10(max);
     const scale = (v: number) => 8 + ((Math.log10(v) - lo) / Math.max(hi - lo, 1e-9)) * (barArea - 8);
     const cpmx = values.find((v) => v.cpmx)?.value;
-    parts.push(`<text x="16" y="${y}" class="panel">${escape(panel.title)}</text>`);
+    parts.push(`<text x="16" y="${y}" class="panel">${escapeXml(panel.title)}</text>`);
     y += 10;
     values.forEach((v, i) => {
       const w = scale(v.value);
       const ratio = cpmx && !v.cpmx ? ` (${v.value / cpmx >= 10 ? Math.round(v.value / cpmx) : (v.value / cpmx).toFixed(1)}× cpmx)` : '';
       parts.push(
-        `<text x="${labelWidth - 8}" y="${y + barHeight - 5}" class="label" text-anchor="end">${escape(v.label)}</text>`,
+        `<text x="${labelWidth - 8}" y="${y + barHeight - 5}" class="label" text-anchor="end">${escapeXml(v.label)}</text>`,
         `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight}" fill="${COLORS[i % COLORS.length]}" rx="2"/>`,
-        `<text x="${labelWidth + w + 6}" y="${y + barHeight - 5}" class="value">${escape(format(v.value, panel.unit) + ratio)}</text>`,
+        `<text x="${labelWidth + w + 6}" y="${y + barHeight - 5}" class="value">${escapeXml(format(v.value, panel.unit) + ratio)}</text>`,
       );
       y += barHeight + gap;
     });
@@ -59,8 +59,8 @@ export function renderChart(title: string, subtitle: string, panels: Panel[]): s
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">
 <style>.title{font-size:18px;font-weight:bold;fill:#222}.sub{font-size:12px;fill:#555}.panel{font-size:14px;font-weight:bold;fill:#222}.label{font-size:12px;fill:#333}.value{font-size:12px;fill:#222}</style>
 <rect width="100%" height="100%" fill="#fff"/>
-<text x="16" y="26" class="title">${escape(title)}</text>
-<text x="16" y="45" class="sub">${escape(subtitle)}</text>
+<text x="16" y="26" class="title">${escapeXml(title)}</text>
+<text x="16" y="45" class="sub">${escapeXml(subtitle)}</text>
 ${parts.join('\n')}
 </svg>
 `;

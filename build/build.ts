@@ -26,10 +26,10 @@ export interface CatalogLocation {
  * The catalog to read, by the documented order; undefined when no default exists. A path
  * given explicitly is returned even when missing, so the reader can say it is missing.
  */
-export function findCatalog(source?: string, env: NodeJS.ProcessEnv = process.env): CatalogLocation | undefined {
+export function findCatalog(source?: string, env: NodeJS.ProcessEnv = process.env, defaults: readonly string[] = defaultCatalogPaths): CatalogLocation | undefined {
   if (source) return { path: resolve(source), from: '--source' };
   if (env.CPMX_CATALOG) return { path: resolve(env.CPMX_CATALOG), from: 'CPMX_CATALOG' };
-  const found = defaultCatalogPaths.find((path) => existsSync(path));
+  const found = defaults.find((path) => existsSync(path));
   return found ? { path: found, from: 'default' } : undefined;
 }
 

@@ -264,16 +264,17 @@ class NoticeSplitter extends Transform {
   }
 
   override _transform(chunk: string, _encoding: BufferEncoding, done: TransformCallback): void {
-    if (this.head === undefined) return done(null, chunk);
+    if (this.head === undefined) {
+      done(null, chunk);
+      return;
+    }
     this.head += chunk;
     const end = this.head.indexOf('\n');
-    if (end < 0) return done();
-    done(null, this.split(end));
+    done(null, end < 0 ? undefined : this.split(end));
   }
 
   override _flush(done: TransformCallback): void {
-    if (this.head === undefined || this.head === '') return done();
-    done(null, this.split(this.head.length));
+    done(null, this.head === undefined || this.head === '' ? undefined : this.split(this.head.length));
   }
 
   private split(end: number): string {

@@ -14,7 +14,7 @@ export function compactUints(values: ArrayLike<number>): UintArray {
 export function toStringTable(entries: readonly string[]): StringTable {
   const text = entries.join('');
   const lengths = compactUints(entries.map((entry) => entry.length));
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every Latin-1 character, controls included
   return /^[\u0000-\u00ff]*$/.test(text) ? { latin1: new Uint8Array(Buffer.from(text, 'latin1')), lengths } : { text, lengths };
 }
 

@@ -16,7 +16,7 @@ import { loadCatalog } from '../src/client/catalog-source.js';
 import { createClient } from '../src/client/client.js';
 import { decodeCatalog, readArtifact } from '../src/core/catalog.js';
 import { stringTableText, type Artifact } from '../src/core/format.js';
-import { FIXTURE, buildInto, tempDir } from './helpers.js';
+import { FIXTURE, buildInto, tempDir, ok } from './helpers.js';
 
 const dir = tempDir();
 const latin1 = readFileSync(FIXTURE);
@@ -51,9 +51,9 @@ function answersOf(dataPath: string) {
   const client = createClient({ token: 't', dataPath });
   const codes: string[] = [];
   const all: unknown[] = [client.getEstados()];
-  for (let d = 0; d <= 9; d++) codes.push(...((client.searchCp(String(d)) as any).response.cp as string[]));
+  for (let d = 0; d <= 9; d++) codes.push(...ok(client.searchCp(String(d))).response.cp);
   for (const cp of codes) all.push(client.infoCp(cp), client.infoCp(cp, { type: 'simplified' }));
-  for (const estado of (client.getEstados() as any).response.estado) all.push(client.getMunicipioPorEstado(estado));
+  for (const estado of ok(client.getEstados()).response.estado) all.push(client.getMunicipioPorEstado(estado));
   return { codes, all };
 }
 
@@ -167,7 +167,7 @@ describe('refusals name the file, the line and the reason, and write nothing', (
     expect((await refusal(write('other.zip', zipSync({ 'otro.txt': latin1 })))).message).toBe('other.zip: the zip holds no CPdescarga.txt');
     const zip = zipSync({ 'CPdescarga.txt': latin1 });
     expect((await refusal(write('cut.zip', zip.subarray(0, 200)))).message).toMatch(/^cut\.zip: /);
-    const mixed = Buffer.concat([Buffer.from(lines.slice(0, 5).join('\r\n') + '\r\n', 'utf8'), Buffer.from(lines.slice(5).join('\r\n'), 'latin1')]);
+    const mixed = Buffer.concat([Buffer.from(`${lines.slice(0, 5).join('\r\n')}\r\n`, 'utf8'), Buffer.from(lines.slice(5).join('\r\n'), 'latin1')]);
     expect((await refusal(write('mixed.txt', mixed))).message).toMatch(/^mixed\.txt, line \d+: not valid UTF-8/);
   });
 
@@ -253,7 +253,9 @@ describe('finding the catalog', () => {
   it('prefers --source, then CPMX_CATALOG, then the defaults', () => {
     expect(findCatalog('a.txt', { CPMX_CATALOG: 'b.txt' })).toMatchObject({ from: '--source' });
     expect(findCatalog(undefined, { CPMX_CATALOG: 'b.txt' })).toMatchObject({ from: 'CPMX_CATALOG' });
-    const found = findCatalog(undefined, {});
-    if (found) expect(found.from).toBe('default');
+    const [absent, present] = [join(dir, 'absent', 'CPdescarga.txt'), join(dir, 'present.zip')];
+    writeFileSync(present, 'PK');
+    expect(findCatalog(undefined, {}, [absent, present])).toEqual({ path: present, from: 'default' });
+    expect(findCatalog(undefined, {}, [absent])).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ let dataPath: string;
 
 function cpmx(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string; bin?: string } = {}) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run compile" first (npm test does)`);
-  const env = { ...process.env, CPMX_DATA: dataPath, CPMX_TOKEN: undefined, ...options.env };
+  const env: Record<string, string | undefined> = { ...process.env, CPMX_DATA: dataPath, CPMX_TOKEN: undefined, ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   const result = spawnSync(process.execPath, [options.bin ?? CLI, ...args], { env, input: options.input ?? '', encoding: 'utf8', cwd: options.cwd });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

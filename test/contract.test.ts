@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS, type CpmxClient, type TokenRegistry } from '../src/index.js';
-import { FIXTURE, buildInto, tempDir } from './helpers.js';
+import { FIXTURE, buildInto, tempDir, ok } from './helpers.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -22,7 +22,7 @@ function errorOf(code: keyof typeof ERRORS) {
 
 describe('info_cp', () => {
   it('answers full mode with one envelope per settlement, in catalog order, keys in order', () => {
-    const body = client.infoCp('09810') as any[];
+    const body = ok(client.infoCp('09810'));
     expect(body.map((e) => e.response.asentamiento)).toEqual(['Granjas Esmeralda', 'Progreso del Sur', 'Chalet "La Cumbre"', 'Minerva', 'Minerva']);
     expect(body.map((e) => e.response.tipo_asentamiento)).toEqual(['Colonia', 'Colonia', 'Condominio', 'Colonia', 'Barrio']);
     for (const envelope of body) {
@@ -34,7 +34,7 @@ describe('info_cp', () => {
   });
 
   it('answers simplified mode with every name (duplicates kept) and the first type', () => {
-    const body = client.infoCp('09810', { type: 'simplified' }) as any;
+    const body = ok(client.infoCp('09810', { type: 'simplified' }));
     expect(Object.keys(body.response)).toEqual(['cp', 'asentamiento', 'tipo_asentamiento', 'municipio', 'estado', 'ciudad', 'pais']);
     expect(body.response).toEqual({
       cp: '09810',
@@ -48,16 +48,16 @@ describe('info_cp', () => {
   });
 
   it('trims every field and keeps inner spaces', () => {
-    expect((client.infoCp('11000') as any)[0].response.asentamiento).toBe('Lomas  de Chapultepec');
-    expect((client.infoCp('50000') as any)[0].response.asentamiento).toBe('Toluca de Lerdo Centro');
-    expect((client.infoCp('01010') as any)[0].response.ciudad).toBe('Ciudad de México');
+    expect(ok(client.infoCp('11000'))[0]!.response.asentamiento).toBe('Lomas  de Chapultepec');
+    expect(ok(client.infoCp('50000'))[0]!.response.asentamiento).toBe('Toluca de Lerdo Centro');
+    expect(ok(client.infoCp('01010'))[0]!.response.ciudad).toBe('Ciudad de México');
   });
 
   it('takes the first non-empty city of the code for every element, or ""', () => {
-    const mixed = client.infoCp('55810') as any[];
+    const mixed = ok(client.infoCp('55810'));
     expect(mixed.map((e) => e.response.ciudad)).toEqual(['Tepexpan', 'Tepexpan']);
-    expect((client.infoCp('55800') as any[]).map((e) => e.response.ciudad)).toEqual(['', '']);
-    expect((client.infoCp('61000', { type: 'simplified' }) as any).response.ciudad).toBe('');
+    expect(ok(client.infoCp('55800')).map((e) => e.response.ciudad)).toEqual(['', '']);
+    expect(ok(client.infoCp('61000', { type: 'simplified' })).response.ciudad).toBe('');
   });
 
   it('answers the contract errors with their statuses', () => {
@@ -97,16 +97,16 @@ describe('info_cp', () => {
 describe('search_cp', () => {
   it('lists the codes starting with the prefix, ascending, as 5-character strings', () => {
     expect(client.searchCp('0')).toEqual({ error: false, code_error: 0, error_message: null, response: { cp: ['01000', '01010', '03100', '09810', '09819'] } });
-    expect((client.searchCp('098') as any).response.cp).toEqual(['09810', '09819']);
-    expect((client.searchCp('5') as any).response.cp).toEqual(['50000', '55800', '55810', '58000']);
-    expect((client.searchCp('09810') as any).response.cp).toEqual(['09810']);
-    expect((client.searchCp('9') as any).response.cp).toEqual(['91000']);
+    expect(ok(client.searchCp('098')).response.cp).toEqual(['09810', '09819']);
+    expect(ok(client.searchCp('5')).response.cp).toEqual(['50000', '55800', '55810', '58000']);
+    expect(ok(client.searchCp('09810')).response.cp).toEqual(['09810']);
+    expect(ok(client.searchCp('9')).response.cp).toEqual(['91000']);
   });
 
   it('answers no match as a success with an empty list', () => {
     expect(q('/query/search_cp/4?token=demo')).toEqual({ status: 200, body: { error: false, code_error: 0, error_message: null, response: { cp: [] } } });
-    expect((client.searchCp('09811') as any).response.cp).toEqual([]);
-    expect((client.searchCp('0982') as any).response.cp).toEqual([]);
+    expect(ok(client.searchCp('09811')).response.cp).toEqual([]);
+    expect(ok(client.searchCp('0982')).response.cp).toEqual([]);
   });
 
   it('answers its errors', () => {
@@ -133,18 +133,18 @@ describe('get_estados and get_municipio_por_estado', () => {
   });
 
   it('lists a state’s municipalities each once, by c_mnpio', () => {
-    expect((client.getMunicipioPorEstado('México') as any).response.municipios).toEqual(['Acolman', 'Toluca']);
-    expect((client.getMunicipioPorEstado('Ciudad de México') as any).response.municipios).toEqual([
+    expect(ok(client.getMunicipioPorEstado('México')).response.municipios).toEqual(['Acolman', 'Toluca']);
+    expect(ok(client.getMunicipioPorEstado('Ciudad de México')).response.municipios).toEqual([
       'Iztapalapa',
       'Álvaro Obregón',
       'Benito Juárez',
       'Miguel Hidalgo',
     ]);
-    expect((client.getMunicipioPorEstado('Quintana Roo') as any).response.municipios).toEqual(['Benito Juárez']);
+    expect(ok(client.getMunicipioPorEstado('Quintana Roo')).response.municipios).toEqual(['Benito Juárez']);
   });
 
   it('matches names ignoring case, accents and surrounding spaces, and the aliases', () => {
-    const municipios = (estado: string) => (client.getMunicipioPorEstado(estado) as any).response?.municipios;
+    const municipios = (estado: string) => client.getMunicipioPorEstado(estado).response?.municipios;
     const cdmx = municipios('Ciudad de México');
     for (const name of ['ciudad de mexico', '  CIUDAD DE MÉXICO ', 'CDMX', 'cdmx', 'Distrito Federal', 'distrito federal']) {
       expect(municipios(name), name).toEqual(cdmx);
@@ -226,22 +226,22 @@ describe('tokens and test mode', () => {
 
   it('answers test mode with fictitious data of the same shapes, without any artifact', () => {
     const test = createClient({ token: 'pruebas', dataPath: '/nonexistent/cpmx.msgpack' });
-    const full = test.infoCp('09810') as any[];
+    const full = ok(test.infoCp('09810'));
     expect(full.length).toBeGreaterThan(0);
     for (const envelope of full) {
       expect(Object.keys(envelope.response)).toEqual(['cp', 'asentamiento', 'tipo_asentamiento', 'municipio', 'estado', 'ciudad', 'pais']);
       expect(envelope.response.cp).toBe('09810');
       expect(envelope.response.asentamiento).toMatch(/prueba/i);
     }
-    const simplified = test.infoCp('99999', { type: 'simplified' }) as any;
+    const simplified = ok(test.infoCp('99999', { type: 'simplified' }));
     expect(simplified.response.asentamiento).toEqual(full.map((e) => e.response.asentamiento));
-    expect((test.getEstados() as any).response.estado).toHaveLength(32);
-    expect((test.getMunicipioPorEstado('Texas') as any).response.municipios.length).toBeGreaterThan(0);
-    const search = (test.searchCp('098') as any).response.cp as string[];
+    expect(ok(test.getEstados()).response.estado).toHaveLength(32);
+    expect(ok(test.getMunicipioPorEstado('Texas')).response.municipios.length).toBeGreaterThan(0);
+    const search = ok(test.searchCp('098')).response.cp;
     expect(search.length).toBeGreaterThan(0);
     for (const cp of search) expect(cp).toMatch(/^098\d\d$/);
     expect([...search].sort()).toEqual(search);
-    expect((test.searchCp('09810') as any).response.cp).toEqual(['09810']);
+    expect(ok(test.searchCp('09810')).response.cp).toEqual(['09810']);
   });
 
   it('is deterministic and validates input the same way; 105 and 110 never apply', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
 import { buildArtifact } from '../build/build.js';
+import { isSuccess, type Body, type ErrorEnvelope } from '../src/index.js';
 
 export const root = resolve(import.meta.dirname, '..');
 export const FIXTURE = join(root, 'test', 'fixtures', 'catalog-mini.txt');
@@ -30,4 +31,10 @@ export async function buildInto(source: string, dir: string, name = 'cpmx.msgpac
   const out = join(dir, name);
   await buildArtifact({ source, out });
   return out;
+}
+
+/** The body narrowed to a success; a failure (with the error it got) when it is an error envelope. */
+export function ok<B extends Body>(body: B): Exclude<B, ErrorEnvelope> {
+  if (!isSuccess(body)) throw new Error(`expected a success, got ${JSON.stringify(body)}`);
+  return body;
 }

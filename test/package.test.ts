@@ -39,6 +39,14 @@ describe('the installed package', () => {
     expect(body.response.municipio).toBe('Iztapalapa');
   });
 
+  it('exports the client, the contract and its errors, and nothing internal', () => {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('cpmx')).sort()))"], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'isSuccess']);
+  });
+
   it('serves address validation from cpmx/validate', () => {
     const out = execFileSync(
       process.execPath,
@@ -60,11 +68,25 @@ describe('the installed package', () => {
   it('ships types that a strict TypeScript consumer compiles against', () => {
     writeFileSync(
       join(project, 'use.ts'),
-      `import { createClient, type InfoCpBody, type CpmxClient } from 'cpmx';
+      `import { createClient, isSuccess, ArtifactError, ERRORS, type InfoCpBody, type CpmxClient, type PostalCodeRecord } from 'cpmx';
 const client: CpmxClient = createClient({ token: 'demo' });
 const body: InfoCpBody = client.infoCp('09810', { type: 'simplified' });
 const { status } = client.query('/query/get_estados?token=demo');
 export const result: [InfoCpBody, number] = [body, status];
+// The simplified body is one envelope: its response is there to read.
+const names: string[] | undefined = client.infoCp('09810', { type: 'simplified' }).response?.asentamiento;
+// The full body narrows to an array of envelopes once it is known to be a success.
+const full = client.infoCp('09810');
+const records: PostalCodeRecord[] = [];
+if (isSuccess(full)) for (const envelope of full) records.push(envelope.response);
+else full.code_error satisfies keyof typeof ERRORS;
+// @ts-expect-error an error envelope is not iterable: the body must be narrowed first
+for (const envelope of client.infoCp('09810')) records.push(envelope);
+// @ts-expect-error the type is 'simplified' or nothing
+client.infoCp('09810', { type: 'simplfied' });
+const states = client.getEstados();
+const first: string | undefined = isSuccess(states) ? states.response.estado[0] : undefined;
+export const more = [names, records, first, new ArtifactError('x', 'y').path];
 `,
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');

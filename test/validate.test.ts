@@ -112,7 +112,12 @@ describe('cpmx validate', () => {
     for (const [name, delimiter] of [['semicolon', ';'], ['tab', '\t'], ['pipe', '|']] as const) {
       // Commas outside quotes become the delimiter (a quoted field may span lines).
       let quoted = false;
-      const converted = [...text].map((c) => ((c === '"' && (quoted = !quoted), c === ',' && !quoted) ? delimiter : c)).join('');
+      const converted = [...text]
+        .map((c) => {
+          if (c === '"') quoted = !quoted;
+          return c === ',' && !quoted ? delimiter : c;
+        })
+        .join('');
       const path = join(dir, `${name}.csv`);
       writeFileSync(path, `\uFEFF${converted}`);
       expect(cpmx([path]).lines, name).toEqual(EXPECTED_CSV);
@@ -200,7 +205,7 @@ describe('cpmx validate', () => {
     writeFileSync(path, `${lines.join('\n')}\n`);
     const run = cpmx([path, '--quiet']);
     expect(run.lines).toHaveLength(count);
-    run.lines.forEach((result, i) => expect(result.line).toBe(i + 2));
+    for (const [i, result] of run.lines.entries()) expect(result.line).toBe(i + 2);
     expect(run.lines[4999]).toEqual(bad(5001, [err(null, 130)]));
     expect(run.lines.filter((r) => r.valid).length).toBeGreaterThan(count * 0.8);
     expect(run.stderr).toBe('');

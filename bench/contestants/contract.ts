@@ -33,7 +33,7 @@ export function prefixError(prefix: string): ErrorEnvelope | undefined {
 /** Folded state name or alias → position in `states`. */
 export function stateIndex(states: readonly string[]): Map<string, number> {
   const index = new Map<string, number>();
-  states.forEach((state, i) => index.set(foldStateName(state), i));
+  for (const [i, state] of states.entries()) index.set(foldStateName(state), i);
   states.forEach((state, i) => {
     for (const spelling of stateSpellings(state)) if (!index.has(foldStateName(spelling))) index.set(foldStateName(spelling), i);
   });

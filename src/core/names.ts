@@ -44,7 +44,7 @@ function stateIndex(catalog: Catalog): StateIndex {
   if (!index) {
     const byFoldedName = new Map<string, number>();
     const names = catalog.stateNames();
-    names.forEach((state, i) => byFoldedName.set(foldStateName(state), i));
+    for (const [i, state] of names.entries()) byFoldedName.set(foldStateName(state), i);
     names.forEach((state, i) => {
       for (const spelling of stateSpellings(state)) {
         const folded = foldStateName(spelling);

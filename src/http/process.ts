@@ -88,7 +88,11 @@ function runWorker(options: ServeProcessOptions, announce: boolean): Promise<voi
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    setTimeout(() => process.exit(0), SHUTDOWN_MS - 200).unref();
+    process.stderr.write(`cpmx serve: process ${process.pid} stopping; requests in flight are finished first\n`);
+    setTimeout(() => {
+      process.stderr.write(`cpmx serve: process ${process.pid}: requests still running after ${SHUTDOWN_MS / 1000} s were cut\n`);
+      process.exit(0);
+    }, SHUTDOWN_MS - 200).unref();
     void instance.close(GRACE_MS).then(() => {
       registry?.close();
       process.exit(0);

@@ -278,8 +278,15 @@ async function* validateCsv(client: CpmxClient, input: AsyncIterable<TextChunk>,
     wake = undefined;
   };
   parser.on('readable', signal);
-  parser.on('end', () => ((finished = true), signal()));
-  parser.on('error', (error) => ((failure = error), (finished = true), signal()));
+  parser.on('end', () => {
+    finished = true;
+    signal();
+  });
+  parser.on('error', (error) => {
+    failure = error;
+    finished = true;
+    signal();
+  });
 
   const match = columnMatcher(options.columns);
   let columns: { field: Field; at: number }[] | undefined;
