@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { median } from './stats.js';
 
 export interface HttpStat {
   requestsPerSecond: number;
@@ -60,7 +61,6 @@ function load(url: string, paths: string[], connections: number, seconds: number
 }
 
 function stat(results: autocannon.Result[]): HttpStat {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     requestsPerSecond: median(results.map((r) => r.requests.average)),
     latencyP50Ms: median(results.map((r) => r.latency.p50)),
@@ -98,8 +98,7 @@ export async function httpLoad(options: { cli: string; bareServer: string; artif
       runs.bare.push(await load(bare.url, paths, connections, seconds));
     }
     const ratios = runs.cpmx.map((run, i) => run.requests.average / runs.bare[i]!.requests.average);
-    const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-    return { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio };
+    return { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios) };
   } finally {
     cpmx.child.kill('SIGTERM');
     bare.child.kill('SIGTERM');

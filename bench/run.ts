@@ -19,6 +19,7 @@ import { makeWorkload, SEED, type Workload } from './workload.js';
 import { CPMX_EXTRAS, OPS, type LookupStat } from './ops.js';
 import { httpLoad, type HttpResults } from './http.js';
 import { validateBench, type ValidateResults } from './validate.js';
+import { spread, type Spread } from './stats.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -40,21 +41,6 @@ const work = resolve(options.work ?? join(here, 'work'));
 const taskTime = Number(options.time ?? 400);
 const coldRuns = Number(options['cold-runs'] ?? 11);
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-interface Spread {
-  median: number;
-  p25: number;
-  p75: number;
-  min: number;
-  max: number;
-  runs: number;
-}
-
-function spread(samples: number[]): Spread {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))]!;
-  return { median: at(0.5), p25: at(0.25), p75: at(0.75), min: sorted[0]!, max: sorted.at(-1)!, runs: sorted.length };
-}
 
 // ---------------------------------------------------------------- data
 const location = findCatalog(options.catalog);
