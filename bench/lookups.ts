@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { createClient } from 'cpmx';
 import { dataPaths, type ContestantModule } from './contestants/types.js';
-import { OPS, type LookupStat } from './ops.js';
+import { OPS, WARMUP_MS } from './ops.js';
+import type { LookupStat } from './results.js';
 import { quantiles } from './stats.js';
 import type { Workload } from './workload.js';
 
@@ -43,7 +44,7 @@ function task(call: (query: string) => unknown, queries: string[]) {
 }
 
 // Samples are kept so their quantiles come from bench/stats.ts like every other number.
-const bench = new Bench({ time: Number(time), warmupTime: 100, retainSamples: true });
+const bench = new Bench({ time: Number(time), warmupTime: WARMUP_MS, retainSamples: true });
 const batches = new Map<string, number>();
 const add = (id: string, call: (query: string) => unknown, queries: string[]) => {
   const { batch, fn } = task(call, queries);

@@ -8,30 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { median } from './stats.js';
-
-export interface HttpStat {
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  requests: number;
-}
-
-export interface HttpResults {
-  connections: number;
-  seconds: number;
-  rounds: number;
-  bodyBytes: number;
-  cpmx: HttpStat;
-  bare: HttpStat;
-  /** cpmx's requests/s over the bare server's, per round (each pair run back to back). */
-  ratios: number[];
-  /** The median of `ratios`: steadier than a ratio of medians on a shared machine. */
-  ratio: number;
-}
+import type { HttpResults, HttpStat } from '../results.js';
+import { median } from '../stats.js';
 
 function start(command: string[], label: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -5,18 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Lookups } from './contestants/types.js';
-import { writeAddressCsv } from './addresses.js';
-import { median } from './stats.js';
-
-export interface ValidateResults {
-  records: number;
-  smallRecords: number;
-  rounds: number;
-  cpmx: { recordsPerSecond: number; seconds: number; maxRssBytes: number };
-  csvParse: { recordsPerSecond: number; seconds: number; maxRssBytes: number };
-  smallMaxRssBytes: number;
-}
+import { writeAddressCsv } from '../addresses.js';
+import type { Lookups } from '../contestants/types.js';
+import type { ValidateResults } from '../results.js';
+import { median } from '../stats.js';
 
 function runChild(compiled: string, args: string[]): { seconds: number; maxRssBytes: number } {
   const devNull = openSync('/dev/null', 'w');
