@@ -3,6 +3,8 @@
  * bar per contestant on a log scale (the contestants differ by orders of magnitude), each
  * labelled with its median and its ratio to cpmx.
  */
+import { format, ratio } from './report/format.js';
+
 export interface Panel {
   title: string;
   unit: string;
@@ -14,15 +16,6 @@ const COLORS = ['#1b7f5f', '#c2562b', '#5b6bb5', '#8a8a8a'];
 
 function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
-
-export function format(value: number, unit: string): string {
-  // Thresholds sit just below the powers of ten, so 999.6 ns reads "1.0 µs", not "1000 ns".
-  if (unit === 'ns' && value >= 999_500) return `${(value / 1_000_000).toFixed(2)} ms`;
-  if (unit === 'ns' && value >= 999.5) return `${(value / 1000).toFixed(value >= 9_950 ? 0 : 1)} µs`;
-  if (unit === 'ms') return `${value.toFixed(value >= 100 ? 0 : 1)} ms`;
-  if (unit === 'MB') return `${value.toFixed(1)} MB`;
-  return `${value.toFixed(value >= 100 ? 0 : 1)} ${unit}`;
 }
 
 export function renderChart(title: string, subtitle: string, panels: Panel[]): string {
@@ -45,11 +38,11 @@ export function renderChart(title: string, subtitle: string, panels: Panel[]): s
     y += 10;
     values.forEach((v, i) => {
       const w = scale(v.value);
-      const ratio = cpmx && !v.cpmx ? ` (${v.value / cpmx >= 10 ? Math.round(v.value / cpmx) : (v.value / cpmx).toFixed(1)}× cpmx)` : '';
+      const versus = cpmx && !v.cpmx ? ` (${ratio(v.value, cpmx)} cpmx)` : '';
       parts.push(
         `<text x="${labelWidth - 8}" y="${y + barHeight - 5}" class="label" text-anchor="end">${escapeXml(v.label)}</text>`,
         `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight}" fill="${COLORS[i % COLORS.length]}" rx="2"/>`,
-        `<text x="${labelWidth + w + 6}" y="${y + barHeight - 5}" class="value">${escapeXml(format(v.value, panel.unit) + ratio)}</text>`,
+        `<text x="${labelWidth + w + 6}" y="${y + barHeight - 5}" class="value">${escapeXml(format(v.value, panel.unit) + versus)}</text>`,
       );
       y += barHeight + gap;
     });

@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { createClient } from 'cpmx';
 import { dataPaths, type ContestantModule } from './contestants/types.js';
-import { OPS, type LookupStat } from './ops.js';
+import { OPS, WARMUP_MS } from './ops.js';
+import type { LookupStat } from './results.js';
+import { quantiles } from './stats.js';
 import type { Workload } from './workload.js';
 
 const [name, work, workloadPath, time] = process.argv.slice(2) as [string, string, string, string];
@@ -41,7 +43,8 @@ function task(call: (query: string) => unknown, queries: string[]) {
   };
 }
 
-const bench = new Bench({ time: Number(time), warmupTime: 100 });
+// Samples are kept so their quantiles come from bench/stats.ts like every other number.
+const bench = new Bench({ time: Number(time), warmupTime: WARMUP_MS, retainSamples: true });
 const batches = new Map<string, number>();
 const add = (id: string, call: (query: string) => unknown, queries: string[]) => {
   const { batch, fn } = task(call, queries);
@@ -69,14 +72,14 @@ void sink;
 
 const stats: Record<string, LookupStat> = {};
 for (const t of bench.tasks) {
-  const result = t.result as { state: string; latency?: { p50: number; p75: number; p99: number; rme: number; samplesCount: number }; error?: Error };
-  if (result.state !== 'completed' || !result.latency) throw new Error(`${name} ${t.name} did not complete: ${result.error?.message ?? result.state}`);
+  const result = t.result as { state: string; latency?: { samples?: readonly number[]; rme: number; samplesCount: number }; error?: Error };
+  if (result.state !== 'completed' || !result.latency?.samples) throw new Error(`${name} ${t.name} did not complete: ${result.error?.message ?? result.state}`);
   const batch = batches.get(t.name)!;
-  const ns = (ms: number) => (ms * 1e6) / batch;
+  const [p50, p75, p99] = quantiles(result.latency.samples, [0.5, 0.75, 0.99]).map((ms) => (ms * 1e6) / batch) as [number, number, number];
   stats[t.name] = {
-    medianNs: ns(result.latency.p50),
-    p75Ns: ns(result.latency.p75),
-    p99Ns: ns(result.latency.p99),
+    medianNs: p50,
+    p75Ns: p75,
+    p99Ns: p99,
     rmePercent: result.latency.rme,
     samples: result.latency.samplesCount,
     batch,

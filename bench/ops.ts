@@ -1,4 +1,4 @@
-/** The timed operations, shared by the parent (equivalence check) and the lookup children. */
+/** The timed operations: checked alike and timed by the measuring step, labelled by the report. */
 import type { Lookups } from './contestants/types.js';
 import type { Workload } from './workload.js';
 
@@ -8,6 +8,9 @@ export interface Op {
   queries: (workload: Workload) => string[];
   run: (api: Lookups, query: string) => unknown;
 }
+
+/** tinybench's warm-up before each timed task, in the lookup children. */
+export const WARMUP_MS = 100;
 
 export const OPS: Op[] = [
   { id: 'infoCp.simplified', label: 'infoCp simplified', queries: (w) => w.codes, run: (api, q) => api.infoCp(q, true) },
@@ -26,12 +29,3 @@ export const CPMX_EXTRAS = [
   { id: 'query.path', label: 'query(path) info_cp simplified' },
   { id: 'listCopy.3', label: 'reference: copy a 3-digit answer list' },
 ] as const;
-
-export interface LookupStat {
-  medianNs: number;
-  p75Ns: number;
-  p99Ns: number;
-  rmePercent: number;
-  samples: number;
-  batch: number;
-}

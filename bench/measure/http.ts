@@ -8,29 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-
-export interface HttpStat {
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  requests: number;
-}
-
-export interface HttpResults {
-  connections: number;
-  seconds: number;
-  rounds: number;
-  bodyBytes: number;
-  cpmx: HttpStat;
-  bare: HttpStat;
-  /** cpmx's requests/s over the bare server's, per round (each pair run back to back). */
-  ratios: number[];
-  /** The median of `ratios`: steadier than a ratio of medians on a shared machine. */
-  ratio: number;
-}
+import type { HttpResults, HttpStat } from '../results.js';
+import { median } from '../stats.js';
 
 function start(command: string[], label: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -60,7 +39,6 @@ function load(url: string, paths: string[], connections: number, seconds: number
 }
 
 function stat(results: autocannon.Result[]): HttpStat {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     requestsPerSecond: median(results.map((r) => r.requests.average)),
     latencyP50Ms: median(results.map((r) => r.latency.p50)),
@@ -98,8 +76,7 @@ export async function httpLoad(options: { cli: string; bareServer: string; artif
       runs.bare.push(await load(bare.url, paths, connections, seconds));
     }
     const ratios = runs.cpmx.map((run, i) => run.requests.average / runs.bare[i]!.requests.average);
-    const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-    return { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio };
+    return { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios) };
   } finally {
     cpmx.child.kill('SIGTERM');
     bare.child.kill('SIGTERM');

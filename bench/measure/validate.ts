@@ -5,17 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Lookups } from './contestants/types.js';
-import { writeAddressCsv } from './addresses.js';
-
-export interface ValidateResults {
-  records: number;
-  smallRecords: number;
-  rounds: number;
-  cpmx: { recordsPerSecond: number; seconds: number; maxRssBytes: number };
-  csvParse: { recordsPerSecond: number; seconds: number; maxRssBytes: number };
-  smallMaxRssBytes: number;
-}
+import { writeAddressCsv } from '../addresses.js';
+import type { Lookups } from '../contestants/types.js';
+import type { ValidateResults } from '../results.js';
+import { median } from '../stats.js';
 
 function runChild(compiled: string, args: string[]): { seconds: number; maxRssBytes: number } {
   const devNull = openSync('/dev/null', 'w');
@@ -46,10 +39,10 @@ export async function validateBench(options: { compiled: string; work: string; a
     csvRuns.push(runChild(options.compiled, ['csv-parse', big]));
   }
   const smallRun = runChild(options.compiled, ['cpmx', small, options.artifact]);
-  const median = (runs: { seconds: number; maxRssBytes: number }[]) => {
-    const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
-    const pick = sorted[Math.floor((sorted.length - 1) / 2)]!;
-    return { recordsPerSecond: records / pick.seconds, seconds: pick.seconds, maxRssBytes: Math.max(...runs.map((r) => r.maxRssBytes)) };
+  // The rate is that of the median time; peak memory is the highest of the rounds.
+  const summary = (runs: { seconds: number; maxRssBytes: number }[]) => {
+    const seconds = median(runs.map((r) => r.seconds));
+    return { recordsPerSecond: records / seconds, seconds, maxRssBytes: Math.max(...runs.map((r) => r.maxRssBytes)) };
   };
-  return { records, smallRecords, rounds, cpmx: median(cpmxRuns), csvParse: median(csvRuns), smallMaxRssBytes: smallRun.maxRssBytes };
+  return { records, smallRecords, rounds, cpmx: summary(cpmxRuns), csvParse: summary(csvRuns), smallMaxRssBytes: smallRun.maxRssBytes };
 }

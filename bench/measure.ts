@@ -1,0 +1,97 @@
+/**
+ * The measuring step: cpmx against what its users would pick instead, side by side in one run
+ * on one catalog. Returns the facts and numbers of bench/results.json; judging and wording
+ * them is the report's (bench/report/).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../src/paths.js';
+import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, type Lookups } from './contestants/types.js';
+import { timeBuilds } from './measure/builds.js';
+import { timeColdStarts } from './measure/cold-starts.js';
+import { catalogFacts, machineFacts } from './measure/facts.js';
+import { httpLoad } from './measure/http.js';
+import { checkAlike, timeLookups } from './measure/lookups.js';
+import { validateBench } from './measure/validate.js';
+import { WARMUP_MS } from './ops.js';
+import { prepare } from './prepare.js';
+import type { Results } from './results.js';
+import { makeWorkload, SEED } from './workload.js';
+
+export interface MeasureOptions {
+  catalog: string;
+  /** Where contestants' data and scratch files go. */
+  work: string;
+  taskTimeMs: number;
+  coldRuns: number;
+  http: boolean;
+  httpSeconds: number;
+  validate: boolean;
+  validateRecords: number;
+  log: (line: string) => void;
+}
+
+const compiled = join(packageRoot, 'dist', 'bench');
+const openContestant = async (name: ContestantName, work: string): Promise<Lookups> =>
+  ((await import(`./contestants/${name}.js`)) as ContestantModule).open(dataPaths(work));
+
+export async function measure(options: MeasureOptions): Promise<Results> {
+  const { catalog, work, log } = options;
+  log(`catalog: ${catalog}`);
+  log(`preparing contestants in ${work} ...`);
+  const prepared = await prepare(catalog, work);
+  const artifact = dataPaths(work).artifact;
+
+  log('build: 3 runs in child processes ...');
+  const build = timeBuilds({ compiled, catalog, work, runs: 3 });
+
+  log(`cold start: ${options.coldRuns} runs of each, interleaved ...`);
+  const cold = timeColdStarts({ compiled, work, runs: options.coldRuns, code: '09810' });
+
+  log('opening every contestant to check they answer alike ...');
+  const apis = {} as Record<ContestantName, Lookups>;
+  for (const name of CONTESTANTS) apis[name] = await openContestant(name, work);
+  const workload = makeWorkload(apis.cpmx);
+  const workloadPath = join(work, 'workload.json');
+  writeFileSync(workloadPath, JSON.stringify(workload));
+  checkAlike(apis, workload);
+  for (const api of Object.values(apis)) api.close?.();
+  const lookups = timeLookups({ compiled, work, workloadPath, taskTimeMs: options.taskTimeMs, log });
+
+  let http: Results['http'] = null;
+  if (options.http) {
+    log('http: cpmx serve and a bare Node http server, 50 connections on loopback ...');
+    http = await httpLoad({
+      cli: join(packageRoot, 'dist', 'src', 'cli', 'main.js'),
+      bareServer: join(compiled, 'bare-server.js'),
+      artifact,
+      work,
+      codes: workload.codes,
+      seconds: options.httpSeconds,
+      log,
+    });
+  }
+
+  let validate: Results['validate'] = null;
+  if (options.validate) {
+    const cpmx = await openContestant('cpmx', work);
+    const codes: string[] = [];
+    for (let d = 0; d <= 9; d++) codes.push(...(cpmx.searchCp(String(d)) as { response: { cp: string[] } }).response.cp);
+    validate = await validateBench({ compiled, work, artifact, cpmx, codes, records: options.validateRecords, log });
+  }
+
+  const { rawText, zip, ...file } = catalogFacts(catalog, artifact);
+  return {
+    date: new Date().toISOString(),
+    machine: machineFacts(),
+    catalog: { ...file, rows: prepared.rows },
+    seed: SEED,
+    settings: { taskTimeMs: options.taskTimeMs, warmupMs: WARMUP_MS, coldRuns: options.coldRuns },
+    sizes: { rawText, zip, artifact: prepared.bytes.artifact, sqlite: prepared.bytes.sqlite, json: prepared.bytes.json },
+    build,
+    cold,
+    lookups,
+    http,
+    validate,
+  };
+}

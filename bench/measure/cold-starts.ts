@@ -1,0 +1,35 @@
+/**
+ * Cold starts: each contestant imported, opened and asked one code in a fresh process,
+ * the contestants interleaved run by run so drift on a shared machine falls on all alike.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { COLD_CONTESTANTS, type ColdName, type ColdStat } from '../results.js';
+import { spread } from '../stats.js';
+
+interface ColdSample {
+  ok: boolean;
+  importToAnswerMs: number;
+  sinceProcessStartMs: number;
+  heapUsed: number;
+  rss: number;
+}
+
+export function timeColdStarts(options: { compiled: string; work: string; runs: number; code: string }): Record<ColdName, ColdStat> {
+  const samples = new Map<ColdName, ColdSample[]>(COLD_CONTESTANTS.map((name) => [name, []]));
+  for (let run = 0; run < options.runs; run++) {
+    for (const name of COLD_CONTESTANTS) {
+      const out = execFileSync(process.execPath, [join(options.compiled, 'cold.js'), name, options.work, options.code], { encoding: 'utf8' });
+      const sample = JSON.parse(out) as ColdSample;
+      if (!sample.ok) throw new Error(`cold start of ${name} did not answer ${options.code}`);
+      samples.get(name)!.push(sample);
+    }
+  }
+  const stat = (runs: ColdSample[]): ColdStat => ({
+    importToAnswerMs: spread(runs.map((s) => s.importToAnswerMs)),
+    sinceProcessStartMs: spread(runs.map((s) => s.sinceProcessStartMs)),
+    heapUsedBytes: spread(runs.map((s) => s.heapUsed)),
+    rssBytes: spread(runs.map((s) => s.rss)),
+  });
+  return Object.fromEntries(COLD_CONTESTANTS.map((name) => [name, stat(samples.get(name)!)])) as Record<ColdName, ColdStat>;
+}

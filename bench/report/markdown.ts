@@ -1,0 +1,166 @@
+/**
+ * bench/RESULTS.md from results.json and the judged targets: one function per section, each
+ * giving its lines; a part not measured (--no-http, --no-validate) has no section.
+ */
+import { CONTESTANTS, LABELS } from '../contestants/types.js';
+import { CPMX_EXTRAS, OPS } from '../ops.js';
+import { COLD_CONTESTANTS, type HttpResults, type Results, type ValidateResults } from '../results.js';
+import { count, format, megabytes, percent, ratio } from './format.js';
+import { missNote } from './miss-notes.js';
+import type { Target } from './targets.js';
+
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+/** The header row and the alignment row of a table. */
+const head = (cells: string[], align: string[]) => [row(cells), row(align)];
+
+function introduction(r: Results): string[] {
+  return [
+    '# Benchmark results',
+    '',
+    `Measured by \`npm run bench\` on ${r.date.slice(0, 10)}: ${r.machine.platform}, ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}.`,
+    `Real catalog \`${r.catalog.file}\` (sha256 \`${r.catalog.sha256.slice(0, 12)}…\`). All contestants were built from it by \`bench/\` in the same run and`,
+    `checked to give identical answers before timing. Lookups: tinybench, ${r.settings.taskTimeMs} ms a task after ${r.settings.warmupMs} ms of warm-up, queries in a fixed`,
+    `pseudo-random order (seed ${r.seed}), calls batched so one sample lasts about 20 µs; per-call medians, with p75 and p99 as spread.`,
+    'Ratios are against cpmx in the same run. Machine numbers drift between runs on these shared 2-core machines; ratios drift much less.',
+    '',
+    '![headline comparison](chart.svg)',
+    '',
+  ];
+}
+
+function designTargets(targets: Target[]): string[] {
+  const missed = targets.filter((t) => !t.pass);
+  return [
+    '## Design targets',
+    '',
+    ...head(['target', 'budget', 'measured', 'verdict'], ['---', '---', '---', '---']),
+    ...targets.map((t) => row([t.name, t.target, t.value, t.pass ? 'met' : '**missed**'])),
+    '',
+    ...missed.map((t) => `- **Missed: ${t.name}.** ${missNote(t.name)}`),
+    ...(missed.length > 0 ? [''] : []),
+  ];
+}
+
+function coldStarts(r: Results): string[] {
+  const base = r.cold.cpmx.importToAnswerMs.median;
+  return [
+    '## Cold start (fresh process: import, open, first answer)',
+    '',
+    `Median of ${r.settings.coldRuns} runs each, interleaved; [min – max]. "since process start" adds Node's own start-up; heap and RSS are read after a forced GC. "none" is a process that loads nothing.`,
+    '',
+    ...head(['contestant', 'import → first answer', 'since process start', 'heap used', 'RSS', 'vs cpmx'], ['---', '---:', '---:', '---:', '---:', '---:']),
+    ...COLD_CONTESTANTS.map((name) => {
+      const c = r.cold[name];
+      const load = c.importToAnswerMs;
+      return row([
+        name === 'none' ? 'none (Node alone)' : LABELS[name],
+        `${load.median.toFixed(1)} ms [${load.min.toFixed(1)} – ${load.max.toFixed(1)}]`,
+        `${c.sinceProcessStartMs.median.toFixed(1)} ms`,
+        megabytes(c.heapUsedBytes.median, 1),
+        megabytes(c.rssBytes.median, 1),
+        name === 'none' || name === 'cpmx' ? '' : ratio(load.median, base),
+      ]);
+    }),
+    '',
+    'The upper bound has no cold start of its own: it is built by answering every query once with cpmx.',
+    '',
+  ];
+}
+
+function lookups(r: Results): string[] {
+  // Rows for what this run measured: results from before an operation was added still render.
+  const measured = (id: string) => r.lookups[id]?.cpmx !== undefined;
+  return [
+    '## Lookups (per call: median [p75 / p99])',
+    '',
+    ...head(['operation', ...CONTESTANTS.map((name) => LABELS[name])], ['---', ...CONTESTANTS.map(() => '---:')]),
+    ...OPS.filter((op) => measured(op.id)).map((op) => {
+      const stats = r.lookups[op.id]!;
+      const base = stats.cpmx!.medianNs;
+      return row([
+        op.label,
+        ...CONTESTANTS.map((name) => {
+          const s = stats[name];
+          if (!s) return '';
+          return `${format(s.medianNs, 'ns')} [${format(s.p75Ns, 'ns')} / ${format(s.p99Ns, 'ns')}]${name === 'cpmx' ? '' : ` **${ratio(s.medianNs, base)}**`}`;
+        }),
+      ]);
+    }),
+    ...CPMX_EXTRAS.filter((op) => measured(op.id)).map((op) => row([op.label, format(r.lookups[op.id]!.cpmx!.medianNs, 'ns'), ...CONTESTANTS.slice(1).map(() => '')])),
+    '',
+    "Bold: the contestant's median over cpmx's (above 1× is slower than cpmx).",
+    '',
+  ];
+}
+
+function httpServer(http: HttpResults, cpus: number): string[] {
+  const low = Math.round(100 * Math.min(...http.ratios));
+  const high = Math.round(100 * Math.max(...http.ratios));
+  return [
+    '## HTTP server (loopback, 50 connections)',
+    '',
+    `\`cpmx serve\` (one process) answering \`info_cp\` simplified for 200 catalog codes in turn, next to a bare Node \`http\` server answering one constant JSON body of the same size (${http.bodyBytes} bytes, the mean of cpmx's answers) with the same headers. autocannon, ${http.connections} connections, ${http.seconds} s a run after a 2 s warm-up, the two alternating, ${http.rounds} rounds; medians. Client and servers share the machine's ${cpus} cores.`,
+    '',
+    ...head(['server', 'requests/s', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...([['cpmx serve', http.cpmx], ['bare Node http, constant body', http.bare]] as const).map(([label, h]) =>
+      row([label, count(Math.round(h.requestsPerSecond)), `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors, h.timeouts]),
+    ),
+    '',
+    `cpmx serves ${percent(http.ratio)} of the bare server's requests per second: the median of the ${http.rounds} rounds' ratios (each round runs the two back to back), which ranged from ${low}% to ${high}%.`,
+    '',
+  ];
+}
+
+function addressValidation(v: ValidateResults): string[] {
+  const reader = (label: string, run: ValidateResults['cpmx']) => row([label, count(Math.round(run.recordsPerSecond)), `${run.seconds.toFixed(2)} s`, megabytes(run.maxRssBytes, 0)]);
+  return [
+    '## Address validation (`cpmx validate`)',
+    '',
+    `A CSV of ${count(v.records)} address records drawn from the catalog with a seeded generator (about 90% right; the rest with a lost leading zero, an unknown or wrong code, the wrong state or municipality, a "Col." prefix or a typo in the settlement, or upper-cased and stripped of accents), validated by the command's own code with its output sent to /dev/null, next to csv-parse alone reading the same file and counting records. Child processes, alternating, ${v.rounds} rounds; medians.`,
+    '',
+    ...head(['reader', 'records/s', 'time', 'peak RSS'], ['---', '---:', '---:', '---:']),
+    reader('cpmx validate', v.cpmx),
+    reader('csv-parse alone', v.csvParse),
+    '',
+    `cpmx validate runs at ${percent(v.cpmx.recordsPerSecond / v.csvParse.recordsPerSecond)} of csv-parse's own rate. Peak RSS: ${megabytes(v.smallMaxRssBytes, 0)} for ${count(v.smallRecords)} records, ${megabytes(v.cpmx.maxRssBytes, 0)} for ${count(v.records)}.`,
+    '',
+  ];
+}
+
+function sizeOnDisk({ sizes }: Results): string[] {
+  const versus = (label: string, bytes: number) => row([label, count(bytes), ratio(bytes, sizes.artifact)]);
+  return [
+    '## Size on disk',
+    '',
+    ...head(['file', 'bytes', 'vs artifact'], ['---', '---:', '---:']),
+    row(['cpmx artifact (`data/cpmx.msgpack`)', count(sizes.artifact), '1×']),
+    ...(sizes.zip === null ? [] : [versus('official zip', sizes.zip)]),
+    versus('raw text (`CPdescarga.txt`)', sizes.rawText),
+    versus('SQLite database', sizes.sqlite),
+    versus('JSON file', sizes.json),
+    '',
+  ];
+}
+
+function build({ build: b, catalog }: Results): string[] {
+  const seconds = (ms: number) => (ms / 1000).toFixed(2);
+  return [
+    '## Build (`cpmx build`, in a child process)',
+    '',
+    `Median of ${b.ms.runs}: ${seconds(b.ms.median)} s [${seconds(b.ms.min)} – ${seconds(b.ms.max)}], peak RSS ${megabytes(b.maxRssBytes.median, 0)}, for ${count(catalog.rows)} rows.`,
+    '',
+  ];
+}
+
+export function renderMarkdown(results: Results, targets: Target[]): string {
+  return [
+    ...introduction(results),
+    ...designTargets(targets),
+    ...coldStarts(results),
+    ...lookups(results),
+    ...(results.http ? httpServer(results.http, results.machine.cpus) : []),
+    ...(results.validate ? addressValidation(results.validate) : []),
+    ...sizeOnDisk(results),
+    ...build(results),
+  ].join('\n');
+}

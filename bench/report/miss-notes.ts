@@ -1,0 +1,23 @@
+/**
+ * What is known about a target when it is missed: what was measured, why, what was tried.
+ * Keyed by the start of the target's name; RESULTS.md adds the note under the targets table.
+ */
+const MISS_NOTES: [prefix: string, note: string][] = [
+  [
+    'validate: records/s',
+    'Parsing, batching and writing without validating take about as long as csv-parse alone; validating adds about 1.8 µs a record. ' +
+      'The generated file draws its codes uniformly from all 32,166, so almost every record reads a code entry and names that are not in the CPU cache: ' +
+      'on the same records sorted by code, validation is a third faster, and real customer files cluster far more than uniform draws. ' +
+      'Profiling drove it from 127k to about 300k records/s (csv-parse now reads the original bytes, records are validated in batches, values are compared as written before folding, ' +
+      'Latin-1 folds through a table, one object per code with its names joined in one string); what remains is csv-parse itself, hashing fresh strings and those cache misses.',
+  ],
+  [
+    'HTTP: info_cp throughput',
+    'Client and servers share two cores, and single rounds range ±10 points; the server spends about 3–4 µs more per request than the bare one (routing, the lookup, JSON serialisation, the ETag), mostly serialisation.',
+  ],
+  ['cold load', 'Node 20 spends about 1 ms per ES module and 4 ms loading msgpackr; the entry is one bundle and the artifact decodes in about 6 ms. Single runs vary by several ms on this machine.'],
+];
+
+export function missNote(targetName: string): string {
+  return MISS_NOTES.find(([prefix]) => targetName.startsWith(prefix))?.[1] ?? 'See the section below.';
+}

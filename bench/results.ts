@@ -1,0 +1,125 @@
+/**
+ * bench/results.json: what one run of the benchmark measured, and all the report step reads.
+ * Facts and numbers only: no prose and no verdicts, which the report derives, so a changed
+ * target or wording is re-rendered from the same measurements (`npm run bench:report`).
+ */
+import { readFileSync } from 'node:fs';
+import type { ContestantName } from './contestants/types.js';
+import type { Spread } from './stats.js';
+
+/** Cold-started in fresh processes, in this order; "none" is Node loading nothing. */
+export const COLD_CONTESTANTS = ['none', 'cpmx', 'sqlite', 'json'] as const;
+export type ColdName = (typeof COLD_CONTESTANTS)[number];
+
+export interface ColdStat {
+  importToAnswerMs: Spread;
+  sinceProcessStartMs: Spread;
+  heapUsedBytes: Spread;
+  rssBytes: Spread;
+}
+
+/** Per call, from tinybench's samples of one task in the contestant's own process. */
+export interface LookupStat {
+  medianNs: number;
+  p75Ns: number;
+  p99Ns: number;
+  rmePercent: number;
+  samples: number;
+  batch: number;
+}
+
+export interface HttpStat {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  requests: number;
+}
+
+export interface HttpResults {
+  connections: number;
+  seconds: number;
+  rounds: number;
+  bodyBytes: number;
+  cpmx: HttpStat;
+  bare: HttpStat;
+  /** cpmx's requests/s over the bare server's, per round (each pair run back to back). */
+  ratios: number[];
+  /** The median of `ratios`: steadier than a ratio of medians on a shared machine. */
+  ratio: number;
+}
+
+export interface ValidateRun {
+  recordsPerSecond: number;
+  seconds: number;
+  maxRssBytes: number;
+}
+
+export interface ValidateResults {
+  records: number;
+  smallRecords: number;
+  rounds: number;
+  cpmx: ValidateRun;
+  csvParse: ValidateRun;
+  smallMaxRssBytes: number;
+}
+
+export interface Results {
+  /** ISO 8601, when the measuring finished. */
+  date: string;
+  machine: { node: string; cpus: number; cpu: string; platform: string };
+  catalog: { file: string; bytes: number; sha256: string; rows: number };
+  seed: number;
+  settings: { taskTimeMs: number; warmupMs: number; coldRuns: number };
+  sizes: { rawText: number; zip: number | null; artifact: number; sqlite: number; json: number };
+  build: { ms: Spread; maxRssBytes: Spread };
+  cold: Record<ColdName, ColdStat>;
+  /** Operation id → contestant → stat; the cpmx-only measures have only cpmx. */
+  lookups: Record<string, Partial<Record<ContestantName, LookupStat>>>;
+  /** null when measured with --no-http. */
+  http: HttpResults | null;
+  /** null when measured with --no-validate. */
+  validate: ValidateResults | null;
+}
+
+/** The fields the report cannot do without, checked so an old or cut file fails by name. */
+const REQUIRED = [
+  'date',
+  'machine.node',
+  'machine.cpus',
+  'catalog.file',
+  'catalog.sha256',
+  'catalog.rows',
+  'seed',
+  'settings.taskTimeMs',
+  'settings.coldRuns',
+  'sizes.artifact',
+  'build.ms.median',
+  ...COLD_CONTESTANTS.map((name) => `cold.${name}.importToAnswerMs.median`),
+  'lookups',
+  'http',
+  'validate',
+];
+
+export function readResults(path: string): Results {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}): run \`npm run bench\` to measure`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path} is not JSON: ${(error as Error).message}`);
+  }
+  for (const field of REQUIRED) {
+    let value: unknown = parsed;
+    for (const key of field.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    if (value === undefined) throw new Error(`${path} has no ${field}: not written by this version's measuring step; run \`npm run bench\` to measure again`);
+  }
+  return parsed as Results;
+}

@@ -1,0 +1,167 @@
+/**
+ * The benchmark in two steps: the statistics every number goes through, the report rendered
+ * from results.json alone (the committed run, and a run measured here on the fixture), and
+ * every design target judged from the numbers, not copied from anywhere.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONTESTANTS } from '../bench/contestants/types.js';
+import { CPMX_EXTRAS, OPS } from '../bench/ops.js';
+import { renderReport } from '../bench/report/render.js';
+import { TARGETS, type Target } from '../bench/report/targets.js';
+import { readResults, type Results } from '../bench/results.js';
+import { median, quantile, quantiles, spread } from '../bench/stats.js';
+import { FIXTURE, root, tempDir } from './helpers.js';
+
+const committed = join(root, 'bench', 'results.json');
+const copy = (results: Results): Results => JSON.parse(JSON.stringify(results)) as Results;
+
+/** The targets table's row for a target, as RESULTS.md must show it. */
+const tableRow = (t: Target) => `| ${t.name} | ${t.target} | ${t.value} | ${t.pass ? 'met' : '**missed**'} |`;
+
+function expectEveryTargetShown(markdown: string, targets: Target[]): void {
+  for (const t of targets) {
+    expect(t.name.length, 'a target without a name').toBeGreaterThan(0);
+    expect(t.value.length, t.name).toBeGreaterThan(0);
+    expect(typeof t.pass, t.name).toBe('boolean');
+    expect(markdown, t.name).toContain(tableRow(t));
+    expect(markdown.includes(`- **Missed: ${t.name}.**`), t.name).toBe(!t.pass);
+  }
+}
+
+/** Every key of a JSON value, at any depth. */
+function keysOf(value: unknown): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]);
+}
+
+describe('the statistics module', () => {
+  it('takes the middle value of an odd count and the mean of the two middle values of an even one', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+  });
+
+  it('interpolates quantiles between the nearest ranks', () => {
+    expect(quantile([10, 20, 30, 40, 50], 0.25)).toBe(20);
+    expect(quantile([1, 2, 3, 4], 0.75)).toBe(3.25);
+    expect(quantiles([5, 1, 4, 2, 3], [0, 0.5, 1])).toEqual([1, 3, 5]);
+    expect(spread([5, 1, 4, 2])).toEqual({ median: 3, p25: 1.75, p75: 4.25, min: 1, max: 5, runs: 4 });
+  });
+
+  it('refuses what has no statistic', () => {
+    expect(() => median([])).toThrow(/no samples/);
+    expect(() => median([1, Number.NaN])).toThrow(/not a finite number/);
+    expect(() => quantile([1, 2], 1.5)).toThrow(/outside 0\.\.1/);
+  });
+});
+
+describe('the report of the committed run', () => {
+  const results = readResults(committed);
+  const report = renderReport(results);
+
+  it('is what is committed: RESULTS.md and chart.svg come from results.json alone', () => {
+    const hint = 'RESULTS.md or chart.svg is not what `npm run bench:report` renders from bench/results.json';
+    expect(report.markdown, hint).toBe(readFileSync(join(root, 'bench', 'RESULTS.md'), 'utf8'));
+    expect(report.svg, hint).toBe(readFileSync(join(root, 'bench', 'chart.svg'), 'utf8'));
+  });
+
+  it('judges every target, and shows each with its verdict', () => {
+    expect(report.targets).toHaveLength(TARGETS.length);
+    expect(new Set(report.targets.map((t) => t.name)).size).toBe(TARGETS.length);
+    expectEveryTargetShown(report.markdown, report.targets);
+  });
+
+  it('judges from the numbers measured', () => {
+    const verdict = (targets: Target[], start: string) => targets.find((t) => t.name.startsWith(start))?.pass;
+    const { sizes, validate } = results;
+    expect(verdict(report.targets, 'artifact size')).toBe(sizes.artifact <= 2.5 * 1024 * 1024);
+    expect(verdict(report.targets, 'validate: records/s')).toBe(validate!.cpmx.recordsPerSecond >= 0.5 * validate!.csvParse.recordsPerSecond);
+
+    const worse = copy(results);
+    worse.sizes.artifact = 3 * 1024 * 1024;
+    worse.validate!.cpmx.recordsPerSecond = worse.validate!.csvParse.recordsPerSecond;
+    const judged = renderReport(worse);
+    expect(verdict(judged.targets, 'artifact size')).toBe(false);
+    expect(verdict(judged.targets, 'validate: records/s')).toBe(true);
+    expectEveryTargetShown(judged.markdown, judged.targets);
+    expect(judged.markdown).toContain('| artifact size | ≤ 2.5 MB | 3.00 MB | **missed** |');
+  });
+
+  it('leaves out what a run did not measure, and names a lookup it lacks', () => {
+    const partial = copy(results);
+    partial.http = null;
+    partial.validate = null;
+    const judged = renderReport(partial);
+    expect(judged.targets.map((t) => t.name).filter((name) => /^(HTTP|validate)/.test(name))).toEqual([]);
+    expect(judged.targets.length).toBeGreaterThanOrEqual(8);
+    expect(judged.markdown).not.toContain('## HTTP server');
+    expect(judged.markdown).not.toContain('## Address validation');
+    expectEveryTargetShown(judged.markdown, judged.targets);
+
+    const lacking = copy(results);
+    delete lacking.lookups['infoCp.full'];
+    expect(() => renderReport(lacking)).toThrow(/infoCp\.full/);
+  });
+
+  it('reads results.json as facts and numbers only, with no verdicts', () => {
+    const keys = keysOf(JSON.parse(readFileSync(committed, 'utf8')));
+    expect(keys).not.toContain('targets');
+    expect(keys).not.toContain('pass');
+  });
+});
+
+describe('npm run bench on the fixture, then npm run bench:report', () => {
+  const dir = tempDir();
+
+  it('measures into results.json, and the report renders the same from the file alone', { timeout: 180_000 }, () => {
+    const out = join(dir, 'out');
+    const again = join(dir, 'again');
+    const args = ['--catalog', FIXTURE, '--work', join(dir, 'work'), '--out', out, '--time', '5', '--cold-runs', '1', '--no-http', '--no-validate'];
+    execFileSync(process.execPath, [join(root, 'dist', 'bench', 'run.js'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+    const results = readResults(join(out, 'results.json'));
+    expect(results.catalog.rows).toBe(22);
+    expect(results.http).toBeNull();
+    expect(results.validate).toBeNull();
+    expect(results.settings).toMatchObject({ taskTimeMs: 5, coldRuns: 1 });
+    expect(results.cold.cpmx.importToAnswerMs.runs).toBe(1);
+    for (const op of OPS) expect(Object.keys(results.lookups[op.id] ?? {}).sort(), op.id).toEqual([...CONTESTANTS].sort());
+    for (const op of CPMX_EXTRAS) expect(Object.keys(results.lookups[op.id] ?? {}), op.id).toEqual(['cpmx']);
+    expect(keysOf(results)).not.toContain('pass');
+
+    const printed = execFileSync(process.execPath, [join(root, 'dist', 'bench', 'report.js'), '--results', join(out, 'results.json'), '--out', again], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(readFileSync(join(again, 'RESULTS.md'), 'utf8')).toBe(readFileSync(join(out, 'RESULTS.md'), 'utf8'));
+    expect(readFileSync(join(again, 'chart.svg'), 'utf8')).toBe(readFileSync(join(out, 'chart.svg'), 'utf8'));
+    expect(printed.startsWith('## Design targets')).toBe(true);
+
+    const report = renderReport(results);
+    expect(report.targets).toHaveLength(TARGETS.length - 4);
+    expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);
+    expect(report.svg.match(/<rect x=/g)).toHaveLength(3 + 4 * CONTESTANTS.length);
+  });
+
+  it('stops on a results.json it cannot report, saying which and why, and writes nothing', () => {
+    const nowhere = join(dir, 'nowhere');
+    const run = (path: string) => {
+      try {
+        execFileSync(process.execPath, [join(root, 'dist', 'bench', 'report.js'), '--results', path, '--out', nowhere], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (error) {
+        return error as { status: number; stderr: string };
+      }
+      throw new Error(`bench:report accepted ${path}`);
+    };
+    const missing = run(join(dir, 'none.json'));
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read .*none\.json \(ENOENT\)/);
+    const notJson = run(join(root, 'bench', 'RESULTS.md'));
+    expect(notJson.stderr).toMatch(/RESULTS\.md is not JSON/);
+    expect(notJson.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(nowhere)).toBe(false);
+  });
+});
