@@ -10,13 +10,16 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildArtifact } from '../build/build.js';
 import {
   DownloadError,
   downloadCatalog,
+  formatProgress,
   readExportForm,
+  terminalProgress,
   type DownloadErrorKind,
   type DownloadOptions,
 } from '../build/download/index.js';
@@ -519,6 +522,34 @@ describe('where it should not go', () => {
     const streamed = await failure(downloadCatalog(options(out, { maxBytes: 10_000 })), 'too-large');
     expect(streamed.message).toMatch(/over the limit of 10000/);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('the progress line', () => {
+  it('draws a bar with the share and sizes, or the bytes alone when the total is unknown', () => {
+    expect(formatProgress(0, 2_000_000)).toBe(`[${'-'.repeat(24)}]   0%  0.0 / 2.0 MB`);
+    expect(formatProgress(1_000_000, 2_000_000)).toBe(`[${'#'.repeat(12)}${'-'.repeat(12)}]  50%  1.0 / 2.0 MB`);
+    expect(formatProgress(2_000_000, 2_000_000)).toBe(`[${'#'.repeat(24)}] 100%  2.0 / 2.0 MB`);
+    expect(formatProgress(1_500_000, undefined)).toBe('1.5 MB');
+  });
+
+  it('writes on a terminal only, and only when the line changes', () => {
+    const written = (isTTY: boolean) => {
+      const out: string[] = [];
+      const stream = Object.assign(new Writable({ write: (chunk, _encoding, done) => (out.push(String(chunk)), done()) }), { isTTY });
+      const progress = terminalProgress(stream, 'Bajando');
+      progress.onProgress(100, 1_000_000);
+      progress.onProgress(200, 1_000_000); // the same line once rounded: not drawn again
+      progress.onProgress(1_000_000, 1_000_000);
+      progress.done();
+      return out;
+    };
+    expect(written(false)).toEqual([]);
+    expect(written(true)).toEqual([
+      `\rBajando ${formatProgress(100, 1_000_000)}\x1b[K`,
+      `\rBajando ${formatProgress(1_000_000, 1_000_000)}\x1b[K`,
+      '\n',
+    ]);
   });
 });
 
