@@ -23,7 +23,7 @@ import {
   type DownloadErrorKind,
   type DownloadOptions,
 } from '../build/download/index.js';
-import { loadCatalog } from '../src/catalog.js';
+import { loadCatalog } from '../src/client/catalog-source.js';
 import { FIXTURE, tempDir } from './helpers.js';
 import { catalogText, catalogZip, CorreosReplica, errorPage, officialPage, PAGE_PATH, type Answer } from './support/correos-replica.js';
 
@@ -295,7 +295,7 @@ describe('failures', () => {
     });
     const error = await failure(downloadCatalog(options(freshOut())), 'not-a-zip');
     expect(error.message).toMatch(/\("Lo sentimos, ocurrió un error"\) instead of the zip/);
-    expect(replica.requests.map((r) => r.method + ' ' + r.path)).toEqual([`GET ${PAGE_PATH}`, `POST ${PAGE_PATH}`, `GET ${errorPath}`]);
+    expect(replica.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${PAGE_PATH}`, `POST ${PAGE_PATH}`, `GET ${errorPath}`]);
   });
 
   it('a post the site did not accept comes back as the form again: not-a-zip, said so', async () => {
@@ -492,7 +492,10 @@ describe('where it should not go', () => {
 
     // The post redirects to /loop, which redirects to itself: the sixth redirect is refused.
     replica.override('POST', (_request, response) => {
-      replica.override('GET', (_r, again) => (again.writeHead(302, { location: '/loop' }), again.end()), 5);
+      replica.override('GET', (_r, again) => {
+        again.writeHead(302, { location: '/loop' });
+        again.end();
+      }, 5);
       response.writeHead(302, { location: '/loop' });
       response.end();
     });
@@ -536,7 +539,10 @@ describe('the progress line', () => {
   it('writes on a terminal only, and only when the line changes', () => {
     const written = (isTTY: boolean) => {
       const out: string[] = [];
-      const stream = Object.assign(new Writable({ write: (chunk, _encoding, done) => (out.push(String(chunk)), done()) }), { isTTY });
+      const stream = Object.assign(new Writable({ write: (chunk, _encoding, done) => {
+          out.push(String(chunk));
+          done();
+        } }), { isTTY });
       const progress = terminalProgress(stream, 'Bajando');
       progress.onProgress(100, 1_000_000);
       progress.onProgress(200, 1_000_000); // the same line once rounded: not drawn again

@@ -267,5 +267,5 @@ ${options}
 
 function escapeHtml(text: string): string {
   // WebForms writes non-ASCII letters in option text as numeric references.
-  return text.replace(/[&<>"]|[^\x00-\x7f]/g, (c) => `&#${c.codePointAt(0)};`);
+  return text.replace(/[&<>"]|[^ -~\t\r\n]/g, (c) => `&#${c.codePointAt(0)};`);
 }
