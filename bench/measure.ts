@@ -62,7 +62,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
   if (options.http) {
     log('http: cpmx serve and a bare Node http server, 50 connections on loopback ...');
     http = await httpLoad({
-      cli: join(packageRoot, 'dist', 'src', 'cli', 'main.js'),
+      cli: join(packageRoot, 'dist', 'cli.js'),
       bareServer: join(compiled, 'bare-server.js'),
       artifact,
       work,

@@ -8,7 +8,7 @@ import { isSuccess, type Body, type ErrorEnvelope } from '../src/index.js';
 
 export const root = resolve(import.meta.dirname, '..');
 export const FIXTURE = join(root, 'test', 'fixtures', 'catalog-mini.txt');
-export const CLI = join(root, 'dist', 'src', 'cli', 'main.js');
+export const CLI = join(root, 'dist', 'cli.js');
 
 /** The real catalog beside the repository. Its absence fails the test run, never skips it. */
 export function realCatalogPath(): string {

@@ -4,7 +4,7 @@
  * are asked for and kept, so loading stays cheap and repeated answers allocate only
  * the answer itself.
  */
-import { Unpackr } from 'msgpackr/unpack-no-eval';
+import { Unpackr } from 'msgpackr/unpack';
 import {
   CODE_LENGTH,
   FORMAT_NAME,
@@ -33,7 +33,7 @@ export class ArtifactError extends Error {
 
 export const REBUILD = 'run `cpmx build` to compile the catalog';
 
-// The unpack-only bundle: no packer, streams or native add-on to load at start-up.
+// The unpacker alone (bundled into dist/, see scripts/bundle.mjs): no packer, streams or native add-on.
 const unpackr = new Unpackr(MSGPACK_OPTIONS);
 
 /** A string table whose entries are materialised on first use. */
