@@ -151,7 +151,7 @@ describe('build and status', () => {
     expect(readFileSync(out).equals(readFileSync(dataPath))).toBe(true);
     const status = cpmx(['status', '--data', out]);
     expect(status.status).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ artifact: out, loaded: true, header: { rows: 22, codes: 15, version: 2 } });
+    expect(JSON.parse(status.stdout)).toMatchObject({ artifact: out, loaded: true, header: { rows: 22, codes: 15, version: 3 } });
     expect(cpmx(['status', '--data', join(dir, 'none.msgpack')]).status).toBe(2);
   });
 

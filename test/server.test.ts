@@ -196,7 +196,7 @@ describe('the contract over HTTP', () => {
 
   it('reports the catalog on /health', async () => {
     const health = await body<Health>(fetch(`${server.url}/health`));
-    expect(health).toMatchObject({ status: 'ok', loaded: true, registry: false, header: { rows: 22, codes: 15, version: 2 } });
+    expect(health).toMatchObject({ status: 'ok', loaded: true, registry: false, header: { rows: 22, codes: 15, version: 3 } });
     expect(health.header?.source.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -10,7 +10,7 @@
 /** Identifies a cpmx artifact; a file whose header lacks it is foreign. */
 export const FORMAT_NAME = 'cpmx-catalog';
 /** Bumped whenever the layout below changes; the runtime refuses any other version. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 /** Settlement entries pack the name index into the low bits and the type index above it. */
 export const SETTLEMENT_NAME_BITS = 18;
@@ -67,7 +67,7 @@ export interface Artifact {
   strings: {
     states: StringTable;
     municipalities: StringTable;
-    /** Entry 0 is always the empty string (a code with no city). */
+    /** Entry 0 is always the empty string (a code with no city); then every city a row names. */
     cities: StringTable;
     types: StringTable;
     settlements: StringTable;
@@ -90,6 +90,19 @@ export interface Artifact {
   codeSettlements: UintArray;
   /** Per settlement, grouped by code in catalog order: `name | type << 18`, 3 bytes little-endian. */
   settlements: Uint8Array;
+  /**
+   * The catalog's row number (0-based, data rows only) of each settlement, in the order of
+   * `settlements`. Absent when that order is the catalog's own (a catalog sorted by code, as
+   * the official one is), so that it costs nothing there.
+   */
+  settlementRows?: UintArray;
+  /**
+   * The cities of each state (`d_ciudad`, each name once) ordered by their key `c_cve_ciudad`:
+   * state `i` has `stateCityCounts[i]` entries of `stateCities` (indices into `strings.cities`),
+   * after those of the states before it.
+   */
+  stateCityCounts: UintArray;
+  stateCities: UintArray;
 }
 
 /**
