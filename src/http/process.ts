@@ -18,6 +18,8 @@ export interface ServeProcessOptions {
   dataPath?: string | undefined;
   log: boolean;
   maxConnections: number;
+  /** The token of requests that carry none; none by default. */
+  defaultToken?: string | undefined;
 }
 
 /** Whole shutdown budget; requests still running after the grace period are cut. */
@@ -79,6 +81,7 @@ function runWorker(options: ServeProcessOptions, announce: boolean): Promise<voi
     dataPath: options.dataPath,
     registry,
     maxConnections: options.maxConnections,
+    defaultToken: options.defaultToken,
     log: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
   });
   if (!instance.loaded && announce) {

@@ -19,6 +19,8 @@ export interface ServeOptions {
   dataPath?: string | undefined;
   /** Token accounting; without it every token is accepted. */
   registry?: TokenRegistry | undefined;
+  /** The token of requests that carry none (`--default-token`); none by default. */
+  defaultToken?: string | undefined;
   /** Called with one Common Log Format line per request (tokens redacted). */
   log?: ((line: string) => void) | undefined;
   /** Concurrent connections accepted; more are refused. */
@@ -50,10 +52,19 @@ function ifNoneMatch(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
+/** The Authorization header, read from the raw list like If-None-Match. */
+function authorization(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') return raw[i + 1];
+  }
+  return undefined;
+}
+
 /** Creates the HTTP server (not yet listening). */
 export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const source = catalogSource(artifactPath(options.dataPath));
-  const respond = createResponder({ source, registry: options.registry, version: packageVersion() });
+  const respond = createResponder({ source, registry: options.registry, version: packageVersion(), defaultToken: options.defaultToken });
   const log = options.log;
   /** Set once closing: answers then end their connection instead of keeping it alive. */
   let closing = false;
@@ -85,6 +96,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
         method: req.method ?? 'GET',
         target: req.url ?? '/',
         ifNoneMatch: ifNoneMatch(req),
+        authorization: authorization(req),
         requestHeaders: req.method === 'OPTIONS' ? req.headers['access-control-request-headers'] : undefined,
       });
       if (answer instanceof Promise) answer.then((final) => send(req, res, final), (error: unknown) => fail(req, res, error));

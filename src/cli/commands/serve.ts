@@ -23,6 +23,12 @@ GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Ma
 ones 108, and each successful real-data answer costs one credit
 (default: CPMX_REGISTRY; none: every token is accepted without limit)`,
     },
+    'default-token': {
+      type: 'string',
+      value: 'T',
+      help: `the token of requests that carry none (no token parameter, no
+Authorization: Bearer header), for clients that send none; off by default`,
+    },
     log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
     'max-connections': { type: 'string', value: 'N', help: 'concurrent connections accepted (default 1024)' },
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
@@ -42,6 +48,7 @@ ones 108, and each successful real-data answer costs one credit
         dataPath: dataOption(values.data),
         log: values.log === true,
         maxConnections: integer(values['max-connections'] ?? '1024', '--max-connections', 1),
+        defaultToken: values['default-token'] || undefined,
       });
     } catch (error) {
       if (error instanceof RegistryError) throw new UsageError(error.message);
