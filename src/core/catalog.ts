@@ -19,6 +19,7 @@ import {
   type StringTable,
   type UintArray,
 } from './format.js';
+import { copyStateMembers } from './copy-members.js';
 
 /** The artifact at `path` is missing, unreadable, foreign, truncated or of another version. */
 export class ArtifactError extends Error {
@@ -107,7 +108,17 @@ export class Catalog {
   private municipalityRuns: number[][] | undefined;
   private stateRuns: number[][] | undefined;
   /** Distinct settlement names per municipality (by index) and per group of them (by key), kept once made. */
-  private readonly settlementNameLists = new Map<string, string[]>();
+  private readonly settlementNameLists = new Map<number | string, string[]>();
+  /** Merged code runs of groups of municipalities (by key), kept once made. */
+  private readonly groupRuns = new Map<string, number[]>();
+  /**
+   * Answers that are objects, made once by Object.fromEntries and copied by spreading: V8 keeps
+   * such an object in fast mode, so a copy of 570 members costs about 1 µs, where building one
+   * member by member costs some 50 times that (see copy-members.ts).
+   */
+  private stateKeyObject: Record<string, string> | undefined;
+  private readonly municipalityKeyObjects: Record<string, string>[] = [];
+  private readonly stateCityLists: string[][] = [];
 
   /** Throws when the parts of the artifact do not fit together. */
   constructor(artifact: Artifact) {
@@ -292,10 +303,8 @@ export class Catalog {
 
   /** Every state's name to its two-digit key, in key order (a fresh object). */
   stateKeysByName(): Record<string, string> {
-    const names = this.stateNames();
-    const keys: Record<string, string> = {};
-    for (let state = 0; state < names.length; state++) keys[names[state]!] = twoDigits(this.stateKeys[state]!);
-    return keys;
+    this.stateKeyObject ??= Object.fromEntries(this.stateNames().map((name, state) => [name, twoDigits(this.stateKeys[state]!)]));
+    return { ...this.stateKeyObject };
   }
 
   /** The number of municipalities; indices run from 0, ordered by (`c_estado`, `c_mnpio`). */
@@ -319,22 +328,28 @@ export class Catalog {
 
   /** A state's municipality names to their three-digit keys, ordered by key (a fresh object). */
   municipalityKeysOf(state: number): Record<string, string> {
-    const keys: Record<string, string> = {};
-    for (let m = 0; m < this.municipalityState.length; m++) {
-      if (this.municipalityState[m] !== state) continue;
-      const name = this.nameOfMunicipality(m);
-      // Should one state ever name two municipalities alike, the first key keeps the name.
-      if (!Object.hasOwn(keys, name)) keys[name] = String(this.municipalityKey[m]!).padStart(3, '0');
+    let keys = this.municipalityKeyObjects[state];
+    if (!keys) {
+      const entries: [string, string][] = [];
+      for (let m = 0; m < this.municipalityState.length; m++) {
+        if (this.municipalityState[m] !== state) continue;
+        const name = this.nameOfMunicipality(m);
+        // Should one state ever name two municipalities alike, the first key keeps the name.
+        if (!entries.some(([known]) => known === name)) entries.push([name, String(this.municipalityKey[m]!).padStart(3, '0')]);
+      }
+      keys = this.municipalityKeyObjects[state] = Object.fromEntries(entries);
     }
-    return keys;
+    return copyStateMembers(state, keys);
   }
 
   /** A state's city names, each once, ordered by `c_cve_ciudad` (a fresh array). */
   citiesOf(state: number): string[] {
-    const start = this.stateCityStart[state]!;
-    const cities = new Array<string>(this.stateCityStart[state + 1]! - start);
-    for (let i = 0; i < cities.length; i++) cities[i] = this.cities.get(this.stateCities[start + i]!);
-    return cities;
+    let cities = this.stateCityLists[state];
+    if (!cities) {
+      const start = this.stateCityStart[state]!;
+      cities = this.stateCityLists[state] = Array.from({ length: this.stateCityStart[state + 1]! - start }, (_, i) => this.cities.get(this.stateCities[start + i]!));
+    }
+    return cities.slice();
   }
 
   /** Code `code` as a 5-character string. */
@@ -387,8 +402,16 @@ export class Catalog {
 
   /** The codes of some municipalities (indices ascending), ascending, at most `limit` (a fresh array). */
   codesOfMunicipalities(municipalities: readonly number[], limit = Number.POSITIVE_INFINITY): string[] {
-    if (municipalities.length === 1) return this.codesOfRuns(this.codeRunsOfMunicipality(municipalities[0]!), limit);
-    return this.codesOfRuns(mergeRuns(municipalities.flatMap((m) => this.codeRunsOfMunicipality(m))), limit);
+    return this.codesOfRuns(this.codeRunsOfMunicipalities(municipalities), limit);
+  }
+
+  /** Runs of consecutive code indices of some municipalities (indices ascending), merged, ascending. */
+  private codeRunsOfMunicipalities(municipalities: readonly number[]): readonly number[] {
+    if (municipalities.length === 1) return this.codeRunsOfMunicipality(municipalities[0]!);
+    const key = municipalities.join(',');
+    let runs = this.groupRuns.get(key);
+    if (!runs) this.groupRuns.set(key, (runs = mergeRuns(municipalities.flatMap((m) => this.codeRunsOfMunicipality(m)))));
+    return runs;
   }
 
   private codesOfRuns(runs: readonly number[], limit: number): string[] {
@@ -406,10 +429,10 @@ export class Catalog {
    * in catalog order of its first occurrence (a fresh array; the list is made once and kept).
    */
   settlementNamesOfMunicipalities(municipalities: readonly number[]): string[] {
-    const key = municipalities.join(',');
+    const key = municipalities.length === 1 ? municipalities[0]! : municipalities.join(',');
     let names = this.settlementNameLists.get(key);
     if (!names) {
-      const runs = municipalities.length === 1 ? this.codeRunsOfMunicipality(municipalities[0]!) : mergeRuns(municipalities.flatMap((m) => this.codeRunsOfMunicipality(m)));
+      const runs = this.codeRunsOfMunicipalities(municipalities);
       const settlements: number[] = [];
       for (let r = 0; r < runs.length; r += 2) {
         for (let s = this.settlementStart[runs[r]!]!; s < this.settlementStart[runs[r + 1]!]!; s++) settlements.push(s);

@@ -1,55 +1,126 @@
 /**
  * The `colonia` filter of `search_cp_advanced`: which codes of a state have a settlement whose
- * folded name contains a folded text. Each state's folded names are joined into one string the
- * first time that state is searched (a few milliseconds, then kept), so a search is `indexOf`
- * over one string instead of a test per settlement; nothing of it is stored in the artifact.
+ * folded name contains a folded text. The first search of a state folds its settlement names
+ * into one string, code by code, and indexes which codes hold each character, pair and
+ * trigram of characters (some milliseconds, then kept; nothing of it is in the artifact). A
+ * text of one to three characters is answered by its list alone; a longer one is looked for
+ * only in the codes that hold its rarest trigram.
  */
 import type { Catalog } from './catalog.js';
 import { foldSettlementName } from './names.js';
 
-interface StateText {
-  /** The folded names of the state's settlements, code by code, each followed by "\n". */
-  text: string;
-  /** The state's code indices, ascending. */
+interface StateIndex {
+  /** The state's code indices, ascending; a code's place in this list is its position. */
   codes: Uint32Array;
-  /** Where each code's names start in `text`; one more entry, `text.length`. */
+  /** The folded names of the state's settlements, code by code, each followed by "\n" (which no folded name or needle holds). */
+  text: string;
+  /** Where each position's names start in `text`; one more entry, `text.length`. */
   starts: Uint32Array;
+  /** n-gram key (see `gramKey`) → its id. */
+  gramIds: GramIds;
+  /** The positions whose names hold gram `id`, ascending: `postings[postingStart[id]]` to `postings[postingStart[id + 1]]`. */
+  postingStart: Uint32Array;
+  postings: Uint16Array | Uint32Array;
 }
 
-const indexes = new WeakMap<Catalog, (StateText | undefined)[]>();
+/**
+ * The n-gram (n from 1 to 3) of `text` at `at` as one number, distinct across lengths: a small
+ * integer when its characters are Latin-1 (all of the official catalog), else a larger one.
+ */
+function gramKey(text: string, at: number, n: number): number {
+  let latin1 = true;
+  let packed = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(at + i);
+    if (c > 0xff) latin1 = false;
+    packed = packed * 0x1_0000 + c;
+  }
+  if (!latin1) return 2 ** 26 + packed * 4 + n;
+  if (n === 1) return packed;
+  const c = text.charCodeAt(at + n - 1);
+  return n === 2 ? 0x100 + ((text.charCodeAt(at) << 8) | c) : 0x10100 + ((text.charCodeAt(at) << 16) | (text.charCodeAt(at + 1) << 8) | c);
+}
 
-function stateText(catalog: Catalog, state: number): StateText {
+/** Gram keys to ids: a table for single characters and pairs, a Map for the rest. */
+class GramIds {
+  private readonly small = new Int32Array(0x10100).fill(-1);
+  private readonly large = new Map<number, number>();
+  size = 0;
+
+  get(key: number): number {
+    return key < 0x10100 ? this.small[key]! : (this.large.get(key) ?? -1);
+  }
+
+  add(key: number): number {
+    const known = this.get(key);
+    if (known >= 0) return known;
+    if (key < 0x10100) this.small[key] = this.size;
+    else this.large.set(key, this.size);
+    return this.size++;
+  }
+}
+
+const indexes = new WeakMap<Catalog, (StateIndex | undefined)[]>();
+
+function stateIndex(catalog: Catalog, state: number): StateIndex {
   let states = indexes.get(catalog);
   if (!states) indexes.set(catalog, (states = []));
-  let index = states[state];
-  if (!index) {
-    const runs = catalog.codeRunsOfState(state);
-    let count = 0;
-    for (let r = 0; r < runs.length; r += 2) count += runs[r + 1]! - runs[r]!;
-    const codes = new Uint32Array(count);
-    const starts = new Uint32Array(count + 1);
-    // A folded name never holds "\n" (white space is folded to " "), nor does a folded needle,
-    // so no match can run from one name into the next.
-    const parts: string[] = [];
-    let length = 0;
-    let k = 0;
-    for (let r = 0; r < runs.length; r += 2) {
-      for (let code = runs[r]!; code < runs[r + 1]!; code++, k++) {
-        codes[k] = code;
-        starts[k] = length;
-        for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
-          const folded = foldSettlementName(catalog.settlementNameAt(catalog.settlementNameIndex(s)));
-          parts.push(folded);
-          length += folded.length + 1;
+  return (states[state] ??= buildIndex(catalog, state));
+}
+
+function buildIndex(catalog: Catalog, state: number): StateIndex {
+  const runs = catalog.codeRunsOfState(state);
+  const codeList: number[] = [];
+  for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) codeList.push(code);
+  const codes = Uint32Array.from(codeList);
+  const starts = new Uint32Array(codes.length + 1);
+  const folded = new Map<number, string>();
+  const parts: string[] = [];
+  /** The position of each entry of `parts`. */
+  const partCode: number[] = [];
+  let length = 0;
+  for (let k = 0; k < codes.length; k++) {
+    starts[k] = length;
+    const code = codes[k]!;
+    for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
+      const nameIndex = catalog.settlementNameIndex(s);
+      let name = folded.get(nameIndex);
+      if (name === undefined) folded.set(nameIndex, (name = foldSettlementName(catalog.settlementNameAt(nameIndex))));
+      parts.push(name);
+      partCode.push(k);
+      length += name.length + 1;
+    }
+  }
+  starts[codes.length] = length;
+
+  // Two passes over every n-gram: count each gram's positions, then lay them out in one array.
+  const gramIds = new GramIds();
+  const counts: number[] = [];
+  let lastSeen: number[] = [];
+  const eachGram = (visit: (id: number, k: number) => void, add: boolean) => {
+    for (let p = 0; p < parts.length; p++) {
+      const name = parts[p]!;
+      const k = partCode[p]!;
+      for (let n = 1; n <= 3; n++) {
+        for (let i = 0; i + n <= name.length; i++) {
+          const key = gramKey(name, i, n);
+          const id = add ? gramIds.add(key) : gramIds.get(key);
+          if (lastSeen[id] === k) continue;
+          lastSeen[id] = k;
+          visit(id, k);
         }
       }
     }
-    starts[count] = length;
-    parts.push('');
-    index = { text: parts.join('\n'), codes, starts };
-    states[state] = index;
-  }
-  return index;
+  };
+  eachGram((id) => (counts[id] = (counts[id] ?? 0) + 1), true);
+  const postingStart = new Uint32Array(gramIds.size + 1);
+  for (let id = 0; id < gramIds.size; id++) postingStart[id + 1] = postingStart[id]! + counts[id]!;
+  const postings = codes.length <= 0x10000 ? new Uint16Array(postingStart[gramIds.size]!) : new Uint32Array(postingStart[gramIds.size]!);
+  const next = Uint32Array.from(postingStart.subarray(0, gramIds.size));
+  lastSeen = [];
+  eachGram((id, k) => (postings[next[id]!++] = k), false);
+  parts.push('');
+  return { codes, text: parts.join('\n'), starts, gramIds, postingStart, postings };
 }
 
 /**
@@ -58,22 +129,23 @@ function stateText(catalog: Catalog, state: number): StateText {
  * `municipality` when it is not -1.
  */
 export function codesWithSettlement(catalog: Catalog, state: number, needle: string, municipality: number, limit: number): string[] {
-  const { text, codes, starts } = stateText(catalog, state);
+  const { codes, text, starts, gramIds, postingStart, postings } = stateIndex(catalog, state);
+  // The rarest of the needle's n-grams narrows the codes to read; a missing one ends it. A
+  // needle of at most three characters is its own n-gram: its list is the answer.
+  const n = Math.min(3, needle.length);
+  let rarest = -1;
+  for (let i = 0; i + n <= needle.length; i++) {
+    const id = gramIds.get(gramKey(needle, i, n));
+    if (id < 0) return [];
+    if (rarest < 0 || postingStart[id + 1]! - postingStart[id]! < postingStart[rarest + 1]! - postingStart[rarest]!) rarest = id;
+  }
+  const exact = needle.length === n;
   const found: string[] = [];
-  let low = 0;
-  for (let at = text.indexOf(needle); at >= 0 && found.length < limit; ) {
-    // The code whose names hold `at`: the last start at or before it (starts ascend).
-    let high = codes.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >>> 1;
-      if (starts[mid]! <= at) low = mid;
-      else high = mid - 1;
-    }
-    const code = codes[low]!;
-    if (municipality < 0 || catalog.municipalityIndexOf(code) === municipality) found.push(catalog.postalCode(code));
-    low++;
-    if (low >= codes.length) break;
-    at = text.indexOf(needle, starts[low]);
+  for (let p = postingStart[rarest]!; p < postingStart[rarest + 1]! && found.length < limit; p++) {
+    const k = postings[p]!;
+    const code = codes[k]!;
+    if (municipality >= 0 && catalog.municipalityIndexOf(code) !== municipality) continue;
+    if (exact || text.slice(starts[k], starts[k + 1]).includes(needle)) found.push(catalog.postalCode(code));
   }
   return found;
 }
