@@ -46,17 +46,24 @@ export const lookupFasterThan =
     return { name: `${labelOf(id)} vs ${short}`, target: `≥ ${factor}× faster`, value: `${times.toFixed(0)}×`, pass: times >= factor };
   };
 
+/** The version-2 operation judged by a budget of its own (below) instead of 2 µs plus its copy. */
+const COLONIA = 'searchCpAdvanced.colonia';
+
 /**
  * A version-2 method within 2 µs plus copying its answer's list (measured for the same queries),
  * and at least 20 times faster than SQLite. Null for results measured before the method was.
  */
 const version2Targets = (id: string): TargetRule[] => [
-  (results) => {
-    if (!results.lookups[id]) return null;
-    const copy = lookupNs(results, copyId(id));
-    const ns = lookupNs(results, id);
-    return { name: `${labelOf(id)}, median`, target: `≤ 2 µs + copying the answer (${format(copy, 'ns')})`, value: format(ns, 'ns'), pass: ns <= 2000 + copy };
-  },
+  ...(id === COLONIA
+    ? []
+    : [
+        (results: Results) => {
+          if (!results.lookups[id]) return null;
+          const copy = lookupNs(results, copyId(id));
+          const ns = lookupNs(results, id);
+          return { name: `${labelOf(id)}, median`, target: `≤ 2 µs + copying the answer (${format(copy, 'ns')})`, value: format(ns, 'ns'), pass: ns <= 2000 + copy };
+        },
+      ]),
   (results) => (results.lookups[id] ? lookupFasterThan(id, 'sqlite', 'SQLite', 20)(results) : null),
 ];
 
@@ -81,8 +88,8 @@ export const TARGETS: TargetRule[] = [
   lookupFasterThan('infoCp.simplified', 'sqlite', 'SQLite', 20),
   ...VERSION_2_OPS.flatMap((op) => version2Targets(op.id)),
   (results) => {
-    if (!results.lookups['searchCpAdvanced.colonia']) return null;
-    const ns = lookupNs(results, 'searchCpAdvanced.colonia');
+    if (!results.lookups[COLONIA]) return null;
+    const ns = lookupNs(results, COLONIA);
     return { name: 'searchCpAdvanced with colonia in the state with the most settlements, median', target: '≤ 100 µs', value: format(ns, 'ns'), pass: ns <= 100_000 };
   },
   ({ cold }) => {

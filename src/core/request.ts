@@ -169,11 +169,10 @@ export function decodeComponent(text: string): string {
   }
 }
 
-/** The decoded segment of `path` from `start` to the next "/" (or `end`), and where it ends. */
-function segmentAt(path: string, start: number, end: number): [string, number] {
-  let slash = path.indexOf('/', start);
-  if (slash < 0 || slash > end) slash = end;
-  return [decodeComponent(path.slice(start, slash)), slash];
+/** Where the segment of `path` that starts at `start` ends: the next "/", or `end`. */
+function segmentEnd(path: string, start: number, end: number): number {
+  const slash = path.indexOf('/', start);
+  return slash < 0 || slash > end ? end : slash;
 }
 
 /**
@@ -195,19 +194,19 @@ export function parseRequestPath(path: string): RawRequest | undefined {
   if (pathEnd > start && path.charCodeAt(pathEnd - 1) === 47) pathEnd--; // one trailing "/"
   if (path.charCodeAt(start) === 47) start++;
   // Every segment is decoded before it is read, `query` and the method's name included.
-  let at: number;
-  if (path.startsWith('query/', start)) at = start + 6;
-  else {
-    const [first, slash] = segmentAt(path, start, pathEnd);
-    if (first !== 'query' || slash >= pathEnd) return undefined;
+  let at = start + 6;
+  if (!path.startsWith('query/', start)) {
+    const slash = segmentEnd(path, start, pathEnd);
+    if (slash >= pathEnd || decodeComponent(path.slice(start, slash)) !== 'query') return undefined;
     at = slash + 1;
   }
-  let [name, slash] = segmentAt(path, at, pathEnd);
+  let slash = segmentEnd(path, at, pathEnd);
+  let name = decodeComponent(path.slice(at, slash));
   // A name is one segment, or the account method's two: a decoded "/" joins no segments.
   if (name.includes('/')) return undefined;
   if (name === 'cuenta' && slash < pathEnd) {
-    const [account, next] = segmentAt(path, slash + 1, pathEnd);
-    if (account === 'consultas_disponibles') {
+    const next = segmentEnd(path, slash + 1, pathEnd);
+    if (decodeComponent(path.slice(slash + 1, next)) === 'consultas_disponibles') {
       name = 'cuenta/consultas_disponibles';
       slash = next;
     }
