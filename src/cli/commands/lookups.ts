@@ -37,7 +37,8 @@ settlement in catalog order; with --type simplified, one envelope listing every 
   },
   get_municipio_por_estado: {
     summary: 'the municipalities of a state (aliases: CDMX, Edomex, ...)',
-    description: `The municipalities of a state, ordered by their key (c_mnpio). ${STATE_NAMES}`,
+    description: `The municipalities of a state, ordered by their key (c_mnpio).
+${STATE_NAMES}`,
   },
   get_colonia_por_cp: {
     summary: 'the settlement names of a postal code',
@@ -45,15 +46,18 @@ settlement in catalog order; with --type simplified, one envelope listing every 
   },
   get_cp_por_estado: {
     summary: 'the postal codes of a state',
-    description: `Every postal code of a state, ascending. ${STATE_NAMES}`,
+    description: `Every postal code of a state, ascending.
+${STATE_NAMES}`,
   },
   get_cp_por_municipio: {
     summary: 'the postal codes of a municipality',
-    description: `Every postal code of a municipality, ascending. ${MUNICIPALITY_NAMES}`,
+    description: `Every postal code of a municipality, ascending.
+${MUNICIPALITY_NAMES}`,
   },
   get_colonia_por_municipio: {
     summary: 'the settlement names of a municipality',
-    description: `The settlement names of a municipality, each once, in catalog order. ${MUNICIPALITY_NAMES}`,
+    description: `The settlement names of a municipality, each once, in catalog order.
+${MUNICIPALITY_NAMES}`,
   },
   get_colonia_por_estado_municipio: {
     summary: 'the settlement names of a municipality of a state',
@@ -65,7 +69,8 @@ answer is error 109 or 114).`,
     summary: 'the codes of a state, narrowed by municipality, settlement and count',
     description: `The postal codes of a state, ascending, narrowed to those of --municipio, to those with a
 settlement whose name contains --colonia (ignoring case, accents and repeated spaces), and
-to the first --limit. ${STATE_NAMES}`,
+to the first --limit.
+${STATE_NAMES}`,
   },
   get_cp_advanced: {
     summary: 'the same as search_cp_advanced (its older name)',
@@ -77,15 +82,18 @@ to the first --limit. ${STATE_NAMES}`,
   },
   get_municipio_clave_por_estado: {
     summary: 'the municipalities of a state with their keys',
-    description: `A state's municipality names to their three-digit keys (c_mnpio), in key order. ${STATE_NAMES}`,
+    description: `A state's municipality names to their three-digit keys (c_mnpio), in key order.
+${STATE_NAMES}`,
   },
   get_municipio_clave_por_clave_estado: {
     summary: 'the same, the state given by its key',
-    description: "A state's municipality names to their three-digit keys (c_mnpio), in key order. <clave> is the state's key, 1 or 2 digits (9 and 09 are the same).",
+    description: `A state's municipality names to their three-digit keys (c_mnpio), in key order.
+<clave> is the state's key, 1 or 2 digits (9 and 09 are the same).`,
   },
   getCitiesByStateCode: {
     summary: 'the cities of a state, the state given by its key',
-    description: "A state's city names (d_ciudad), each once, ordered by their key (c_cve_ciudad). <clave> is the state's key, 1 or 2 digits (9 and 09 are the same).",
+    description: `A state's city names (d_ciudad), each once, ordered by their key (c_cve_ciudad).
+<clave> is the state's key, 1 or 2 digits (9 and 09 are the same).`,
   },
   'cuenta/consultas_disponibles': {
     summary: "the token's credits left (null: nothing counts them)",
