@@ -1,6 +1,7 @@
 /** The command table: every command of `cpmx`, in the order the overview lists them. */
 import type { Command } from '../command.js';
 import { buildCommand } from './build.js';
+import { downloadCommand } from './download.js';
 import { lookupCommands } from './lookups.js';
 import { queryCommand } from './query.js';
 import { serveCommand } from './serve.js';
@@ -12,6 +13,7 @@ export const COMMANDS: readonly Command[] = [
   ...lookupCommands,
   queryCommand,
   buildCommand,
+  downloadCommand,
   statusCommand,
   serveCommand,
   tokensCommand,
