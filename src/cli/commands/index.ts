@@ -1,6 +1,7 @@
 /** The command table: every command of `cpmx`, in the order the overview lists them. */
 import type { Command } from '../command.js';
 import { buildCommand } from './build.js';
+import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
 import { lookupCommands } from './lookups.js';
 import { queryCommand } from './query.js';
@@ -15,6 +16,7 @@ export const COMMANDS: readonly Command[] = [
   buildCommand,
   downloadCommand,
   statusCommand,
+  diffCommand,
   serveCommand,
   tokensCommand,
   validateCommand,
