@@ -47,7 +47,8 @@ export function checkCatalogZip(bytes: Uint8Array, maxTextBytes = MAX_CATALOG_TE
   const name = entry.name;
   // The first lines are ASCII apart from the notice's accents; Latin-1 reads any byte.
   const head = text.toString('latin1', 0, Math.min(text.length, 64 * 1024));
-  const lines = head.split('\n').map((line) => line.replace(/\r$/, ''));
+  // Line endings as the build reads them: CRLF, LF or a lone CR.
+  const lines = head.split(/\r\n|\n|\r/);
   const header = lines[1] ?? '';
   if (!/^d_codigo\|/i.test(header)) {
     throw new DownloadError('bad-catalog', `${name} in the downloaded zip lacks the catalog header: line 2 is "${clip(header)}", expected "d_codigo|d_asenta|..."`);

@@ -15,10 +15,10 @@ it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups r
 
 The catalog is looked for in this order: --source FILE; the CPMX_CATALOG environment
 variable; data/CPdescarga.txt, data/CPdescargatxt.zip and ../shared/data/sepomex/CPdescargatxt.zip
-from the package's root. --download fetches it first (as cpmx download does, to
-${defaultDownloadPath}) and builds from that. --source may be given several times (the
-catalog per state, for instance): the files are merged, and refused if two of them disagree
-about a postal code. A FIFO, a pipe, or - (stdin) is read as a stream.
+from the package's root. --download fetches it first, as cpmx download does, into
+data/CPdescargatxt.zip beside the artifact, and builds from that. --source may be given
+several times (the catalog per state, for instance): the files are merged, and refused if two
+of them disagree about a postal code. A FIFO, a pipe, or - (stdin) is read as a stream.
 
 What is read is checked: a zip must hold exactly one CPdescarga.txt that inflates to its
 declared size and passes its CRC-32; the size, the length of a line and the number of rows
