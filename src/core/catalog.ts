@@ -78,6 +78,8 @@ export class Catalog {
   private readonly names: Strings;
   private readonly municipalityState: UintArray;
   private readonly municipalityName: UintArray;
+  private readonly municipalityKey: UintArray;
+  private readonly stateKeys: UintArray;
   private readonly codeMunicipality: UintArray;
   private readonly codeCity: UintArray;
   /** Settlements of code `i` are `settlementStart[i]` to `settlementStart[i + 1]`. */
@@ -109,6 +111,8 @@ export class Catalog {
     this.names = new Strings(strings.settlements);
     this.municipalityState = artifact.municipalityState;
     this.municipalityName = artifact.municipalityName;
+    this.municipalityKey = artifact.municipalityKey;
+    this.stateKeys = artifact.stateKeys;
     this.codeMunicipality = artifact.codeMunicipality;
     this.codeCity = artifact.codeCity;
 
@@ -192,6 +196,27 @@ export class Catalog {
     };
     walk(0, 0, '');
     return codes;
+  }
+
+  /** Every postal code as a 5-character string, ascending (shared: callers copy before handing it out). */
+  postalCodes(): readonly string[] {
+    return (this.codeStrings ??= this.listCodes());
+  }
+
+  /** Number of municipalities; indices run from 0, ordered by (`c_estado`, `c_mnpio`). */
+  get municipalityCount(): number {
+    return this.municipalityState.length;
+  }
+
+  /** Municipality index of the code's first row. */
+  municipalityIndexOf(code: number): number {
+    return this.codeMunicipality[code]!;
+  }
+
+  /** Municipality `m`: its keys (`c_estado`, `c_mnpio`), its name and its state's. */
+  municipalityEntry(m: number): { stateKey: number; key: number; name: string; state: string } {
+    const state = this.municipalityState[m]!;
+    return { stateKey: this.stateKeys[state]!, key: this.municipalityKey[m]!, name: this.municipalityNames.get(this.municipalityName[m]!), state: this.states.get(state) };
   }
 
   settlementStartOf(code: number): number {
