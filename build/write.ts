@@ -7,14 +7,20 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Packr } from 'msgpackr';
-import { MSGPACK_OPTIONS, type Artifact } from '../src/core/format.js';
+import { MSGPACK_OPTIONS, type Artifact, type ArtifactFile } from '../src/core/format.js';
+import { crc32 } from '../src/core/crc32.js';
 import { ArtifactWriteError } from './errors.js';
 
 const packr = new Packr(MSGPACK_OPTIONS);
 
-/** Encodes the artifact; the same artifact always gives the same bytes. */
+/** Encodes the artifact in its checksummed envelope; the same artifact always gives the same bytes. */
 export function encodeArtifact(artifact: Artifact): Buffer {
-  return packr.pack(artifact);
+  // A copy: msgpackr's packer reuses its buffer for the next pack.
+  const payload = Buffer.from(packr.pack(artifact));
+  // The envelope repeats the header's name and version, so they are read before the payload.
+  const { format, version } = artifact.header ?? {};
+  const file: ArtifactFile = { format, version, crc32: crc32(payload), payload };
+  return Buffer.from(packr.pack(file));
 }
 
 /** Writes `bytes` to `path` by temporary file and rename; returns the number of bytes. */

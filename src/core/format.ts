@@ -129,6 +129,20 @@ export interface Artifact {
 }
 
 /**
+ * The file as written: a small MessagePack map naming the format and its version, the
+ * CRC-32 of the payload, and the payload itself (the whole `Artifact`, header included,
+ * packed once more as bytes). The version is read before anything else, so another version
+ * gets its own message; the checksum is checked before the payload is decoded, so a damaged
+ * file is refused instead of answered from.
+ */
+export interface ArtifactFile {
+  format: typeof FORMAT_NAME;
+  version: number;
+  crc32: number;
+  payload: Uint8Array;
+}
+
+/**
  * The MessagePack options both sides use: `useRecords: false` keeps the file plain
  * MessagePack maps; `moreTypes` makes typed arrays round-trip instead of turning into
  * garbage. The compiler packs with msgpackr's Packr; the runtime unpacks with its
