@@ -12,9 +12,10 @@ import {
   SETTLEMENT_BYTES,
   SETTLEMENT_NAME_BITS,
   type Artifact,
+  type ArtifactHeader,
 } from '../src/core/format.js';
 import { CatalogError } from './errors.js';
-import type { CatalogRow, CatalogSourceInfo } from './reader.js';
+import type { CatalogRow } from './reader.js';
 import { compactUints, toStringTable } from './tables.js';
 
 interface CodeEntry {
@@ -22,13 +23,19 @@ interface CodeEntry {
   municipality: number;
   /** First non-empty city of the code in catalog order. */
   city: string;
-  settlements: { name: string; type: string; row: number }[];
+  /** `rank`: the settlement's place among its municipality's settlements, in catalog order. */
+  settlements: { name: string; type: string; rank: number }[];
 }
 
 interface Named {
   name: string;
   line: number;
+  /** The source it was read from. */
+  where: string;
 }
+
+/** Where the catalog came from, as the artifact's header records it (see build/provenance.ts). */
+export type Provenance = Pick<ArtifactHeader, 'source' | 'notice' | 'sources' | 'builtAt'>;
 
 /** Interns strings in order of first use. */
 class Interner {
@@ -54,9 +61,16 @@ export class CatalogModel {
   private readonly municipalities = new Map<number, Named>();
   /** Per state key: each city name (in catalog order of first use) with the lowest `c_cve_ciudad` it has. */
   private readonly cities = new Map<number, Map<string, number>>();
+  /** Settlements counted so far per municipality (of their code), for their ranks. */
+  private readonly municipalitySettlements = new Map<number, number>();
 
-  /** `where` names the source in errors. */
-  constructor(private readonly where: string) {}
+  /** `where` names the source in errors; `readingFrom` changes it when several sources are read. */
+  constructor(private where: string) {}
+
+  /** The rows that follow come from `where`. */
+  readingFrom(where: string): void {
+    this.where = where;
+  }
 
   get codeCount(): number {
     return this.codes.size;
@@ -82,7 +96,9 @@ export class CatalogModel {
     } else if (!code.city) {
       code.city = row.city;
     }
-    code.settlements.push({ name: row.settlement, type: row.settlementType, row: this.rows - 1 });
+    const rank = this.municipalitySettlements.get(code.municipality) ?? 0;
+    this.municipalitySettlements.set(code.municipality, rank + 1);
+    code.settlements.push({ name: row.settlement, type: row.settlementType, rank });
   }
 
   /**
@@ -101,13 +117,14 @@ export class CatalogModel {
   /** A key must carry one name throughout the catalog, or lookups would depend on row order. */
   private agree(names: Map<number, Named>, key: number, name: string, line: number, column: string, label: string) {
     const known = names.get(key);
-    if (!known) names.set(key, { name, line });
+    if (!known) names.set(key, { name, line, where: this.where });
     else if (known.name !== name) {
-      throw new CatalogError(this.where, `${column} ${label} is named "${name}" here but "${known.name}" on line ${known.line}`, line);
+      const there = known.where === this.where ? `on line ${known.line}` : `in ${known.where}, line ${known.line}`;
+      throw new CatalogError(this.where, `${column} ${label} is named "${name}" here but "${known.name}" ${there}`, line);
     }
   }
 
-  toArtifact(source: CatalogSourceInfo): Artifact {
+  toArtifact(provenance: Provenance): Artifact {
     if (this.rows === 0) throw new CatalogError(this.where, 'has a header but no data rows');
     const postalCodes = [...this.codes.keys()].sort();
     const stateKeys = [...this.states.keys()].sort((a, b) => a - b);
@@ -124,7 +141,10 @@ export class CatalogModel {
     const codeCity: number[] = [];
     const codeSettlements: number[] = [];
     const settlements = new Uint8Array(this.rows * SETTLEMENT_BYTES);
-    const settlementRows: number[] = [];
+    // Each settlement's rank in its municipality, kept only if some municipality's settlements
+    // are not in catalog order once grouped by code (never in a catalog sorted by code).
+    const settlementRanks: number[] = [];
+    const lastRank = new Map<number, number>();
     let inCatalogOrder = true;
     let at = 0;
     for (const postalCode of postalCodes) {
@@ -132,9 +152,10 @@ export class CatalogModel {
       codeMunicipality.push(municipalityIndex.get(code.municipality)!);
       codeCity.push(cities.id(code.city));
       codeSettlements.push(code.settlements.length);
-      for (const { name, type, row } of code.settlements) {
-        if (row !== settlementRows.length) inCatalogOrder = false;
-        settlementRows.push(row);
+      for (const { name, type, rank } of code.settlements) {
+        if (rank !== (lastRank.get(code.municipality) ?? -1) + 1) inCatalogOrder = false;
+        lastRank.set(code.municipality, rank);
+        settlementRanks.push(rank);
         const packed = names.id(name) | (types.id(type) << SETTLEMENT_NAME_BITS);
         settlements[at++] = packed & 0xff;
         settlements[at++] = (packed >>> 8) & 0xff;
@@ -167,8 +188,7 @@ export class CatalogModel {
         codes: postalCodes.length,
         states: stateKeys.length,
         municipalities: municipalityIds.length,
-        source: { file: source.file, sha256: source.sha256, bytes: source.bytes, encoding: source.encoding },
-        notice: source.notice,
+        ...provenance,
       },
       strings: {
         states: toStringTable(stateKeys.map((key) => this.states.get(key)!.name)),
@@ -186,7 +206,7 @@ export class CatalogModel {
       codeCity: compactUints(codeCity),
       codeSettlements: compactUints(codeSettlements),
       settlements,
-      ...(inCatalogOrder ? {} : { settlementRows: compactUints(settlementRows) }),
+      ...(inCatalogOrder ? {} : { settlementRanks: compactUints(settlementRanks) }),
       stateCityCounts: compactUints(stateCityCounts),
       stateCities: compactUints(stateCities),
     };

@@ -69,10 +69,12 @@ describe('the report of the committed run', () => {
   });
 
   it('judges every target, and shows each with its verdict', () => {
-    // Two targets per version-2 method (the colonia search: its own budget and SQLite's), none in a run from before them.
+    // A results.json measured before `cpmx diff` existed has no diff timing, so no diff target;
+    // one measured before the version-2 methods has none of their two targets each.
     const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
-    expect(report.targets).toHaveLength(TARGETS.length - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length));
-    expect(new Set(report.targets.map((t) => t.name)).size).toBe(report.targets.length);
+    const judged = TARGETS.length - (results.diff ? 0 : 1) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length);
+    expect(report.targets).toHaveLength(judged);
+    expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
   });
 
@@ -130,6 +132,7 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(results.validate).toBeNull();
     expect(results.settings).toMatchObject({ taskTimeMs: 5, coldRuns: 1 });
     expect(results.cold.cpmx.importToAnswerMs.runs).toBe(1);
+    expect(results.diff?.ms.runs).toBe(3);
     for (const op of OPS) expect(Object.keys(results.lookups[op.id] ?? {}).sort(), op.id).toEqual([...CONTESTANTS].sort());
     for (const op of CPMX_EXTRAS) expect(Object.keys(results.lookups[op.id] ?? {}), op.id).toEqual(['cpmx']);
     expect(keysOf(results)).not.toContain('pass');

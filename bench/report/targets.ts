@@ -108,6 +108,10 @@ export const TARGETS: TargetRule[] = [
       value: `${percent(http.ratio)} [${Math.round(100 * Math.min(...http.ratios))} – ${Math.round(100 * Math.max(...http.ratios))}]`,
       pass: http.ratio >= 0.8,
     },
+  ({ diff }) =>
+    diff
+      ? { name: 'cpmx diff: the whole catalog against its artifact', target: '≤ 3 s', value: format(diff.ms.median, 'ms'), pass: diff.ms.median <= 3000 }
+      : null,
   ({ validate }) => {
     if (!validate) return null;
     const share = validate.cpmx.recordsPerSecond / validate.csvParse.recordsPerSecond;

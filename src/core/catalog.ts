@@ -5,6 +5,7 @@
  * the answer itself.
  */
 import { Unpackr } from 'msgpackr/unpack';
+import { crc32 } from './crc32.js';
 import {
   CODE_LENGTH,
   FORMAT_NAME,
@@ -15,6 +16,7 @@ import {
   MSGPACK_OPTIONS,
   stringTableText,
   type Artifact,
+  type ArtifactFile,
   type ArtifactHeader,
   type StringTable,
   type UintArray,
@@ -96,8 +98,8 @@ export class Catalog {
   private readonly firstChild: Uint32Array;
   /** First internal node id of each depth 0 to 4, and the node count after them. */
   private readonly levelStart: number[] = [];
-  /** Catalog row of each settlement; undefined when settlements are already in catalog order. */
-  private readonly settlementRows: UintArray | undefined;
+  /** Each settlement's rank in its municipality's catalog order; undefined when settlements are already in that order. */
+  private readonly settlementRanks: UintArray | undefined;
   /** Where each state's cities start in `stateCities` (one more entry than states). */
   private readonly stateCityStart: Uint32Array;
   private readonly stateCities: UintArray;
@@ -173,15 +175,25 @@ export class Catalog {
     );
     expect(this.states.size === artifact.header.states && this.stateKeys.length === artifact.header.states, 'state table has the wrong size');
 
-    this.settlementRows = artifact.settlementRows;
-    expect(this.settlementRows === undefined || this.settlementRows.length === rows, 'settlement rows have the wrong length');
+    this.settlementRanks = artifact.settlementRanks;
+    expect(this.settlementRanks === undefined || (ArrayBuffer.isView(this.settlementRanks) && this.settlementRanks.length === rows), 'settlement ranks have the wrong length');
     const cityCounts = artifact.stateCityCounts;
     this.stateCities = artifact.stateCities;
-    expect(cityCounts !== undefined && this.stateCities !== undefined && cityCounts.length === this.states.size, 'state cities are missing');
+    expect(ArrayBuffer.isView(cityCounts) && ArrayBuffer.isView(this.stateCities) && cityCounts.length === this.states.size, 'state cities are missing');
     this.stateCityStart = new Uint32Array(cityCounts.length + 1);
     let cities = 0;
     for (let i = 0; i < cityCounts.length; i++) this.stateCityStart[i + 1] = cities += cityCounts[i]!;
     expect(cities === this.stateCities.length, 'state cities do not add up');
+
+    // Every index must point inside what it indexes: a lookup never reads past a table,
+    // whatever the file says (the checksum catches damage; this catches a forged file).
+    expectBelow(this.municipalityState, this.states.size, 'a municipality names a state');
+    expectBelow(this.municipalityName, this.municipalityNames.size, 'a municipality names a name');
+    expectBelow(this.codeMunicipality, this.municipalityState.length, 'a code names a municipality');
+    expectBelow(this.codeCity, this.cities.size, 'a code names a city');
+    expectBelow(this.stateCities, this.cities.size, 'a state names a city');
+    if (this.settlementRanks) expectBelow(this.settlementRanks, rows, 'a settlement ranks');
+    expect(settlementsWithin(this.settlements, this.names.size, this.types.size), 'a settlement names a name or type that is not in its table');
   }
 
   /** The trie child of `node` for `digit`, or -1. */
@@ -232,6 +244,27 @@ export class Catalog {
     };
     walk(0, 0, '');
     return codes;
+  }
+
+  /** Every postal code as a 5-character string, ascending (shared: callers copy before handing it out). */
+  postalCodes(): readonly string[] {
+    return (this.codeStrings ??= this.listCodes());
+  }
+
+  /** Number of municipalities; indices run from 0, ordered by (`c_estado`, `c_mnpio`). */
+  get municipalityCount(): number {
+    return this.municipalityState.length;
+  }
+
+  /** Municipality index of the code's first row. */
+  municipalityIndexOf(code: number): number {
+    return this.codeMunicipality[code]!;
+  }
+
+  /** Municipality `m`: its keys (`c_estado`, `c_mnpio`), its name and its state's. */
+  municipalityEntry(m: number): { stateKey: number; key: number; name: string; state: string } {
+    const state = this.municipalityState[m]!;
+    return { stateKey: this.stateKeys[state]!, key: this.municipalityKey[m]!, name: this.municipalityNames.get(this.municipalityName[m]!), state: this.states.get(state) };
   }
 
   settlementStartOf(code: number): number {
@@ -307,11 +340,6 @@ export class Catalog {
     return { ...this.stateKeyObject };
   }
 
-  /** The number of municipalities; indices run from 0, ordered by (`c_estado`, `c_mnpio`). */
-  get municipalityCount(): number {
-    return this.municipalityState.length;
-  }
-
   nameOfMunicipality(municipality: number): string {
     return this.municipalityNames.get(this.municipalityName[municipality]!);
   }
@@ -319,11 +347,6 @@ export class Catalog {
   /** The state index of a municipality. */
   stateOfMunicipality(municipality: number): number {
     return this.municipalityState[municipality]!;
-  }
-
-  /** The municipality index of a code's first row. */
-  municipalityIndexOf(code: number): number {
-    return this.codeMunicipality[code]!;
   }
 
   /** A state's municipality names to their three-digit keys, ordered by key (a fresh object). */
@@ -427,25 +450,31 @@ export class Catalog {
   /**
    * The settlement names of some municipalities (indices ascending), each distinct name once,
    * in catalog order of its first occurrence (a fresh array; the list is made once and kept).
+   * Each municipality's settlements come in its catalog order; several municipalities (one name
+   * in several states) come one after the other in the order of their lowest code, which is
+   * the catalog's in a catalog sorted by code.
    */
   settlementNamesOfMunicipalities(municipalities: readonly number[]): string[] {
     const key = municipalities.length === 1 ? municipalities[0]! : municipalities.join(',');
     let names = this.settlementNameLists.get(key);
     if (!names) {
-      const runs = this.codeRunsOfMunicipalities(municipalities);
-      const settlements: number[] = [];
-      for (let r = 0; r < runs.length; r += 2) {
-        for (let s = this.settlementStart[runs[r]!]!; s < this.settlementStart[runs[r + 1]!]!; s++) settlements.push(s);
-      }
-      const rows = this.settlementRows;
-      if (rows) settlements.sort((a, b) => rows[a]! - rows[b]!);
+      const byFirstCode = [...municipalities].sort((a, b) => this.codeRunsOfMunicipality(a)[0]! - this.codeRunsOfMunicipality(b)[0]!);
       const seen = new Set<number>();
       names = [];
-      for (const s of settlements) {
-        const name = this.settlement(s) & SETTLEMENT_NAME_MASK;
-        if (seen.has(name)) continue;
-        seen.add(name);
-        names.push(this.names.get(name));
+      for (const m of byFirstCode) {
+        const runs = this.codeRunsOfMunicipality(m);
+        const settlements: number[] = [];
+        for (let r = 0; r < runs.length; r += 2) {
+          for (let s = this.settlementStart[runs[r]!]!; s < this.settlementStart[runs[r + 1]!]!; s++) settlements.push(s);
+        }
+        const ranks = this.settlementRanks;
+        if (ranks) settlements.sort((a, b) => ranks[a]! - ranks[b]!);
+        for (const s of settlements) {
+          const name = this.settlement(s) & SETTLEMENT_NAME_MASK;
+          if (seen.has(name)) continue;
+          seen.add(name);
+          names.push(this.names.get(name));
+        }
       }
       this.settlementNameLists.set(key, names);
     }
@@ -484,32 +513,95 @@ function expect(condition: boolean, reason: string): asserts condition {
   if (!condition) throw new Error(reason);
 }
 
-/** The MessagePack layer alone: bytes to the artifact's fields, unchecked. */
+/**
+ * Whether every packed settlement names an existing name and type. A function of its own,
+ * small, so that V8 compiles its loop at once instead of interpreting 145,000 rounds of it.
+ */
+function settlementsWithin(bytes: Uint8Array, names: number, types: number): boolean {
+  let bad = 0;
+  for (let at = 0; at < bytes.length; at += 3) {
+    const packed = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
+    bad |= ((packed & SETTLEMENT_NAME_MASK) >= names ? 1 : 0) | (packed >>> SETTLEMENT_NAME_BITS >= types ? 1 : 0);
+  }
+  return bad === 0;
+}
+
+/** Every value of an index column is below `size` (the length of what it indexes). */
+function expectBelow(column: UintArray, size: number, what: string): void {
+  expect(ArrayBuffer.isView(column), `${what}: the column is not an integer column`);
+  let max = 0;
+  for (let i = 0; i < column.length; i++) if (column[i]! > max) max = column[i]!;
+  expect(column.length === 0 || max < size, `${what} beyond its table (${max} of ${size})`);
+}
+
+/**
+ * One MessagePack value filling `bytes` exactly. msgpackr's own check for bytes left over
+ * builds a JSON view of the whole value for its message: over a 2 MB payload that takes a
+ * second, so a file with one byte too many is measured here instead.
+ */
+function unpackOne(bytes: Uint8Array): unknown {
+  let value: unknown;
+  let end = 0;
+  unpackr.unpackMultiple(bytes, (first: unknown, _start: number, stop: number) => {
+    value = first;
+    end = stop;
+    return false;
+  });
+  if (end !== bytes.length) throw new Error(`${bytes.length - end} bytes after its end`);
+  return value;
+}
+
+/** The MessagePack layer alone: a file's bytes to its envelope, unchecked. */
+export function readArtifactFile(bytes: Uint8Array): ArtifactFile {
+  return unpackOne(bytes) as ArtifactFile;
+}
+
+/** The MessagePack layer alone: a file's bytes to the artifact's fields, unchecked. */
 export function readArtifact(bytes: Uint8Array): Artifact {
-  return unpackr.unpack(bytes) as Artifact;
+  return unpackOne(readArtifactFile(bytes).payload) as Artifact;
+}
+
+export interface DecodeOptions {
+  /** The CRC-32 to check the payload with; Node's zlib.crc32 is faster than the portable one. */
+  crc32?: ((bytes: Uint8Array) => number) | undefined;
 }
 
 /** Decodes an artifact from its bytes; `path` names it in errors. */
-export function decodeCatalog(bytes: Uint8Array, path: string): Catalog {
-  let artifact: Artifact;
+export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOptions = {}): Catalog {
+  let file: Partial<ArtifactFile> & { header?: Partial<ArtifactHeader> };
   try {
-    artifact = readArtifact(bytes);
+    file = readArtifactFile(bytes);
   } catch {
     throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
   }
-  const header = (artifact as Partial<Artifact> | null)?.header;
-  if (!header || typeof header !== 'object' || header.format !== FORMAT_NAME) {
+  // Files of format version 2 and before had no envelope: their header was at the top.
+  const named = file !== null && typeof file === 'object' ? (file.format !== undefined ? file : file.header) : undefined;
+  if (!named || typeof named !== 'object' || named.format !== FORMAT_NAME) {
     throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
   }
-  if (header.version !== FORMAT_VERSION) {
+  if (named.version !== FORMAT_VERSION) {
     throw new ArtifactError(
       path,
-      `is an artifact of format version ${String(header.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`,
+      `is an artifact of format version ${String(named.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`,
     );
   }
+  const { payload } = file;
+  if (!(payload instanceof Uint8Array) || (options.crc32 ?? crc32)(payload) !== file.crc32) {
+    throw new ArtifactError(path, `is damaged (its checksum does not match: it changed after it was built); ${REBUILD}`);
+  }
+  const damaged = (error: unknown) => new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);
+  let artifact: Artifact;
   try {
+    artifact = unpackOne(payload) as Artifact;
+  } catch (error) {
+    throw damaged(error);
+  }
+  const header = (artifact as Partial<Artifact> | null)?.header as Partial<ArtifactHeader> | undefined;
+  if (header?.format !== FORMAT_NAME) throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
+  try {
+    expect(header.version === FORMAT_VERSION, 'its header does not match its envelope');
     return new Catalog(artifact);
   } catch (error) {
-    throw new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);
+    throw damaged(error);
   }
 }
