@@ -93,32 +93,37 @@ function buildIndex(catalog: Catalog, state: number): StateIndex {
   }
   starts[codes.length] = length;
 
-  // Two passes over every n-gram: count each gram's positions, then lay them out in one array.
+  // One pass over every n-gram records each (gram, position) once, positions ascending; a
+  // counting sort then lays each gram's positions out in one array.
   const gramIds = new GramIds();
   const counts: number[] = [];
-  let lastSeen: number[] = [];
-  const eachGram = (visit: (id: number, k: number) => void, add: boolean) => {
-    for (let p = 0; p < parts.length; p++) {
-      const name = parts[p]!;
-      const k = partCode[p]!;
-      for (let n = 1; n <= 3; n++) {
-        for (let i = 0; i + n <= name.length; i++) {
-          const key = gramKey(name, i, n);
-          const id = add ? gramIds.add(key) : gramIds.get(key);
-          if (lastSeen[id] === k) continue;
-          lastSeen[id] = k;
-          visit(id, k);
-        }
-      }
+  const lastSeen: number[] = [];
+  const pairGram = new Int32Array(3 * length + 1);
+  const pairPosition = new Int32Array(3 * length + 1);
+  let pairs = 0;
+  const record = (key: number, k: number) => {
+    let id = gramIds.get(key);
+    if (id < 0) {
+      id = gramIds.add(key);
+      counts.push(0);
+      lastSeen.push(-1);
     }
+    if (lastSeen[id] === k) return;
+    lastSeen[id] = k;
+    counts[id]!++;
+    pairGram[pairs] = id;
+    pairPosition[pairs++] = k;
   };
-  eachGram((id) => (counts[id] = (counts[id] ?? 0) + 1), true);
+  for (let p = 0; p < parts.length; p++) {
+    const name = parts[p]!;
+    const k = partCode[p]!;
+    for (let n = 1; n <= 3; n++) for (let i = 0; i + n <= name.length; i++) record(gramKey(name, i, n), k);
+  }
   const postingStart = new Uint32Array(gramIds.size + 1);
   for (let id = 0; id < gramIds.size; id++) postingStart[id + 1] = postingStart[id]! + counts[id]!;
-  const postings = codes.length <= 0x10000 ? new Uint16Array(postingStart[gramIds.size]!) : new Uint32Array(postingStart[gramIds.size]!);
+  const postings = codes.length <= 0x10000 ? new Uint16Array(pairs) : new Uint32Array(pairs);
   const next = Uint32Array.from(postingStart.subarray(0, gramIds.size));
-  lastSeen = [];
-  eachGram((id, k) => (postings[next[id]!++] = k), false);
+  for (let i = 0; i < pairs; i++) postings[next[pairGram[i]!]!++] = pairPosition[i]!;
   parts.push('');
   return { codes, text: parts.join('\n'), starts, gramIds, postingStart, postings };
 }
