@@ -16,7 +16,7 @@ import { compactUints, toStringTable } from '../build/tables.js';
 import { loadCatalog } from '../src/client/catalog-source.js';
 import { createClient } from '../src/client/client.js';
 import { decodeCatalog, readArtifact } from '../src/core/catalog.js';
-import { stringTableText, type Artifact } from '../src/core/format.js';
+import { FORMAT_VERSION, stringTableText, type Artifact } from '../src/core/format.js';
 import { FIXTURE, buildInto, tempDir, ok } from './helpers.js';
 
 const dir = tempDir();
@@ -70,7 +70,7 @@ describe('accepted sources', () => {
   it('reads the Latin-1 CRLF fixture with its notice line', () => {
     const catalog = loadCatalog(referencePath);
     expect(reference.codes).toHaveLength(15);
-    expect(catalog.header).toMatchObject({ rows: 22, codes: 15, states: 6, municipalities: 12, version: 2, format: 'cpmx-catalog' });
+    expect(catalog.header).toMatchObject({ rows: 22, codes: 15, states: 6, municipalities: 12, version: FORMAT_VERSION, format: 'cpmx-catalog' });
     expect(catalog.header.source).toMatchObject({ file: 'catalog-mini.txt', encoding: 'latin1', bytes: latin1.length });
     expect(catalog.header.notice).toMatch(/^El Catálogo Nacional de Códigos Postales, es elaborado por Correos de México/);
   });
@@ -244,7 +244,7 @@ describe('the artifact', () => {
     expect(() => decodeCatalog(encodeArtifact({ hello: 1 } as unknown as Artifact), '/x/foreign.msgpack')).toThrow('/x/foreign.msgpack: is not a cpmx artifact');
     const artifact = readArtifact(bytes);
     expect(() => decodeCatalog(encodeArtifact({ ...artifact, header: { ...artifact.header, version: 99 } }), '/x/v99.msgpack')).toThrow(
-      '/x/v99.msgpack: is an artifact of format version 99, and this cpmx reads version 2; run `cpmx build`',
+      `/x/v99.msgpack: is an artifact of format version 99, and this cpmx reads version ${FORMAT_VERSION}; run \`cpmx build\``,
     );
     expect(() => decodeCatalog(encodeArtifact({ ...artifact, trie: artifact.trie.subarray(0, 5) }), '/x/damaged.msgpack')).toThrow(/damaged/);
     expect(() => loadCatalog(join(dir, 'nothing-here.msgpack'))).toThrow(/nothing-here\.msgpack: no artifact here; run `cpmx build`/);

@@ -10,7 +10,7 @@
 /** Identifies a cpmx artifact; a file whose header lacks it is foreign. */
 export const FORMAT_NAME = 'cpmx-catalog';
 /** Bumped whenever the layout below changes; the runtime refuses any other version. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 /** Settlement entries pack the name index into the low bits and the type index above it. */
 export const SETTLEMENT_NAME_BITS = 18;
