@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/package-root.js';
 import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, type Lookups } from './contestants/types.js';
 import { timeBuilds } from './measure/builds.js';
 import { timeColdStarts } from './measure/cold-starts.js';

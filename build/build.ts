@@ -3,17 +3,23 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultArtifactPath, packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/package-root.js';
 import { ArtifactWriteError, CatalogError } from './errors.js';
 import { CatalogModel } from './model.js';
 import { CatalogReader } from './reader.js';
 import { encodeArtifact, writeFileAtomic } from './write.js';
 
+/** Where `cpmx build` writes by default: where the installed package's lookups read (src/client/default-artifact.ts). */
+export const defaultArtifactPath = join(packageRoot, 'data', 'cpmx.msgpack');
+
 /** Where the catalog is looked for when neither `--source` nor `CPMX_CATALOG` names one. */
 export const defaultCatalogPaths: readonly string[] = [
   join(packageRoot, 'data', 'CPdescarga.txt'),
   join(packageRoot, 'data', 'CPdescargatxt.zip'),
-  join(packageRoot, '..', 'shared', 'data', 'sepomex', 'CPdescargatxt.zip'),
+  // This repository's own development keeps the real catalog beside the checkout. An installed
+  // package is no git checkout, so it never looks outside itself (and a dependency's parent
+  // folder is the app's node_modules).
+  ...(existsSync(join(packageRoot, '.git')) ? [join(packageRoot, '..', 'shared', 'data', 'sepomex', 'CPdescargatxt.zip')] : []),
 ];
 
 export interface CatalogLocation {

@@ -39,12 +39,12 @@ describe('the installed package', () => {
     expect(body.response.municipio).toBe('Iztapalapa');
   });
 
-  it('exports the client, the contract and its errors, and nothing internal', () => {
+  it('exports the client, the handlers, the contract and its errors, and nothing internal', () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('cpmx')).sort()))"], {
       cwd: project,
       encoding: 'utf8',
     });
-    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'isSuccess']);
+    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
   });
 
   it('serves address validation from cpmx/validate', () => {

@@ -31,7 +31,9 @@ export class ArtifactError extends Error {
   }
 }
 
-export const REBUILD = 'run `cpmx build` to compile the catalog';
+/** The official catalog's download page (format TXT, all states: CPdescargatxt.zip). */
+export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
+export const REBUILD = `run \`cpmx build\` to compile the catalog (download CPdescargatxt.zip, format TXT, from ${CATALOG_URL}, then run \`npx cpmx build --source CPdescargatxt.zip\`; with \`--out FILE\` and CPMX_DATA=FILE the artifact stays outside node_modules)`;
 
 // The unpacker alone (bundled into dist/, see scripts/bundle.mjs): no packer, streams or native add-on.
 const unpackr = new Unpackr(MSGPACK_OPTIONS);
