@@ -9,7 +9,7 @@ import { CatalogModel } from './model.js';
 import { CatalogReader } from './reader.js';
 import { encodeArtifact, writeFileAtomic } from './write.js';
 
-/** Where `cpmx build` writes by default: where the installed package's lookups read (src/client/default-artifact.ts). */
+/** Where `cpmx build` writes by default: where the installed package's lookups read (src/default-artifact.ts). */
 export const defaultArtifactPath = join(packageRoot, 'data', 'cpmx.msgpack');
 
 /** Where the catalog is looked for when neither `--source` nor `CPMX_CATALOG` names one. */

@@ -8,7 +8,7 @@
  *   validate.js, validate.cjs   address validation (`cpmx/validate`)
  *   cli.js and cli-*.js         the command line and its lazily loaded chunks
  *
- * Every ES bundle sits directly in dist/, as src/client/default-artifact.ts sits directly in
+ * Every ES bundle sits directly in dist/, as src/default-artifact.ts sits directly in
  * src/: its literal `new URL('../data/cpmx.msgpack', import.meta.url)` (which bundlers and
  * file tracers follow) is then right wherever esbuild puts that module. The CommonJS bundles
  * get a version of that module written with `__dirname`, which tracers follow in CommonJS.
@@ -58,7 +58,7 @@ function swap(name, from, to) {
 const commonJsArtifact = {
   name: 'commonjs-default-artifact',
   setup(bundler) {
-    bundler.onLoad({ filter: /src[\\/]client[\\/]default-artifact\.ts$/ }, () => ({
+    bundler.onLoad({ filter: /src[\\/]default-artifact\.ts$/ }, () => ({
       loader: 'js',
       contents: `import { join } from 'node:path';
 export function packageArtifactPath() {

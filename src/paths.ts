@@ -1,9 +1,9 @@
 /**
  * Which artifact a lookup reads when none is given as bytes: the path given, else CPMX_DATA,
- * else the installed package's own (src/client/default-artifact.ts says how that is found).
+ * else the installed package's own (src/default-artifact.ts says how that is found).
  */
 import { resolve } from 'node:path';
-import { packageArtifactPath } from './client/default-artifact.js';
+import { packageArtifactPath } from './default-artifact.js';
 import { VERSION } from './version.js';
 
 /** Where the package's own artifact is read from by default (absolute). */

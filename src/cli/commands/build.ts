@@ -1,5 +1,7 @@
 /** `cpmx build`: compile the official catalog into the artifact the lookups read. */
+import { packageRoot } from '../../package-root.js';
 import { EXIT, HELP_OPTION, command, noPositionals } from '../command.js';
+import { noCatalogHelp } from '../hints.js';
 
 export const buildCommand = command({
   name: 'build',
@@ -10,9 +12,11 @@ export const buildCommand = command({
 it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups read.
 
 The catalog is looked for in this order: --source FILE; the CPMX_CATALOG environment
-variable; data/CPdescarga.txt, data/CPdescargatxt.zip and ../shared/data/sepomex/CPdescargatxt.zip
-from the package's root. The artifact is written to --out FILE, default data/cpmx.msgpack in
-the package, through a temporary file: a refused catalog never replaces a good artifact.`,
+variable; data/CPdescarga.txt and data/CPdescargatxt.zip in the package (and, in a git
+checkout of cpmx, ../shared/data/sepomex/CPdescargatxt.zip). The artifact is written to
+--out FILE, default data/cpmx.msgpack in the package, through a temporary file: a refused
+catalog never replaces a good artifact. Installed as a dependency, write it outside
+node_modules (--out) and point CPMX_DATA at it: the next install replaces the package.`,
   exit: 'Exit status: 0 when built, 1 when the catalog is missing or refused, 2 on a usage error.',
   options: {
     source: { type: 'string', value: 'FILE', help: 'the catalog to compile' },
@@ -25,12 +29,7 @@ the package, through a temporary file: a refused catalog never replaces a good a
     const { buildArtifact, defaultCatalogPaths, findCatalog, CatalogError, ArtifactWriteError } = await import('../../../build/build.js');
     const location = findCatalog(values.source);
     if (!location) {
-      process.stderr.write(
-        `cpmx build: no catalog found. Download CPdescargatxt.zip (format TXT, all states) from Correos de México\n` +
-          `and put it at ${defaultCatalogPaths[1]}, or run: cpmx build --source FILE (or set CPMX_CATALOG).\n` +
-          `Looked for:\n${defaultCatalogPaths.map((path) => `  ${path}\n`).join('')}` +
-          `Test mode (token "pruebas") works without a catalog; real-data lookups need one.\n`,
-      );
+      process.stderr.write(noCatalogHelp(defaultCatalogPaths, packageRoot));
       return values['if-found'] ? EXIT.ok : EXIT.failed;
     }
     const tty = process.stderr.isTTY === true;
