@@ -18,7 +18,7 @@
  * budget allows, and an app's bundler or file tracer then has nothing of cpmx's lookup path
  * left to find. Every other dependency stays a package, loaded only by what uses it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -97,6 +97,10 @@ await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' }
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
 
 const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [msgpackrPacker, commonJsArtifact] };
+// Types for require(): TypeScript reads a .d.ts of this ES module package as an ES module, which
+// a CommonJS file may not import under `module: node16`; a .d.cts that re-exports it may.
+writeFileSync('dist/cpmx.d.cts', "export * from './src/index.js';\n");
+writeFileSync('dist/validate.d.cts', "export * from './src/validate/index.js';\n");
 refuse(await build({ ...commonJs, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
 refuse(await build({ ...commonJs, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
 

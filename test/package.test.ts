@@ -29,9 +29,11 @@ describe('the tarball', () => {
       'dist/cli-*.js',
       'dist/cli.js',
       'dist/cpmx.cjs',
+      'dist/cpmx.d.cts',
       'dist/cpmx.js',
       'dist/cpmx.web.js',
       'dist/validate.cjs',
+      'dist/validate.d.cts',
       'dist/validate.js',
       'package.json',
     ]);
@@ -120,6 +122,17 @@ export const more = [names, records, first, new ArtifactError('x', 'y').path];
     expect(() => execFileSync(process.execPath, [tsc, ...args], { cwd: project, encoding: 'utf8' })).not.toThrow();
     writeFileSync(join(project, 'wrong.ts'), `import { createClient } from 'cpmx';\nconst n: number = createClient({ token: 'x' }).getEstados();\n`);
     expect(() => execFileSync(process.execPath, [tsc, ...args.slice(0, -1), 'wrong.ts'], { cwd: project, encoding: 'utf8' })).toThrow();
+    // A CommonJS consumer under module node16 reads the .d.cts that require() resolves to.
+    writeFileSync(
+      join(project, 'use.cts'),
+      `import { createClient, createMiddleware, type InfoCpBody } from 'cpmx';\nimport { validateAddress } from 'cpmx/validate';\nconst client = createClient({ token: 'demo' });\nexport const body: InfoCpBody = client.infoCp('09810');\nexport const both = [createMiddleware({ prefix: '/cpmx' }), validateAddress(client, { cp: '09810' }).valid];\n`,
+    );
+    writeFileSync(join(project, 'wrong.cts'), `import { createClient } from 'cpmx';\nexport const n: number = createClient({ token: 'x' }).getEstados();\n`);
+    const commonJs = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types')];
+    expect(() => execFileSync(process.execPath, [tsc, ...commonJs, 'use.cts'], { cwd: project, encoding: 'utf8' })).not.toThrow();
+    const wrong = spawnSync(process.execPath, [tsc, ...commonJs, 'wrong.cts'], { cwd: project, encoding: 'utf8' });
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stdout).toMatch(/wrong\.cts\(2,14\): error TS2322: Type 'EstadosBody' is not assignable to type 'number'/);
   });
   it('is required by CommonJS, main entry and cpmx/validate, answering from the same artifact', () => {
     writeFileSync(

@@ -7,7 +7,7 @@
 import { LABELS, type ContestantName } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
 import type { Results } from '../results.js';
-import { count, format, MB, megabytes, percent } from './format.js';
+import { count, format, kilobytes, MB, megabytes, percent } from './format.js';
 
 export interface Target {
   name: string;
@@ -81,6 +81,25 @@ export const TARGETS: TargetRule[] = [
       value: `${percent(http.ratio)} [${Math.round(100 * Math.min(...http.ratios))} – ${Math.round(100 * Math.max(...http.ratios))}]`,
       pass: http.ratio >= 0.8,
     },
+  ({ http }) => {
+    const middleware = http?.handlers?.middleware;
+    if (!middleware) return null;
+    return {
+      name: 'HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds)',
+      target: '≥ 80%',
+      value: `${percent(middleware.ratio)} [${Math.round(100 * Math.min(...middleware.ratios))} – ${Math.round(100 * Math.max(...middleware.ratios))}]`,
+      pass: middleware.ratio >= 0.8,
+    };
+  },
+  ({ embed }) => {
+    if (!embed) return null;
+    const ms = embed.cold.bytes.importToAnswerMs.median;
+    return { name: 'cold load with the artifact given as bytes', target: '≤ 20 ms', value: format(ms, 'ms'), pass: ms <= 20 };
+  },
+  ({ embed }) =>
+    embed
+      ? { name: 'browser bundle of the library, gzipped', target: '≤ 20 KB', value: kilobytes(embed.browserBundle.gzipBytes), pass: embed.browserBundle.gzipBytes <= 20 * 1024 }
+      : null,
   ({ validate }) => {
     if (!validate) return null;
     const share = validate.cpmx.recordsPerSecond / validate.csvParse.recordsPerSecond;

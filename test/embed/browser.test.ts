@@ -5,9 +5,8 @@
  */
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleForBrowser, type BrowserBundle } from '../../bench/measure/embed.js';
 import { createClient } from '../../src/index.js';
 import { root, tempDir } from '../helpers.js';
 import { launchBrowser } from '../support/browser.js';
@@ -15,25 +14,13 @@ import { listen } from '../support/http.js';
 
 const dir = tempDir();
 const artifact = join(root, 'data', 'cpmx.msgpack');
-let bundle: { text: string; inputs: string[] };
+let bundle: BrowserBundle;
 
 beforeAll(async () => {
   // The app's project: cpmx installed as a package (a link to this checkout, whose exports esbuild reads).
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   symlinkSync(root, join(dir, 'node_modules', 'cpmx'));
-  const result = await build({
-    entryPoints: [join(root, 'test', 'embed', 'apps', 'browser.mjs')],
-    nodePaths: [join(dir, 'node_modules')],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    write: false,
-    metafile: true,
-    logLevel: 'error',
-  });
-  bundle = { text: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
+  bundle = await bundleForBrowser({ file: join(root, 'test', 'embed', 'apps', 'browser.mjs') }, [join(dir, 'node_modules')]);
 });
 
 describe('a browser bundle of the library', () => {
@@ -41,7 +28,7 @@ describe('a browser bundle of the library', () => {
     expect(bundle.inputs.some((input) => input.endsWith('dist/cpmx.web.js'))).toBe(true);
     expect(bundle.inputs.filter((input) => input.startsWith('node:') || /dist\/cpmx\.(js|cjs)$/.test(input))).toEqual([]);
     // The size a page pays; README.md and bench/RESULTS.md give the measured figure.
-    expect(gzipSync(bundle.text).length).toBeLessThan(40 * 1024);
+    expect(bundle.gzipBytes).toBeLessThan(40 * 1024);
   });
 
   it('answers info_cp and search_cp in headless Chromium from the fetched artifact', async () => {

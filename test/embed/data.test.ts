@@ -74,6 +74,10 @@ describe('the web build (dist/cpmx.web.js)', () => {
     expect(() => web.createClient({ token: 'demo', dataPath })).toThrow(/this build reads no files/);
     const health = await (await web.createFetchHandler()(new Request('http://cpmx.test/health'))).json();
     expect(health).toMatchObject({ loaded: false, artifact: 'the artifact given as data', error: expect.stringMatching(/pass the artifact's bytes as data/) });
+    const real = await web.createFetchHandler()(new Request('http://cpmx.test/query/info_cp/09810?token=demo'));
+    expect(real.status).toBe(503);
+    expect(((await real.json()) as { error_message: string }).error_message).toMatch(/pass the artifact's bytes as data/);
+    expect((await web.createFetchHandler()(new Request('http://cpmx.test/query/info_cp/09810?token=pruebas'))).status).toBe(200);
   });
 
   it('imports nothing from Node', () => {

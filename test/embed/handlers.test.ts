@@ -123,6 +123,32 @@ describe('the three ways of serving the API', () => {
     expect(health.code_error).toBe(111);
   });
 
+  it('wait for a registry that answers with promises, spending a credit only for a delivered answer', async () => {
+    const credits = new Map([['paid', 2]]);
+    const registry = {
+      credits: async (token: string) => credits.get(token),
+      consume: async (token: string) => {
+        const left = credits.get(token);
+        if (left === undefined) return 'unknown' as const;
+        if (left === 0) return 'none-left' as const;
+        credits.set(token, left - 1);
+        return 'spent' as const;
+      },
+    };
+    const fetchHandler = createFetchHandler({ dataPath, registry });
+    const middleware = await listen(createMiddleware({ dataPath, registry }));
+    const ask = async (token: string, method = 'GET') => (await fetchHandler(new Request(`http://cpmx.test/query/info_cp/09810?token=${token}`, { method }))).status;
+    expect(await ask('unknown')).toBe(401);
+    expect(await ask('paid', 'HEAD')).toBe(200);
+    expect(credits.get('paid')).toBe(2);
+    expect(await ask('paid')).toBe(200);
+    expect((await raw(middleware.url, 'GET', '/query/info_cp/09810?token=paid')).status).toBe(200);
+    expect(credits.get('paid')).toBe(0);
+    expect(await ask('paid')).toBe(402);
+    expect((await raw(middleware.url, 'GET', '/query/info_cp/09810?token=paid')).status).toBe(402);
+    expect(await ask('pruebas')).toBe(200);
+  });
+
   it('refuse a prefix that is not a path', () => {
     expect(() => createMiddleware({ dataPath, prefix: 'cpmx' })).toThrow(/prefix must be a path starting with "\/", got "cpmx"/);
     expect(() => createFetchHandler({ dataPath, prefix: '/cpmx?x' })).toThrow(/prefix must be a path/);
