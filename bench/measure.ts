@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../src/package-root.js';
 import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, type Lookups } from './contestants/types.js';
-import { timeBuilds } from './measure/builds.js';
+import { timeBuilds, timeDiffs } from './measure/builds.js';
 import { timeColdStarts } from './measure/cold-starts.js';
 import { measureEmbedding } from './measure/embed.js';
 import { catalogFacts, machineFacts } from './measure/facts.js';
@@ -45,6 +45,9 @@ export async function measure(options: MeasureOptions): Promise<Results> {
 
   log('build: 3 runs in child processes ...');
   const build = timeBuilds({ compiled, catalog, work, runs: 3 });
+
+  log('diff: the whole catalog against its artifact, 3 runs in child processes ...');
+  const diff = timeDiffs({ compiled, catalog, artifact, runs: 3 });
 
   log(`cold start: ${options.coldRuns} runs of each, interleaved ...`);
   const cold = timeColdStarts({ compiled, work, runs: options.coldRuns, code: '09810' });
@@ -94,6 +97,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     settings: { taskTimeMs: options.taskTimeMs, warmupMs: WARMUP_MS, coldRuns: options.coldRuns },
     sizes: { rawText, zip, artifact: prepared.bytes.artifact, sqlite: prepared.bytes.sqlite, json: prepared.bytes.json },
     build,
+    diff,
     cold,
     lookups,
     http,

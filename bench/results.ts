@@ -94,6 +94,8 @@ export interface Results {
   settings: { taskTimeMs: number; warmupMs: number; coldRuns: number };
   sizes: { rawText: number; zip: number | null; artifact: number; sqlite: number; json: number };
   build: { ms: Spread; maxRssBytes: Spread };
+  /** `cpmx diff` of the catalog against its artifact; absent from runs measured before it was added. */
+  diff?: { ms: Spread; maxRssBytes: Spread };
   cold: Record<ColdName, ColdStat>;
   /** Operation id → contestant → stat; the cpmx-only measures have only cpmx. */
   lookups: Record<string, Partial<Record<ContestantName, LookupStat>>>;

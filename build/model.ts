@@ -12,9 +12,10 @@ import {
   SETTLEMENT_BYTES,
   SETTLEMENT_NAME_BITS,
   type Artifact,
+  type ArtifactHeader,
 } from '../src/core/format.js';
 import { CatalogError } from './errors.js';
-import type { CatalogRow, CatalogSourceInfo } from './reader.js';
+import type { CatalogRow } from './reader.js';
 import { compactUints, toStringTable } from './tables.js';
 
 interface CodeEntry {
@@ -28,7 +29,12 @@ interface CodeEntry {
 interface Named {
   name: string;
   line: number;
+  /** The source it was read from. */
+  where: string;
 }
+
+/** Where the catalog came from, as the artifact's header records it (see build/provenance.ts). */
+export type Provenance = Pick<ArtifactHeader, 'source' | 'notice' | 'sources' | 'builtAt'>;
 
 /** Interns strings in order of first use. */
 class Interner {
@@ -53,8 +59,13 @@ export class CatalogModel {
   private readonly states = new Map<number, Named>();
   private readonly municipalities = new Map<number, Named>();
 
-  /** `where` names the source in errors. */
-  constructor(private readonly where: string) {}
+  /** `where` names the source in errors; `readingFrom` changes it when several sources are read. */
+  constructor(private where: string) {}
+
+  /** The rows that follow come from `where`. */
+  readingFrom(where: string): void {
+    this.where = where;
+  }
 
   get codeCount(): number {
     return this.codes.size;
@@ -85,13 +96,14 @@ export class CatalogModel {
   /** A key must carry one name throughout the catalog, or lookups would depend on row order. */
   private agree(names: Map<number, Named>, key: number, name: string, line: number, column: string, label: string) {
     const known = names.get(key);
-    if (!known) names.set(key, { name, line });
+    if (!known) names.set(key, { name, line, where: this.where });
     else if (known.name !== name) {
-      throw new CatalogError(this.where, `${column} ${label} is named "${name}" here but "${known.name}" on line ${known.line}`, line);
+      const there = known.where === this.where ? `on line ${known.line}` : `in ${known.where}, line ${known.line}`;
+      throw new CatalogError(this.where, `${column} ${label} is named "${name}" here but "${known.name}" ${there}`, line);
     }
   }
 
-  toArtifact(source: CatalogSourceInfo): Artifact {
+  toArtifact(provenance: Provenance): Artifact {
     if (this.rows === 0) throw new CatalogError(this.where, 'has a header but no data rows');
     const postalCodes = [...this.codes.keys()].sort();
     const stateKeys = [...this.states.keys()].sort((a, b) => a - b);
@@ -137,8 +149,7 @@ export class CatalogModel {
         codes: postalCodes.length,
         states: stateKeys.length,
         municipalities: municipalityIds.length,
-        source: { file: source.file, sha256: source.sha256, bytes: source.bytes, encoding: source.encoding },
-        notice: source.notice,
+        ...provenance,
       },
       strings: {
         states: toStringTable(stateKeys.map((key) => this.states.get(key)!.name)),

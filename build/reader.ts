@@ -3,17 +3,21 @@
  * published in) as a stream of validated rows.
  *
  * The format has traps (see the data README): Latin-1 with CRLF, a free-text first line,
- * `|` separators with no quoting although names contain `"`, padded and empty fields.
- * Every refusal is a CatalogError naming the file and line.
+ * `|` separators with no quoting although names contain `"`, padded and empty fields, and
+ * columns whose order changes between downloads (they are found by header name). Every
+ * refusal is a CatalogError naming the file and, where there is one, the line.
+ *
+ * What is read is verified before it is trusted: the whole input is hashed, its size is
+ * bounded, a zip's catalog member is the only one of its name and passes its CRC-32 check
+ * before a single row is taken from it, and no line may exceed the line limit.
  */
-import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
-import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
-import { TextDecoder } from 'node:util';
-import { parse } from 'csv-parse';
-import { Unzip, UnzipInflate } from 'fflate';
 import { CatalogError } from './errors.js';
+import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
+import { LineSplitter } from './lines.js';
+import { SourceBytes } from './source.js';
+import { findMember, inflateMember, readZipDirectory, ZipError, type ZipEntry } from './zip.js';
+
+export { DEFAULT_LIMITS, type ReadLimits };
 
 /** The catalog's member name inside the official zip. */
 export const CATALOG_MEMBER = 'CPdescarga.txt';
@@ -41,6 +45,9 @@ export interface CatalogSourceInfo {
   encoding: 'latin1' | 'utf8';
   notice: string;
   format: 'zip' | 'txt';
+  /** The catalog's own date: its zip member's timestamp, else a regular file's modification time. */
+  date?: string;
+  dateFrom?: 'zip-entry' | 'file-mtime';
 }
 
 /** The columns cpmx reads, by their header names (matched ignoring case). */
@@ -58,239 +65,147 @@ type Column = keyof typeof COLUMNS;
 
 const TWO_DIGITS = /^\d{1,2}$/;
 const THREE_DIGITS = /^\d{1,3}$/;
+const POSTAL_CODE = /^\d{5}$/;
+const HEADER_START = /^d_codigo\|/i;
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+
+export interface ReaderOptions {
+  limits?: Partial<ReadLimits>;
+  /** Called when the source is a FIFO waiting for a writer. */
+  onWaiting?: (path: string) => void;
+}
 
 /** Reads a catalog file; iterate `rows()` once, then read `info()`. */
 export class CatalogReader {
+  /** The file's base name, for messages until the read says more (`x.zip (CPdescarga.txt)`). */
   readonly file: string;
-  private readonly hash: Hash = createHash('sha256');
-  private bytes = 0;
-  private notice = '';
+  /** The file, and inside a zip the member, as refusals name it. */
+  where: string;
+  private readonly limits: ReadLimits;
+  private source: SourceBytes | undefined;
   private encoding: 'latin1' | 'utf8' = 'latin1';
-  private readonly format: 'zip' | 'txt';
+  private notice = '';
+  private format: 'zip' | 'txt' = 'txt';
+  private date: Pick<CatalogSourceInfo, 'date' | 'dateFrom'> = {};
 
-  constructor(readonly path: string) {
-    this.file = basename(path);
-    this.format = sniffFormat(path);
+  constructor(
+    readonly path: string,
+    private readonly options: ReaderOptions = {},
+  ) {
+    this.file = path === '-' ? 'stdin' : path.split(/[\\/]/).pop()!;
+    this.where = this.file;
+    this.limits = { ...DEFAULT_LIMITS, ...definedOnly(options.limits ?? {}) };
   }
 
-  private sha256: string | undefined;
-
   info(): CatalogSourceInfo {
-    this.sha256 ??= this.hash.digest('hex');
+    if (!this.source) throw new Error(`${this.path} has not been read`);
     return {
-      file: this.file,
-      sha256: this.sha256,
-      bytes: this.bytes,
+      file: this.source.file,
+      sha256: this.source.sha256,
+      bytes: this.source.bytes,
       encoding: this.encoding,
       notice: this.notice,
       format: this.format,
+      ...this.date,
     };
   }
 
   /** The data rows in file order; throws CatalogError on the first bad line. */
   async *rows(): AsyncGenerator<CatalogRow> {
-    const where = this.format === 'zip' ? `${this.file} (${CATALOG_MEMBER})` : this.file;
-    const raw = createReadStream(this.path);
-    raw.on('data', (chunk) => {
-      this.hash.update(chunk);
-      this.bytes += chunk.length;
-    });
-    const text = this.format === 'zip' ? extractMember(raw, this.file) : raw;
-    const decoder = new CatalogDecoder(where, (encoding) => (this.encoding = encoding));
-    const notice = new NoticeSplitter();
-    // No quoting (names hold `"`), every line one record: lines are counted here, which is far
-    // cheaper than csv-parse's `info`, and rows of the wrong width are refused here by line.
-    const parser = parse({ delimiter: '|', quote: false, relax_column_count: true, skip_empty_lines: false });
-    for (const stage of [text, decoder, notice]) stage.on('error', (error: Error) => parser.destroy(error));
-    text.pipe(decoder).pipe(notice).pipe(parser);
-
-    let header: Record<Column, number> | undefined;
-    let fieldCount = 0;
-    let line = 0;
+    const source = (this.source = await SourceBytes.open(this.path, { ...this.limits, onWaiting: this.options.onWaiting }));
+    // Made on the first chunk of text, once the zip (if it is one) has named its member.
+    let splitter: LineSplitter | undefined;
     try {
-      for await (const record of parser as AsyncIterable<string[]>) {
-        if (line === 0) line = notice.lines;
-        line++;
-        if (record.length === 1 && record[0] === '') continue;
-        if (!header) {
-          header = readHeader(record);
-          if (!header) {
-            throw new CatalogError(where, `missing header: expected a line starting "d_codigo|d_asenta|", found "${clip(record.join('|'))}"`, line);
-          }
-          fieldCount = record.length;
-          continue;
+      for await (const chunk of this.text(source)) {
+        splitter ??= new LineSplitter(this.where, this.limits.maxLineBytes);
+        const lines = splitter.push(chunk);
+        let number = splitter.lines - lines.length;
+        for (const line of lines) {
+          const row = this.take(line, ++number);
+          if (row) yield row;
         }
-        if (record.length !== fieldCount) {
-          throw new CatalogError(where, `expected ${fieldCount} fields separated by "|", found ${record.length}`, line);
-        }
-        yield toRow(record, header, line, where);
+      }
+      for (const line of splitter?.end() ?? []) {
+        const row = this.take(line, splitter!.lines);
+        if (row) yield row;
       }
     } catch (error) {
-      throw asCatalogError(error, where);
+      throw asCatalogError(error, this.where);
     }
-    this.notice = notice.notice;
-    if (line === 0 && !notice.lines) throw new CatalogError(where, 'the file is empty');
-    if (!header) throw new CatalogError(where, 'missing header: no line starts "d_codigo|d_asenta|"');
+    if (!splitter?.lines) throw new CatalogError(this.where, 'the file is empty');
+    if (splitter.encoding) this.encoding = splitter.encoding;
+    if (!this.header) throw new CatalogError(this.where, 'missing header: no line starts "d_codigo|d_asenta|"');
   }
-}
 
-/** `zip` when the file starts with a zip local header, else `txt`; never decided by name. */
-function sniffFormat(path: string): 'zip' | 'txt' {
-  let fd: number;
-  try {
-    if (statSync(path).isDirectory()) throw new CatalogError(path, 'is a directory, not a catalog file');
-    fd = openSync(path, 'r');
-  } catch (error) {
-    if (error instanceof CatalogError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CatalogError(path, code === 'ENOENT' ? 'file not found' : `cannot be read (${code ?? String(error)})`);
-  }
-  try {
-    const head = Buffer.alloc(4);
-    const read = readSync(fd, head, 0, 4, 0);
-    return read === 4 && ZIP_MAGIC.every((byte, i) => head[i] === byte) ? 'zip' : 'txt';
-  } finally {
-    closeSync(fd);
-  }
-}
+  private header: Record<Column, number> | undefined;
+  private fieldCount = 0;
 
-/** Streams the bytes of `CPdescarga.txt` out of the official zip. */
-function extractMember(zip: Readable, file: string): Readable {
-  const out = new PassThrough();
-  let found = false;
-  let finished = false;
-  const fail = (reason: string) => out.destroy(new CatalogError(file, reason));
-  const unzip = new Unzip((member) => {
-    if (found || basename(member.name).toLowerCase() !== CATALOG_MEMBER.toLowerCase()) return;
-    found = true;
-    member.ondata = (error, chunk, final) => {
-      if (error) return fail(`${member.name} cannot be inflated (${error.message})`);
-      out.write(chunk);
-      if (final) {
-        finished = true;
-        out.end();
+  /**
+   * One line's row; undefined for the notice, the header and blank lines. Line 1 is the
+   * notice unless it is the header itself; the first line after it must be the header.
+   */
+  private take(line: string, number: number): CatalogRow | undefined {
+    if (number === 1 && !HEADER_START.test(line)) {
+      this.notice = line.trim();
+      return undefined;
+    }
+    if (line === '') return undefined;
+    const record = line.split('|');
+    if (!this.header) {
+      this.header = readHeader(record);
+      if (!this.header) {
+        throw new CatalogError(this.where, `missing header: expected a line starting "d_codigo|d_asenta|", found "${clip(line)}"`, number);
       }
-    };
-    member.start();
-  });
-  unzip.register(UnzipInflate);
-  zip.on('data', (chunk) => {
-    try {
-      unzip.push(chunk as Buffer);
-    } catch (error) {
-      fail(`not a readable zip (${(error as Error).message})`);
+      this.fieldCount = record.length;
+      return undefined;
     }
-  });
-  zip.on('end', () => {
-    try {
-      unzip.push(new Uint8Array(0), true);
-    } catch (error) {
-      return fail(`not a readable zip (${(error as Error).message})`);
+    if (record.length !== this.fieldCount) {
+      throw new CatalogError(this.where, `expected ${this.fieldCount} fields separated by "|", found ${record.length}`, number);
     }
-    if (!found) fail(`the zip holds no ${CATALOG_MEMBER}`);
-    else if (!finished) fail(`${CATALOG_MEMBER} is truncated inside the zip`);
-  });
-  zip.on('error', (error) => out.destroy(error));
-  return out;
-}
-
-/**
- * Bytes to text. The official file is Latin-1; a UTF-8 re-save is accepted too. The choice
- * is made on the first line with non-ASCII bytes (the official notice line has some): valid
- * UTF-8 there means UTF-8, anything else Latin-1. A UTF-8 file that later turns invalid is
- * refused rather than read as mojibake.
- */
-class CatalogDecoder extends Transform {
-  private utf8: TextDecoder | undefined;
-  private decided = false;
-  private line = 1;
-
-  constructor(
-    private readonly where: string,
-    private readonly onDecide: (encoding: 'latin1' | 'utf8') => void,
-  ) {
-    super({ decodeStrings: true, readableObjectMode: false, encoding: 'utf8' });
+    return toRow(record, this.header, number, this.where);
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    if (!this.decided) {
-      const firstHigh = chunk.findIndex((byte) => byte >= 0x80);
-      if (firstHigh >= 0) this.decide(chunk.subarray(firstHigh));
+  /** The catalog text: the source itself, or its zip's catalog member once verified whole. */
+  private async *text(source: SourceBytes): AsyncGenerator<Buffer> {
+    const chunks = source.chunks()[Symbol.asyncIterator]();
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    while (headBytes < ZIP_MAGIC.length) {
+      const next = await chunks.next();
+      if (next.done) break;
+      head.push(next.value);
+      headBytes += next.value.length;
     }
-    try {
-      done(null, this.utf8 ? this.utf8.decode(chunk, { stream: true }) : chunk.toString('latin1'));
-    } catch {
-      done(new CatalogError(this.where, `not valid UTF-8 at or after this line, although the file began as UTF-8`, this.line));
-    }
-    this.line += countLines(chunk);
-  }
-
-  override _flush(done: TransformCallback): void {
-    try {
-      done(null, this.utf8 ? this.utf8.decode() : '');
-    } catch {
-      done(new CatalogError(this.where, 'ends inside a UTF-8 character', this.line));
-    }
-  }
-
-  /** Decides on the rest of the line holding the first non-ASCII byte. */
-  private decide(sample: Buffer): void {
-    this.decided = true;
-    const lineEnd = sample.indexOf(10);
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(lineEnd >= 0 ? sample.subarray(0, lineEnd) : sample, { stream: true });
-      this.utf8 = new TextDecoder('utf-8', { fatal: true });
-      this.onDecide('utf8');
-    } catch {
-      this.onDecide('latin1');
-    }
-  }
-}
-
-/**
- * Takes the free-text first line (the terms of use) off the text, unless the file starts with
- * the header itself, so that the parser only ever sees the header and rows of one width.
- */
-class NoticeSplitter extends Transform {
-  /** The notice line, trimmed; "" when the file has none. */
-  notice = '';
-  /** Lines taken off: 0 or 1. */
-  lines = 0;
-  private head: string | undefined = '';
-
-  constructor() {
-    super({ decodeStrings: false, encoding: 'utf8' });
-  }
-
-  override _transform(chunk: string, _encoding: BufferEncoding, done: TransformCallback): void {
-    if (this.head === undefined) {
-      done(null, chunk);
+    const start = Buffer.concat(head, headBytes);
+    const rest = { [Symbol.asyncIterator]: () => chunks };
+    if (!ZIP_MAGIC.every((byte, i) => start[i] === byte)) {
+      this.format = 'txt';
+      if (source.modified) this.date = { date: source.modified.toISOString(), dateFrom: 'file-mtime' };
+      if (start.length) yield start;
+      yield* rest;
       return;
     }
-    this.head += chunk;
-    const end = this.head.indexOf('\n');
-    done(null, end < 0 ? undefined : this.split(end));
+    this.format = 'zip';
+    // The zip is read whole (it is bounded by maxBytes), for its directory sits at its end.
+    const parts: Buffer[] = [start];
+    for await (const chunk of rest) parts.push(chunk);
+    const zip = Buffer.concat(parts);
+    const entry = this.catalogEntry(zip);
+    this.where = `${this.file} (${entry.name})`;
+    if (entry.modified) this.date = { date: entry.modified, dateFrom: 'zip-entry' };
+    // First pass: the member must inflate whole to its size and CRC-32 before any row is used,
+    // so damage is reported as damage, not as whatever line it happens to garble.
+    for await (const _ of inflateMember(zip, entry, this.limits.maxBytes));
+    yield* inflateMember(zip, entry, this.limits.maxBytes);
   }
 
-  override _flush(done: TransformCallback): void {
-    done(null, this.head === undefined || this.head === '' ? undefined : this.split(this.head.length));
+  private catalogEntry(zip: Buffer): ZipEntry {
+    try {
+      return findMember(readZipDirectory(zip), CATALOG_MEMBER);
+    } catch (error) {
+      throw asCatalogError(error, this.file);
+    }
   }
-
-  private split(end: number): string {
-    const head = this.head!;
-    this.head = undefined;
-    if (/^d_codigo\|/i.test(head)) return head;
-    this.notice = head.slice(0, end).trim();
-    this.lines = 1;
-    return head.slice(end + 1);
-  }
-}
-
-function countLines(chunk: Buffer): number {
-  let lines = 0;
-  for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines++;
-  return lines;
 }
 
 /** Column positions when `record` is the header line, else undefined. */
@@ -309,7 +224,7 @@ function readHeader(record: string[]): Record<Column, number> | undefined {
 function toRow(record: string[], at: Record<Column, number>, line: number, where: string): CatalogRow {
   const field = (column: Column) => record[at[column]]!.trim();
   const postalCode = field('postalCode');
-  if (!/^\d{5}$/.test(postalCode)) {
+  if (!POSTAL_CODE.test(postalCode)) {
     throw new CatalogError(where, `d_codigo "${clip(postalCode)}" is not a 5-digit postal code`, line);
   }
   const required = (column: Column) => {
@@ -339,11 +254,15 @@ function toRow(record: string[], at: Record<Column, number>, line: number, where
 
 function asCatalogError(error: unknown, where: string): Error {
   if (error instanceof CatalogError) return error;
+  if (error instanceof ZipError) return new CatalogError(where, `the zip ${error.message}`);
   const code = (error as NodeJS.ErrnoException).code;
-  const line = (error as { lines?: number }).lines;
-  return new CatalogError(where, `cannot be read (${code ?? (error as Error).message})`, line);
+  return new CatalogError(where, `cannot be read (${code ?? (error as Error).message})`);
 }
 
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

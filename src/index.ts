@@ -43,4 +43,4 @@ export {
 } from './core/contract.js';
 export type { Consumption, TokenRegistry } from './core/credits.js';
 export { ArtifactError } from './core/catalog.js';
-export type { ArtifactHeader, SourceInfo } from './core/format.js';
+export type { ArtifactHeader, CatalogAge, SourceInfo } from './core/format.js';

@@ -3,12 +3,13 @@
  * its file and line, the atomic write, determinism and the artifact round trip.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildArtifact, findCatalog } from '../build/build.js';
 import { CatalogError } from '../build/errors.js';
 import { CatalogModel } from '../build/model.js';
+import { provenance } from '../build/provenance.js';
 import { CatalogReader } from '../build/reader.js';
 import { encodeArtifact } from '../build/write.js';
 import { compactUints, toStringTable } from '../build/tables.js';
@@ -164,7 +165,9 @@ describe('refusals name the file, the line and the reason, and write nothing', (
   });
 
   it('a zip without CPdescarga.txt, a broken zip, and UTF-8 that turns invalid', async () => {
-    expect((await refusal(write('other.zip', zipSync({ 'otro.txt': latin1 })))).message).toBe('other.zip: the zip holds no CPdescarga.txt');
+    expect((await refusal(write('other.zip', zipSync({ 'otro.txt': latin1, 'LEEME.txt': strToU8('hola') })))).message).toBe(
+      'other.zip: the zip holds no CPdescarga.txt; it holds "otro.txt", "LEEME.txt"',
+    );
     const zip = zipSync({ 'CPdescarga.txt': latin1 });
     expect((await refusal(write('cut.zip', zip.subarray(0, 200)))).message).toMatch(/^cut\.zip: /);
     const mixed = Buffer.concat([Buffer.from(`${lines.slice(0, 5).join('\r\n')}\r\n`, 'utf8'), Buffer.from(lines.slice(5).join('\r\n'), 'latin1')]);
@@ -193,7 +196,7 @@ describe('the artifact', () => {
     const reader = new CatalogReader(FIXTURE);
     const model = new CatalogModel(reader.file);
     for await (const row of reader.rows()) model.add(row);
-    const artifact = model.toArtifact(reader.info());
+    const artifact = model.toArtifact(provenance([reader.info()], new Date()));
     const decoded = readArtifact(encodeArtifact(artifact));
     expect(Object.keys(decoded)).toEqual(Object.keys(artifact));
     for (const key of Object.keys(artifact) as (keyof Artifact)[]) {
@@ -255,7 +258,8 @@ describe('finding the catalog', () => {
     expect(findCatalog(undefined, { CPMX_CATALOG: 'b.txt' })).toMatchObject({ from: 'CPMX_CATALOG' });
     const [absent, present] = [join(dir, 'absent', 'CPdescarga.txt'), join(dir, 'present.zip')];
     writeFileSync(present, 'PK');
-    expect(findCatalog(undefined, {}, [absent, present])).toEqual({ path: present, from: 'default' });
+    expect(findCatalog(undefined, {}, [absent, present])).toEqual({ path: present, paths: [present], from: 'default' });
+    expect(findCatalog(['a.txt', 'b.zip', '-'], {})).toEqual({ path: resolve('a.txt'), paths: [resolve('a.txt'), resolve('b.zip'), '-'], from: '--source' });
     expect(findCatalog(undefined, {}, [absent])).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS } from '../src/index.js';
-import { CLI, FIXTURE, buildInto, root, tempDir } from './helpers.js';
+import { BUILD_EPOCH, CLI, FIXTURE, buildInto, root, tempDir } from './helpers.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -144,7 +144,7 @@ describe('query', () => {
 describe('build and status', () => {
   it('builds from --source to --out with a summary, and status shows the header', () => {
     const out = join(dir, 'cli-built.msgpack');
-    const run = cpmx(['build', '--source', FIXTURE, '--out', out]);
+    const run = cpmx(['build', '--source', FIXTURE, '--out', out], { env: { SOURCE_DATE_EPOCH: BUILD_EPOCH } });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/rows 22, codes 15, states 6, municipalities 12/);
     expect(run.stdout).toMatch(/bytes in \d+\.\d\d s; source latin1, sha256 [0-9a-f]{64}/);

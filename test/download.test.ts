@@ -330,6 +330,22 @@ describe('failures', () => {
     expect(readdirSync(join(out, '..'))).toEqual([]);
   });
 
+  it('accepts a catalog whose lines end in LF or a lone CR, as the build reads it', async () => {
+    const zipFor = replica.zipFor;
+    try {
+      for (const ending of ['\n', '\r']) {
+        replica.zipFor = () => bareZip({ 'CPdescarga.txt': latin1(catalog.toString('latin1').replaceAll('\r\n', ending)) });
+        const out = freshOut();
+        expect((await downloadCatalog(options(out))).member.header).toMatch(/^d_codigo\|d_asenta\|/);
+        const artifact = join(out, '..', 'cpmx.msgpack');
+        await buildArtifact({ source: out, out: artifact });
+        expect(loadCatalog(artifact).header).toMatchObject({ rows: 22, codes: 15 });
+      }
+    } finally {
+      replica.zipFor = zipFor;
+    }
+  });
+
   it('a page that never answers: timeout once the idle time passes', async () => {
     replica.override('GET', neverAnswer);
     const out = freshOut();

@@ -26,10 +26,17 @@ export function tempDir(): string {
   return dir;
 }
 
+/**
+ * The build time recorded by buildInto, fixed so that builds of the same input are
+ * byte-identical; the CLI gets the same from SOURCE_DATE_EPOCH (BUILD_EPOCH).
+ */
+export const BUILD_TIME = new Date('2026-01-01T00:00:00Z');
+export const BUILD_EPOCH = String(BUILD_TIME.getTime() / 1000);
+
 /** Builds `source` into `dir/name` and returns the artifact's path. */
 export async function buildInto(source: string, dir: string, name = 'cpmx.msgpack'): Promise<string> {
   const out = join(dir, name);
-  await buildArtifact({ source, out });
+  await buildArtifact({ source, out, builtAt: BUILD_TIME });
   return out;
 }
 

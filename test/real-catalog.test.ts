@@ -55,6 +55,8 @@ describe('the real catalog', () => {
       sha256: '142ab3821165c19c991ef7ef7289df0791f14e66de25e300a61f4e7cec3fa81b',
       bytes: 1_991_841,
       encoding: 'latin1',
+      date: '2018-10-25T00:01:36',
+      dateFrom: 'zip-entry',
     });
     expect(header.notice).toMatch(/^El Catálogo Nacional de Códigos Postales, es elaborado por Correos de México/);
   });

@@ -192,6 +192,18 @@ function build({ build: b, catalog }: Results): string[] {
   ];
 }
 
+function diff({ diff: d, catalog }: Results): string[] {
+  if (!d) return [];
+  const seconds = (ms: number) => (ms / 1000).toFixed(2);
+  return [
+    '## Diff (`cpmx diff`, in a child process)',
+    '',
+    `The whole catalog (${catalog.file}, read and compiled in memory) against the artifact built from it, every code and settlement compared: ` +
+      `median of ${d.ms.runs}: ${seconds(d.ms.median)} s [${seconds(d.ms.min)} – ${seconds(d.ms.max)}], peak RSS ${megabytes(d.maxRssBytes.median, 0)}.`,
+    '',
+  ];
+}
+
 export function renderMarkdown(results: Results, targets: Target[]): string {
   return [
     ...introduction(results),
@@ -203,5 +215,6 @@ export function renderMarkdown(results: Results, targets: Target[]): string {
     ...(results.embed ? embedding(results.embed) : []),
     ...sizeOnDisk(results),
     ...build(results),
+    ...diff(results),
   ].join('\n');
 }

@@ -100,6 +100,10 @@ export const TARGETS: TargetRule[] = [
     embed
       ? { name: 'browser bundle of the library, gzipped', target: '≤ 20 KB', value: kilobytes(embed.browserBundle.gzipBytes), pass: embed.browserBundle.gzipBytes <= 20 * 1024 }
       : null,
+  ({ diff }) =>
+    diff
+      ? { name: 'cpmx diff: the whole catalog against its artifact', target: '≤ 3 s', value: format(diff.ms.median, 'ms'), pass: diff.ms.median <= 3000 }
+      : null,
   ({ validate }) => {
     if (!validate) return null;
     const share = validate.cpmx.recordsPerSecond / validate.csvParse.recordsPerSecond;

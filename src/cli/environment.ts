@@ -3,6 +3,7 @@
  * wins, then its variable, then the built-in default.
  */
 import { artifactPath } from '../paths.js';
+import { UsageError } from './command.js';
 
 const env = process.env;
 
@@ -29,6 +30,22 @@ export function hostOption(flag: string | undefined): string {
 /** `--port`, else PORT, else 3000 (as text: the caller checks it). */
 export function portOption(flag: string | undefined): string {
   return flag ?? env.PORT ?? '3000';
+}
+
+/** `--page-url`, else CPMX_DOWNLOAD_PAGE (a mirror of the export page), else undefined: the official page. */
+export function downloadPageOption(flag: string | undefined): string | undefined {
+  return flag ?? (env.CPMX_DOWNLOAD_PAGE || undefined);
+}
+
+/**
+ * The build time to record: SOURCE_DATE_EPOCH (seconds; the reproducible-builds convention) for
+ * byte-identical rebuilds, else undefined (now). Anything but whole seconds is refused.
+ */
+export function buildTimeOption(): Date | undefined {
+  const epoch = env.SOURCE_DATE_EPOCH;
+  if (epoch === undefined || epoch === '') return undefined;
+  if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got "${epoch}"`);
+  return new Date(Number(epoch) * 1000);
 }
 
 export const TOKEN_HELP = 'the token (default: the CPMX_TOKEN environment variable); "pruebas" is test mode';

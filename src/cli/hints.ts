@@ -1,9 +1,8 @@
 /**
  * What the command line adds, on stderr, for a person at the keyboard: the closest command or
- * option to a mistyped one, how to pass a token, a postal code that lost its leading zero, and
- * where a catalog comes from. Hints never change an answer or an exit status.
+ * option to a mistyped one, how to pass a token, and a postal code that lost its leading zero.
+ * Hints never change an answer or an exit status.
  */
-import { CATALOG_URL } from '../core/catalog.js';
 import { TEST_TOKEN, isSuccess, type Body } from '../core/contract.js';
 import type { Method, RawRequest } from '../core/request.js';
 
@@ -41,22 +40,4 @@ export function afterLookup(method: Method, segment: string | undefined, body: B
       process.stderr.write(`cpmx: ${padded} exists: postal codes have 5 digits, and a leading zero is often lost (cpmx info_cp ${padded})\n`);
     }
   }
-}
-
-/**
- * What `cpmx build` says when it finds no catalog. Installed as a dependency (under
- * node_modules), the artifact is written outside the package, which the next install replaces.
- */
-export function noCatalogHelp(looked: readonly string[], packageRoot: string): string {
-  const download = `cpmx build: no catalog found. Download CPdescargatxt.zip (format TXT, all states) from Correos de México,\n${CATALOG_URL}\n`;
-  const testMode = 'Test mode (token "pruebas") works without a catalog; real-data lookups need one.\n';
-  if (/[\\/]node_modules[\\/]/.test(packageRoot)) {
-    return `${download}then run: npx cpmx build --source CPdescargatxt.zip --out data/cpmx.msgpack
-and give your app that file (CPMX_DATA=data/cpmx.msgpack, or createClient({ dataPath })): whatever is
-inside node_modules/cpmx is replaced by the next npm install.
-${testMode}`;
-  }
-  return `${download}then run: cpmx build --source CPdescargatxt.zip (or put it at ${looked[1] ?? 'data/CPdescargatxt.zip'}, or set CPMX_CATALOG).
-Looked for:
-${looked.map((path) => `  ${path}\n`).join('')}${testMode}`;
 }

@@ -3,7 +3,7 @@
  * artifact's bytes, handed over by the app (fetched in a browser, bundled into a worker,
  * read by the app itself). Nothing here touches `node:`, so every runtime can run it.
  */
-import { ArtifactError, decodeCatalog, type Catalog } from '../core/catalog.js';
+import { ArtifactError, decodeCatalog, type Catalog, type DecodeOptions } from '../core/catalog.js';
 
 export interface CatalogSource {
   /** What is read: the artifact's path, or DATA_NAME for bytes. */
@@ -31,15 +31,18 @@ export function checkData(data: unknown): asserts data is ArtifactData {
   }
 }
 
-/** The source of a catalog given as bytes, decoded on first need (the bytes must not change after). */
-export function bytesSource(data: ArtifactData): CatalogSource {
+/**
+ * The source of a catalog given as bytes, decoded on first need (the bytes must not change
+ * after); `options` as for decodeCatalog (Node passes its own CRC-32).
+ */
+export function bytesSource(data: ArtifactData, options: DecodeOptions = {}): CatalogSource {
   checkData(data);
   return {
     path: DATA_NAME,
     get() {
       let catalog = decoded.get(data);
       if (!catalog) {
-        catalog = decodeCatalog(data instanceof Uint8Array ? data : new Uint8Array(data), DATA_NAME);
+        catalog = decodeCatalog(data instanceof Uint8Array ? data : new Uint8Array(data), DATA_NAME, options);
         decoded.set(data, catalog);
       }
       return catalog;

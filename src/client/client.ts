@@ -2,7 +2,7 @@
  * The library's client: synchronous lookups that answer by the contract. The typed methods
  * build a request and `query` parses one; both go through the router and the credit step.
  */
-import type { ArtifactHeader } from '../core/format.js';
+import { catalogAge, type ArtifactHeader, type CatalogAge } from '../core/format.js';
 import {
   TEST_TOKEN,
   type Body,
@@ -42,8 +42,11 @@ export interface CpmxClient {
   getMunicipioPorEstado(estado: string): MunicipiosBody;
   /** Answers a request path exactly as the HTTP API would, with the HTTP status. */
   query(path: string): { status: number; body: Body };
-  /** The artifact's header, loading it now if needed; throws ArtifactError when it cannot be read. */
-  catalogInfo(): ArtifactHeader;
+  /**
+   * The artifact's header with the catalog's date and age in days (null when the artifact does
+   * not record them), loading it now if needed; throws ArtifactError when it cannot be read.
+   */
+  catalogInfo(): ArtifactHeader & CatalogAge;
 }
 
 /**
@@ -84,6 +87,9 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
       const { status, body } = answer(parseRequestPath(String(path)));
       return { status, body };
     },
-    catalogInfo: () => ({ ...source.get().header }),
+    catalogInfo: () => {
+      const header = source.get().header;
+      return { ...header, ...catalogAge(header, Date.now()) };
+    },
   };
 }

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { artifactPath } from '../paths.js';
 import { bytesSource, type ArtifactData, type CatalogSource } from './bytes-source.js';
-import { catalogSource } from './catalog-source.js';
+import { catalogSource, nodeCrc32 } from './catalog-source.js';
 
 export interface SourceOptions {
   /** The artifact's bytes; nothing is read from disk. */
@@ -19,5 +19,5 @@ export interface SourceOptions {
 export function openSource({ data, dataPath }: SourceOptions): CatalogSource {
   if (data === undefined) return catalogSource(artifactPath(dataPath instanceof URL ? fileURLToPath(dataPath) : dataPath));
   if (dataPath !== undefined) throw new TypeError('cpmx: give the artifact as data or as dataPath, not both');
-  return bytesSource(data);
+  return bytesSource(data, { crc32: nodeCrc32 });
 }

@@ -5,6 +5,7 @@
  * the answer itself.
  */
 import { Unpackr } from 'msgpackr/unpack';
+import { crc32 } from './crc32.js';
 import {
   CODE_LENGTH,
   FORMAT_NAME,
@@ -15,6 +16,7 @@ import {
   MSGPACK_OPTIONS,
   stringTableText,
   type Artifact,
+  type ArtifactFile,
   type ArtifactHeader,
   type StringTable,
   type UintArray,
@@ -33,7 +35,7 @@ export class ArtifactError extends Error {
 
 /** The official catalog's download page (format TXT, all states: CPdescargatxt.zip). */
 export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
-export const REBUILD = `run \`cpmx build\` to compile the catalog (download CPdescargatxt.zip, format TXT, from ${CATALOG_URL}, then run \`npx cpmx build --source CPdescargatxt.zip\`; with \`--out FILE\` and CPMX_DATA=FILE the artifact stays outside node_modules)`;
+export const REBUILD = `run \`cpmx build\` to compile the catalog (\`npx cpmx download --out CPdescargatxt.zip\` fetches it from ${CATALOG_URL}; then \`npx cpmx build --source CPdescargatxt.zip --out FILE\` and CPMX_DATA=FILE keep the artifact outside node_modules)`;
 
 // The unpacker alone (bundled into dist/, see scripts/bundle.mjs): no packer, streams or native add-on.
 const unpackr = new Unpackr(MSGPACK_OPTIONS);
@@ -80,6 +82,8 @@ export class Catalog {
   private readonly names: Strings;
   private readonly municipalityState: UintArray;
   private readonly municipalityName: UintArray;
+  private readonly municipalityKey: UintArray;
+  private readonly stateKeys: UintArray;
   private readonly codeMunicipality: UintArray;
   private readonly codeCity: UintArray;
   /** Settlements of code `i` are `settlementStart[i]` to `settlementStart[i + 1]`. */
@@ -111,6 +115,8 @@ export class Catalog {
     this.names = new Strings(strings.settlements);
     this.municipalityState = artifact.municipalityState;
     this.municipalityName = artifact.municipalityName;
+    this.municipalityKey = artifact.municipalityKey;
+    this.stateKeys = artifact.stateKeys;
     this.codeMunicipality = artifact.codeMunicipality;
     this.codeCity = artifact.codeCity;
 
@@ -144,6 +150,15 @@ export class Catalog {
     expect(this.codeMunicipality.length === this.codeCount && this.codeCity.length === this.codeCount, 'code columns have the wrong length');
     expect(this.municipalityState.length === artifact.header.municipalities, 'municipality columns have the wrong length');
     expect(this.states.size === artifact.header.states, 'state table has the wrong size');
+
+    // Every index must point inside what it indexes: a lookup never reads past a table,
+    // whatever the file says (the checksum catches damage; this catches a forged file).
+    expect(this.municipalityName.length === this.municipalityState.length, 'municipality columns have the wrong length');
+    expectBelow(this.municipalityState, this.states.size, 'a municipality names a state');
+    expectBelow(this.municipalityName, this.municipalityNames.size, 'a municipality names a name');
+    expectBelow(this.codeMunicipality, this.municipalityState.length, 'a code names a municipality');
+    expectBelow(this.codeCity, this.cities.size, 'a code names a city');
+    expect(settlementsWithin(this.settlements, this.names.size, this.types.size), 'a settlement names a name or type that is not in its table');
   }
 
   /** The trie child of `node` for `digit`, or -1. */
@@ -194,6 +209,27 @@ export class Catalog {
     };
     walk(0, 0, '');
     return codes;
+  }
+
+  /** Every postal code as a 5-character string, ascending (shared: callers copy before handing it out). */
+  postalCodes(): readonly string[] {
+    return (this.codeStrings ??= this.listCodes());
+  }
+
+  /** Number of municipalities; indices run from 0, ordered by (`c_estado`, `c_mnpio`). */
+  get municipalityCount(): number {
+    return this.municipalityState.length;
+  }
+
+  /** Municipality index of the code's first row. */
+  municipalityIndexOf(code: number): number {
+    return this.codeMunicipality[code]!;
+  }
+
+  /** Municipality `m`: its keys (`c_estado`, `c_mnpio`), its name and its state's. */
+  municipalityEntry(m: number): { stateKey: number; key: number; name: string; state: string } {
+    const state = this.municipalityState[m]!;
+    return { stateKey: this.stateKeys[state]!, key: this.municipalityKey[m]!, name: this.municipalityNames.get(this.municipalityName[m]!), state: this.states.get(state) };
   }
 
   settlementStartOf(code: number): number {
@@ -257,32 +293,95 @@ function expect(condition: boolean, reason: string): asserts condition {
   if (!condition) throw new Error(reason);
 }
 
-/** The MessagePack layer alone: bytes to the artifact's fields, unchecked. */
+/**
+ * Whether every packed settlement names an existing name and type. A function of its own,
+ * small, so that V8 compiles its loop at once instead of interpreting 145,000 rounds of it.
+ */
+function settlementsWithin(bytes: Uint8Array, names: number, types: number): boolean {
+  let bad = 0;
+  for (let at = 0; at < bytes.length; at += 3) {
+    const packed = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
+    bad |= ((packed & SETTLEMENT_NAME_MASK) >= names ? 1 : 0) | (packed >>> SETTLEMENT_NAME_BITS >= types ? 1 : 0);
+  }
+  return bad === 0;
+}
+
+/** Every value of an index column is below `size` (the length of what it indexes). */
+function expectBelow(column: UintArray, size: number, what: string): void {
+  expect(ArrayBuffer.isView(column), `${what}: the column is not an integer column`);
+  let max = 0;
+  for (let i = 0; i < column.length; i++) if (column[i]! > max) max = column[i]!;
+  expect(column.length === 0 || max < size, `${what} beyond its table (${max} of ${size})`);
+}
+
+/**
+ * One MessagePack value filling `bytes` exactly. msgpackr's own check for bytes left over
+ * builds a JSON view of the whole value for its message: over a 2 MB payload that takes a
+ * second, so a file with one byte too many is measured here instead.
+ */
+function unpackOne(bytes: Uint8Array): unknown {
+  let value: unknown;
+  let end = 0;
+  unpackr.unpackMultiple(bytes, (first: unknown, _start: number, stop: number) => {
+    value = first;
+    end = stop;
+    return false;
+  });
+  if (end !== bytes.length) throw new Error(`${bytes.length - end} bytes after its end`);
+  return value;
+}
+
+/** The MessagePack layer alone: a file's bytes to its envelope, unchecked. */
+export function readArtifactFile(bytes: Uint8Array): ArtifactFile {
+  return unpackOne(bytes) as ArtifactFile;
+}
+
+/** The MessagePack layer alone: a file's bytes to the artifact's fields, unchecked. */
 export function readArtifact(bytes: Uint8Array): Artifact {
-  return unpackr.unpack(bytes) as Artifact;
+  return unpackOne(readArtifactFile(bytes).payload) as Artifact;
+}
+
+export interface DecodeOptions {
+  /** The CRC-32 to check the payload with; Node's zlib.crc32 is faster than the portable one. */
+  crc32?: ((bytes: Uint8Array) => number) | undefined;
 }
 
 /** Decodes an artifact from its bytes; `path` names it in errors. */
-export function decodeCatalog(bytes: Uint8Array, path: string): Catalog {
-  let artifact: Artifact;
+export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOptions = {}): Catalog {
+  let file: Partial<ArtifactFile> & { header?: Partial<ArtifactHeader> };
   try {
-    artifact = readArtifact(bytes);
+    file = readArtifactFile(bytes);
   } catch {
     throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
   }
-  const header = (artifact as Partial<Artifact> | null)?.header;
-  if (!header || typeof header !== 'object' || header.format !== FORMAT_NAME) {
+  // Files of format version 2 and before had no envelope: their header was at the top.
+  const named = file !== null && typeof file === 'object' ? (file.format !== undefined ? file : file.header) : undefined;
+  if (!named || typeof named !== 'object' || named.format !== FORMAT_NAME) {
     throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
   }
-  if (header.version !== FORMAT_VERSION) {
+  if (named.version !== FORMAT_VERSION) {
     throw new ArtifactError(
       path,
-      `is an artifact of format version ${String(header.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`,
+      `is an artifact of format version ${String(named.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`,
     );
   }
+  const { payload } = file;
+  if (!(payload instanceof Uint8Array) || (options.crc32 ?? crc32)(payload) !== file.crc32) {
+    throw new ArtifactError(path, `is damaged (its checksum does not match: it changed after it was built); ${REBUILD}`);
+  }
+  const damaged = (error: unknown) => new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);
+  let artifact: Artifact;
   try {
+    artifact = unpackOne(payload) as Artifact;
+  } catch (error) {
+    throw damaged(error);
+  }
+  const header = (artifact as Partial<Artifact> | null)?.header as Partial<ArtifactHeader> | undefined;
+  if (header?.format !== FORMAT_NAME) throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
+  try {
+    expect(header.version === FORMAT_VERSION, 'its header does not match its envelope');
     return new Catalog(artifact);
   } catch (error) {
-    throw new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);
+    throw damaged(error);
   }
 }

@@ -38,13 +38,20 @@ export interface StringTable {
 export type UintArray = Uint8Array | Uint16Array | Uint32Array;
 
 export interface SourceInfo {
-  /** File name (no directory) of the catalog the artifact was compiled from. */
+  /** File name (no directory) of the catalog the artifact was compiled from; `a.txt + b.txt` for several. */
   file: string;
-  /** Hex sha256 of that file's bytes, as given (the zip itself for a zip). */
+  /** Hex sha256 of that file's bytes, as given (the zip itself for a zip); for several, of their sha256s, one a line. */
   sha256: string;
   bytes: number;
-  /** Encoding the text was read as. */
-  encoding: 'latin1' | 'utf8';
+  /** Encoding the text was read as; `mixed` when several sources differ. */
+  encoding: 'latin1' | 'utf8' | 'mixed';
+  /**
+   * The catalog's own date (optional: artifacts built before cpmx recorded it lack it): the zip
+   * member's timestamp (no time zone: the zip records none) or the text file's modification
+   * time (UTC). For several sources, the oldest of theirs, or none if any lacks one.
+   */
+  date?: string;
+  dateFrom?: 'zip-entry' | 'file-mtime';
 }
 
 export interface ArtifactHeader {
@@ -60,6 +67,35 @@ export interface ArtifactHeader {
   source: SourceInfo;
   /** The free-text first line of the catalog: Correos de México's terms of use. */
   notice: string;
+  /** Each source, when the artifact was built from several (per-state files); `source` then describes them together. */
+  sources?: SourceInfo[];
+  /** When the artifact was built, ISO 8601 UTC (optional, as `source.date`). */
+  builtAt?: string;
+}
+
+/** How old the catalog is, for status reports (the header has the build time); null where the artifact does not record it. */
+export interface CatalogAge {
+  /** `source.date`: the catalog's own date. */
+  catalogDate: string | null;
+  /** Whole days from the catalog's date to `now`. */
+  catalogAgeDays: number | null;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A recorded date as epoch milliseconds (NaN when unreadable); one without a zone (a zip's) is read as UTC. */
+export function recordedTime(date: string): number {
+  return Date.parse(/Z$|[+-]\d\d:\d\d$/.test(date) ? date : `${date}Z`);
+}
+
+/** The catalog's date and age at `now` (epoch milliseconds). */
+export function catalogAge(header: ArtifactHeader, now: number): CatalogAge {
+  const date = header.source?.date;
+  const time = date === undefined ? Number.NaN : recordedTime(date);
+  return {
+    catalogDate: date ?? null,
+    catalogAgeDays: Number.isNaN(time) ? null : Math.max(0, Math.floor((now - time) / DAY_MS)),
+  };
 }
 
 export interface Artifact {
@@ -90,6 +126,20 @@ export interface Artifact {
   codeSettlements: UintArray;
   /** Per settlement, grouped by code in catalog order: `name | type << 18`, 3 bytes little-endian. */
   settlements: Uint8Array;
+}
+
+/**
+ * The file as written: a small MessagePack map naming the format and its version, the
+ * CRC-32 of the payload, and the payload itself (the whole `Artifact`, header included,
+ * packed once more as bytes). The version is read before anything else, so another version
+ * gets its own message; the checksum is checked before the payload is decoded, so a damaged
+ * file is refused instead of answered from.
+ */
+export interface ArtifactFile {
+  format: typeof FORMAT_NAME;
+  version: number;
+  crc32: number;
+  payload: Uint8Array;
 }
 
 /**

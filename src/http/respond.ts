@@ -7,7 +7,7 @@
 import { ArtifactError } from '../core/catalog.js';
 import { serverError } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
-import { FORMAT_VERSION } from '../core/format.js';
+import { FORMAT_VERSION, catalogAge } from '../core/format.js';
 import { parseRequestPath } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
@@ -59,6 +59,8 @@ function health(options: ResponderOptions, loadError: string | undefined): strin
     loaded: catalog !== undefined,
     artifact: options.source.path,
     header: catalog ? { ...catalog.header, notice: undefined } : null,
+    // The catalog's date and age (null when unknown or not loaded): a monitor can alert on it.
+    ...(catalog ? catalogAge(catalog.header, Date.now()) : { catalogDate: null, catalogAgeDays: null }),
     error: loadError ?? null,
     formatVersion: FORMAT_VERSION,
     registry: options.registry !== undefined,

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultArtifactPath as buildWritesTo } from '../../build/build.js';
+import { dataDirectory } from '../../build/locations.js';
 import { bytesSource } from '../../src/client/bytes-source.js';
 import { ArtifactError, createClient, createFetchHandler } from '../../src/index.js';
 import { defaultArtifactPath } from '../../src/paths.js';
@@ -93,7 +93,7 @@ describe('the package’s own artifact', () => {
 
   it('is where cpmx build writes, for the sources, the ES and CommonJS bundles and the command line', () => {
     expect(defaultArtifactPath).toBe(expected);
-    expect(buildWritesTo).toBe(expected);
+    expect(join(dataDirectory, 'cpmx.msgpack')).toBe(expected);
     const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `import { createClient } from ${JSON.stringify(pathToFileURL(join(root, 'dist', 'cpmx.js')).href)}; console.log(createClient().dataPath)`], { encoding: 'utf8', env });
     const cjs = execFileSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(join(root, 'dist', 'cpmx.cjs'))}).createClient().dataPath)`], { encoding: 'utf8', env });
     const cli = JSON.parse(execFileSync(process.execPath, [CLI, 'status'], { encoding: 'utf8', env })) as { artifact: string };

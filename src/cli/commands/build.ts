@@ -1,43 +1,77 @@
 /** `cpmx build`: compile the official catalog into the artifact the lookups read. */
-import { packageRoot } from '../../package-root.js';
-import { EXIT, HELP_OPTION, command, noPositionals } from '../command.js';
-import { noCatalogHelp } from '../hints.js';
+import { DEFAULT_LIMITS } from '../../../build/limits.js';
+import { defaultDownloadPath, insideNodeModules } from '../../../build/locations.js';
+import { EXIT, HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
+import { buildTimeOption, downloadPageOption } from '../environment.js';
+import { runDownload, stateOption } from './download.js';
 
 export const buildCommand = command({
   name: 'build',
   synopsis: '',
-  usageOptions: '[--source FILE] [--out FILE] [--if-found]',
+  usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--out FILE] [--if-found]',
   summary: 'compile the official catalog into the artifact',
   description: `Compiles the official catalog of Correos de México (CPdescarga.txt, or the CPdescargatxt.zip
 it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups read.
 
 The catalog is looked for in this order: --source FILE; the CPMX_CATALOG environment
-variable; data/CPdescarga.txt and data/CPdescargatxt.zip in the package (and, in a git
-checkout of cpmx, ../shared/data/sepomex/CPdescargatxt.zip). The artifact is written to
---out FILE, default data/cpmx.msgpack in the package, through a temporary file: a refused
-catalog never replaces a good artifact. Installed as a dependency, write it outside
-node_modules (--out) and point CPMX_DATA at it: the next install replaces the package.`,
-  exit: 'Exit status: 0 when built, 1 when the catalog is missing or refused, 2 on a usage error.',
+variable; data/CPdescarga.txt and data/CPdescargatxt.zip beside the artifact (and, in a git
+checkout of cpmx, ../shared/data/sepomex/CPdescargatxt.zip). --download fetches it first, as cpmx download does, into
+data/CPdescargatxt.zip beside the artifact, and builds from that. --source may be given
+several times (the catalog per state, for instance): the files are merged, and refused if two
+of them disagree about a postal code. A FIFO, a pipe, or - (stdin) is read as a stream.
+
+What is read is checked: a zip must hold exactly one CPdescarga.txt that inflates to its
+declared size and passes its CRC-32; the size, the length of a line and the number of rows
+are bounded (the options below raise the bounds). The artifact records the catalog's own date
+(the zip member's timestamp, or the text file's modification time) and the build time
+(SOURCE_DATE_EPOCH, if set, for byte-identical rebuilds). It is written to --out FILE, default
+data/cpmx.msgpack in the package, through a temporary file: a refused catalog never replaces
+a good artifact, and temporary files left by killed builds are removed.`,
+  exit: 'Exit status: 0 when built, 1 when the catalog is missing, refused or cannot be downloaded, 2 on a usage error.',
   options: {
-    source: { type: 'string', value: 'FILE', help: 'the catalog to compile' },
+    source: { type: 'string', multiple: true, value: 'FILE', help: 'a catalog to compile; several are merged; - is stdin' },
+    download: { type: 'boolean', help: 'download the catalog first (see cpmx download)' },
+    state: { type: 'string', value: 'CLAVE', help: 'with --download: one state, 01 to 32, instead of all' },
     out: { type: 'string', value: 'FILE', help: 'where to write the artifact' },
+    'max-bytes': { type: 'string', value: 'N', help: `the largest source, and catalog text in a zip (default ${DEFAULT_LIMITS.maxBytes})` },
+    'max-line-bytes': { type: 'string', value: 'N', help: `the longest line (default ${DEFAULT_LIMITS.maxLineBytes})` },
+    'max-rows': { type: 'string', value: 'N', help: `the most rows, all sources together (default ${DEFAULT_LIMITS.maxRows})` },
     'if-found': { type: 'boolean', help: 'when no catalog is found by default, say so and exit 0 (used by npm install)' },
     ...HELP_OPTION,
   },
   async run({ values, positionals }) {
     noPositionals(positionals, 'build', 'Use --source FILE.');
-    const { buildArtifact, defaultCatalogPaths, findCatalog, CatalogError, ArtifactWriteError } = await import('../../../build/build.js');
-    const location = findCatalog(values.source);
+    const limit = (name: 'max-bytes' | 'max-line-bytes' | 'max-rows') => {
+      const value = values[name];
+      return value === undefined ? undefined : integer(value, `--${name}`, 1);
+    };
+    const limits = { maxBytes: limit('max-bytes'), maxLineBytes: limit('max-line-bytes'), maxRows: limit('max-rows') };
+    const builtAt = buildTimeOption();
+    if (values.state !== undefined && !values.download) throw new UsageError('--state goes with --download (cpmx download --state CLAVE fetches one state).');
+    if (values.download && values.source?.length) {
+      throw new UsageError('--download and --source are exclusive: cpmx download --out FILE, then cpmx build --source FILE.');
+    }
+    const { buildArtifact, findCatalog, CatalogError, ArtifactWriteError } = await import('../../../build/build.js');
+
+    let location = findCatalog(values.source);
+    if (values.download) {
+      const downloaded = await runDownload({ out: defaultDownloadPath, state: stateOption(values.state), pageUrl: downloadPageOption(undefined) });
+      if (downloaded.status !== EXIT.ok) return downloaded.status;
+      location = findCatalog(downloaded.path);
+    }
     if (!location) {
-      process.stderr.write(noCatalogHelp(defaultCatalogPaths, packageRoot));
+      process.stderr.write(await noCatalogMessage());
       return values['if-found'] ? EXIT.ok : EXIT.failed;
     }
     const tty = process.stderr.isTTY === true;
-    process.stderr.write(`cpmx build: reading ${location.path} (${location.from})\n`);
+    process.stderr.write(`cpmx build: reading ${location.paths.join(', ')} (${values.download ? '--download' : location.from})\n`);
     try {
       const summary = await buildArtifact({
-        source: location.path,
+        source: location.paths,
         out: values.out,
+        limits,
+        builtAt,
+        onWaiting: (path) => process.stderr.write(`cpmx build: ${path} is a FIFO; waiting for a process to write to it (at most ${DEFAULT_LIMITS.openTimeoutMs / 1000} s)\n`),
         onProgress: (rows) => {
           if (tty) process.stderr.write(`\r  ${rows.toLocaleString('en-US')} rows`);
           else if (rows % 50_000 === 0) process.stderr.write(`  ${rows.toLocaleString('en-US')} rows\n`);
@@ -48,7 +82,8 @@ node_modules (--out) and point CPMX_DATA at it: the next install replaces the pa
       process.stdout.write(
         `cpmx build: wrote ${summary.out}\n` +
           `  rows ${n(summary.rows)}, codes ${n(summary.codes)}, states ${n(summary.states)}, municipalities ${n(summary.municipalities)}\n` +
-          `  ${n(summary.bytes)} bytes in ${(summary.milliseconds / 1000).toFixed(2)} s; source ${summary.encoding}, sha256 ${summary.sha256}\n`,
+          `  ${n(summary.bytes)} bytes in ${(summary.milliseconds / 1000).toFixed(2)} s; source ${summary.encoding}, sha256 ${summary.sha256}\n` +
+          `  catalog dated ${summary.catalogDate ?? 'unknown (read from a pipe)'}\n`,
       );
       return EXIT.ok;
     } catch (error) {
@@ -65,3 +100,25 @@ node_modules (--out) and point CPMX_DATA at it: the next install replaces the pa
     }
   },
 });
+
+/** What to do when no catalog is found: download it, or name one; never a place inside node_modules. */
+async function noCatalogMessage(): Promise<string> {
+  const { dataDirectory, defaultCatalogPaths } = await import('../../../build/locations.js');
+  const { manualDownloadSteps, OFFICIAL_PAGE_URL } = await import('../../../build/download/index.js');
+  const places = defaultCatalogPaths.filter((path) => !insideNodeModules(path));
+  // Installed as a dependency, the package's own data/ is replaced by the next npm install:
+  // the catalog and the artifact go in the app's folder, and the app is told where.
+  const next = insideNodeModules(dataDirectory)
+    ? 'cpmx build: no catalog found. Download it and build the artifact in your own folder:\n' +
+      '  npx cpmx download --out CPdescargatxt.zip\n' +
+      '  npx cpmx build --source CPdescargatxt.zip --out data/cpmx.msgpack\n' +
+      'then give your app that file: CPMX_DATA=data/cpmx.msgpack, or createClient({ dataPath }).\n'
+    : 'cpmx build: no catalog found. Download it and build with: cpmx build --download\n' +
+      `(or: cpmx download --out FILE, then cpmx build --source FILE; or set CPMX_CATALOG).\n`;
+  return (
+    next +
+    `${manualDownloadSteps(OFFICIAL_PAGE_URL)}\n` +
+    (places.length ? `Looked for:\n${places.map((path) => `  ${path}\n`).join('')}` : '') +
+    'Test mode (token "pruebas") works without a catalog; real-data lookups need one.\n'
+  );
+}

@@ -1,6 +1,8 @@
 /** The command table: every command of `cpmx`, in the order the overview lists them. */
 import type { Command } from '../command.js';
 import { buildCommand } from './build.js';
+import { diffCommand } from './diff.js';
+import { downloadCommand } from './download.js';
 import { lookupCommands } from './lookups.js';
 import { queryCommand } from './query.js';
 import { serveCommand } from './serve.js';
@@ -12,7 +14,9 @@ export const COMMANDS: readonly Command[] = [
   ...lookupCommands,
   queryCommand,
   buildCommand,
+  downloadCommand,
   statusCommand,
+  diffCommand,
   serveCommand,
   tokensCommand,
   validateCommand,
