@@ -106,7 +106,7 @@ describe('the report of the committed run', () => {
     expect(judged.targets).toHaveLength(TARGETS.length - (results.diff ? 0 : 1));
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 80% | 79% [77 – 82] | **missed** |');
-    expect(judged.markdown).toContain('| cold load with the artifact given as bytes | ≤ 20 ms | 21.0 ms | **missed** |');
+    expect(judged.markdown).toContain('| cold load with the artifact given as bytes, vs its path | ≤ 1.1× | 2.21× (21.0 ms vs 9.5 ms) | **missed** |');
     expect(judged.markdown).toContain('| browser bundle of the library, gzipped | ≤ 20 KB | 12.0 KB | met |');
     expect(judged.markdown).toMatch(/\| `createFetchHandler\(\)` behind @hono\/node-server \| [\d,]+ \| 50% \[48 – 53\] \|/);
     expect(judged.markdown).toContain('## Embedding');

@@ -93,8 +93,15 @@ export const TARGETS: TargetRule[] = [
   },
   ({ embed }) => {
     if (!embed) return null;
-    const ms = embed.cold.bytes.importToAnswerMs.median;
-    return { name: 'cold load with the artifact given as bytes', target: '≤ 20 ms', value: format(ms, 'ms'), pass: ms <= 20 };
+    // Side by side with the file path in the same run: what giving bytes costs, whatever the machine's load.
+    const bytes = embed.cold.bytes.importToAnswerMs.median;
+    const file = embed.cold.file.importToAnswerMs.median;
+    return {
+      name: 'cold load with the artifact given as bytes, vs its path',
+      target: '≤ 1.1×',
+      value: `${(bytes / file).toFixed(2)}× (${format(bytes, 'ms')} vs ${format(file, 'ms')})`,
+      pass: bytes <= 1.1 * file,
+    };
   },
   ({ embed }) =>
     embed
