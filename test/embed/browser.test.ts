@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleForBrowser, type BrowserBundle } from '../../bench/measure/embed.js';
 import { createClient } from '../../src/index.js';
 import { root, tempDir } from '../helpers.js';
-import { launchBrowser } from '../support/browser.js';
+import { chromiumPath, launchBrowser } from '../support/browser.js';
 import { listen } from '../support/http.js';
 
 const dir = tempDir();
@@ -60,3 +60,15 @@ describe('a browser bundle of the library', () => {
   });
 });
 
+describe('the browser helper', () => {
+  it('fails, naming what to install, when the browser it is pointed at is missing', () => {
+    const saved = process.env.CPMX_CHROMIUM;
+    process.env.CPMX_CHROMIUM = join(root, 'no-such-chromium');
+    try {
+      expect(() => chromiumPath()).toThrow(/no Chromium found \(CPMX_CHROMIUM=.*no-such-chromium\).*apt-get install -y chromium/);
+    } finally {
+      if (saved === undefined) delete process.env.CPMX_CHROMIUM;
+      else process.env.CPMX_CHROMIUM = saved;
+    }
+  });
+});
