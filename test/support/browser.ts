@@ -26,6 +26,10 @@ export function chromiumPath(): string {
   );
 }
 
+/** Browsers launched by the calling test file: one hook, registered on import, closes them (hooks registered inside a test never run). */
+const launched = new Set<Browser>();
+afterAll(() => Promise.all([...launched].map((browser) => browser.close())));
+
 /** Launches headless Chromium, closed after the calling file's tests. */
 export async function launchBrowser(): Promise<Browser> {
   const browser = await chromium.launch({
@@ -33,6 +37,6 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  afterAll(() => browser.close());
+  launched.add(browser);
   return browser;
 }

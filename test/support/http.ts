@@ -13,14 +13,24 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Starts `cpmx serve` (the compiled bin) on a free loopback port; stopped after the file's tests. */
+/**
+ * Everything started by the calling test file, stopped after its tests. One hook registered
+ * when the file imports this module: a hook registered from inside beforeAll or a test is
+ * never run, and a child process would outlive the run.
+ */
+const running = new Set<() => Promise<void>>();
+afterAll(() => Promise.all([...running].map((stop) => stop())));
+
+/** Starts `cpmx serve` (the compiled bin) on a free loopback port; stopped after the calling file's tests. */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Listening> {
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  afterAll(() => {
-    child.kill('SIGKILL');
+  const stop = () => {
+    running.delete(stop);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     return exited;
-  });
+  };
+  running.add(stop);
   let output = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -31,6 +41,7 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
         resolve({
           url: match[1]!,
           close: () => {
+            running.delete(stop);
             child.kill('SIGTERM');
             return exited;
           },
@@ -41,18 +52,20 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
   });
 }
 
-/** Listens with `server` (or a node:http server around `listener`) on a free loopback port. */
+/** Listens with `server` (or a node:http server around `listener`) on a free loopback port; closed after the calling file's tests. */
 export function listen(target: RequestListener | Server): Promise<Listening> {
   const server = typeof target === 'function' ? createServer(target) : target;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const close = () =>
-        new Promise<void>((done) => {
+      const close = () => {
+        running.delete(close);
+        return new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();
         });
-      afterAll(close);
+      };
+      running.add(close);
       resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close });
     });
   });
