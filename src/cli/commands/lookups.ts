@@ -4,6 +4,7 @@ import type { Method } from '../../core/request.js';
 import { answerer } from '../answer.js';
 import { EXIT, HELP_OPTION, UsageError, command, onePositional, print, type Command } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
+import { afterLookup } from '../hints.js';
 
 const EXIT_TEXT = `Prints the JSON body the COPOMEX API would return: indented on a terminal, one line when
 piped. Exit status: 0 on a success, 1 on an error envelope, 2 on a usage error or when the
@@ -73,6 +74,7 @@ function lookupCommand({ method, segment, summary, description }: MethodCommand)
       const answer = answerer(dataOption(values.data), tokenOption(values.token), true);
       const body = answer({ method, segment: value, token: undefined, type: method === 'info_cp' ? values.type : undefined });
       print(body);
+      afterLookup(method, value, body, answer, tokenOption(values.token));
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
     },
   });
