@@ -1,7 +1,10 @@
 /**
  * One cold start, in its own process: import the contestant, open its data, answer one
  * query. Prints one JSON line.
- *   node dist/bench/cold.js <contestant|none> <work> <cp>
+ *   node dist/bench/cold.js <contestant|none|cpmx-bytes> <work> <cp>
+ *
+ * cpmx-bytes: the app reads the artifact itself and gives cpmx its bytes (createClient({ data })),
+ * as it does where cpmx cannot read files.
  *
  * Not run with --expose-gc: that flag alone costs several milliseconds of start-up (Node can
  * no longer use the code cache of its own modules), which a user's process does not pay. The
@@ -13,7 +16,11 @@ const started = performance.now();
 const [name, work, cp] = process.argv.slice(2) as [string, string, string];
 const paths = dataPaths(work);
 let ok = true;
-if (name !== 'none') {
+if (name === 'cpmx-bytes') {
+  const [{ readFileSync }, { createClient }] = await Promise.all([import('node:fs'), import('cpmx')]);
+  const answer = createClient({ token: 'bench', data: readFileSync(paths.artifact) }).infoCp(cp, { type: 'simplified' });
+  ok = answer.error === false;
+} else if (name !== 'none') {
   const contestant = (await import(`./contestants/${name}.js`)) as ContestantModule;
   const answer = contestant.open(paths).infoCp(cp, true) as { error?: boolean };
   ok = answer.error === false;

@@ -5,10 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/package-root.js';
 import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, type Lookups } from './contestants/types.js';
 import { timeBuilds, timeDiffs } from './measure/builds.js';
 import { timeColdStarts } from './measure/cold-starts.js';
+import { measureEmbedding } from './measure/embed.js';
 import { catalogFacts, machineFacts } from './measure/facts.js';
 import { httpLoad } from './measure/http.js';
 import { checkAlike, timeLookups } from './measure/lookups.js';
@@ -51,6 +52,9 @@ export async function measure(options: MeasureOptions): Promise<Results> {
   log(`cold start: ${options.coldRuns} runs of each, interleaved ...`);
   const cold = timeColdStarts({ compiled, work, runs: options.coldRuns, code: '09810' });
 
+  log(`embedding: ${options.coldRuns} cold starts of the bytes path and the file path, interleaved; the browser bundle ...`);
+  const embed = await measureEmbedding({ root: packageRoot, compiled, work, runs: options.coldRuns, code: '09810' });
+
   log('opening every contestant to check they answer alike ...');
   const apis = {} as Record<ContestantName, Lookups>;
   for (const name of CONTESTANTS) apis[name] = await openContestant(name, work);
@@ -67,6 +71,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     http = await httpLoad({
       cli: join(packageRoot, 'dist', 'cli.js'),
       bareServer: join(compiled, 'bare-server.js'),
+      handlerServer: join(compiled, 'handler-server.js'),
       artifact,
       work,
       codes: workload.codes,
@@ -97,5 +102,6 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     lookups,
     http,
     validate,
+    embed,
   };
 }

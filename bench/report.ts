@@ -8,7 +8,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/package-root.js';
 import { publishReport } from './report/publish.js';
 import { readResults } from './results.js';
 

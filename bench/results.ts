@@ -49,6 +49,25 @@ export interface HttpResults {
   ratios: number[];
   /** The median of `ratios`: steadier than a ratio of medians on a shared machine. */
   ratio: number;
+  /** The embeddable handlers, measured in the same rounds (absent from runs before them). */
+  handlers?: Record<HandlerName, HandlerHttpStat>;
+}
+
+/** createMiddleware() in node:http; createFetchHandler() behind @hono/node-server. */
+export type HandlerName = 'middleware' | 'fetch';
+
+export interface HandlerHttpStat extends HttpStat {
+  /** Its requests/s over the bare server's, per round. */
+  ratios: number[];
+  ratio: number;
+}
+
+/** cpmx where it is embedded (absent from runs before it was measured). */
+export interface EmbedResults {
+  /** Fresh processes, interleaved: the package reading its artifact, and the app reading it and giving the bytes. */
+  cold: { file: ColdStat; bytes: ColdStat };
+  /** The whole library as esbuild bundles it for a browser, minified. */
+  browserBundle: { bytes: number; gzipBytes: number };
 }
 
 export interface ValidateRun {
@@ -84,6 +103,7 @@ export interface Results {
   http: HttpResults | null;
   /** null when measured with --no-validate. */
   validate: ValidateResults | null;
+  embed?: EmbedResults;
 }
 
 /** The fields the report cannot do without, checked so an old or cut file fails by name. */

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCatalog } from '../build/build.js';
 import { writeFileAtomic } from '../build/write.js';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/package-root.js';
 import { measure } from './measure.js';
 import { publishReport } from './report/publish.js';
 import type { Results } from './results.js';

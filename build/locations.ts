@@ -1,11 +1,13 @@
 /**
  * Where the catalog is looked for and downloaded to by default: beside the artifact, wherever
- * src/paths.ts puts that (the one place that decides where a package's data lives), plus the
- * development checkout's shared copy. Every default of `cpmx build` and `cpmx download` comes
+ * src/paths.ts puts that (the one place that decides where a package's data lives), plus, in
+ * a git checkout, the development's shared copy. Every default of `cpmx build` and `cpmx download` comes
  * from here.
  */
+import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { defaultArtifactPath, packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/package-root.js';
+import { defaultArtifactPath } from '../src/paths.js';
 
 /** The directory the artifact is written to by default. */
 export const dataDirectory = dirname(defaultArtifactPath);
@@ -17,7 +19,10 @@ export const defaultDownloadPath = join(dataDirectory, 'CPdescargatxt.zip');
 export const defaultCatalogPaths: readonly string[] = [
   join(dataDirectory, 'CPdescarga.txt'),
   defaultDownloadPath,
-  join(packageRoot, '..', 'shared', 'data', 'sepomex', 'CPdescargatxt.zip'),
+  // This repository's own development keeps the real catalog beside the checkout. An installed
+  // package is no git checkout, so it never looks outside itself (and a dependency's parent
+  // folder is the app's node_modules).
+  ...(existsSync(join(packageRoot, '.git')) ? [join(packageRoot, '..', 'shared', 'data', 'sepomex', 'CPdescargatxt.zip')] : []),
 ];
 
 /**

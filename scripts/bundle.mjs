@@ -1,23 +1,71 @@
 /**
- * The bundles Node and bundlers load at run time: the library (`dist/cpmx.js`), address
- * validation (`dist/validate.js`) and the command line (`dist/cli.js` and its chunks).
+ * The bundles Node, bundlers and other runtimes load at run time, all directly in dist/:
+ *   cpmx.js      the library, ES module, for Node (and Bun, Deno)
+ *   cpmx.cjs     the same as CommonJS, for require() on every Node 20 (require of an ES module
+ *                needs 20.19) and for CommonJS bundles
+ *   cpmx.web.js  the library for browsers, edge and worker runtimes: no `node:` import at all;
+ *                the artifact is given as bytes (src/client/open-source.web.ts)
+ *   validate.js, validate.cjs   address validation (`cpmx/validate`)
+ *   cli.js and cli-*.js         the command line and its lazily loaded chunks
+ *
+ * Every ES bundle sits directly in dist/, as src/default-artifact.ts sits directly in
+ * src/: its literal `new URL('../data/cpmx.msgpack', import.meta.url)` (which bundlers and
+ * file tracers follow) is then right wherever esbuild puts that module. The CommonJS bundles
+ * get a version of that module written with `__dirname`, which tracers follow in CommonJS.
  *
  * msgpackr's unpack-only ES module is bundled in: loaded as a package, Node 20 spends about
  * 7 ms more on its CommonJS build (parsing it for named exports) than the whole cold-start
  * budget allows, and an app's bundler or file tracer then has nothing of cpmx's lookup path
  * left to find. Every other dependency stays a package, loaded only by what uses it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
-const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = JSON.parse(readFileSync('package.json', 'utf8'));
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = pkg;
 const external = Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies }).filter((name) => name !== 'msgpackr');
+
+const versionSource = readFileSync('src/version.ts', 'utf8');
+const version = /export const VERSION = '([^']+)'/.exec(versionSource)?.[1];
+if (version !== pkg.version) {
+  throw new Error(`src/version.ts says ${version}, package.json ${pkg.version}: make them the same`);
+}
 
 /** msgpackr's unpacker is bundled; the full package (the compiler's packer) stays a package. */
 const msgpackrPacker = {
   name: 'msgpackr-packer-external',
   setup(bundler) {
     bundler.onResolve({ filter: /^msgpackr$/ }, () => ({ path: 'msgpackr', external: true }));
+  },
+};
+
+/** Bundles `to` wherever `from` is imported (both .ts paths from the repository root). */
+function swap(name, from, to) {
+  const compiledName = from.replace(/\.ts$/, '.js');
+  return {
+    name,
+    setup(bundler) {
+      const file = compiledName.split('/').pop().replace('.', '\\.');
+      bundler.onResolve({ filter: new RegExp(`/${file}$`) }, (args) =>
+        resolve(args.resolveDir, args.path) === resolve(compiledName) ? { path: resolve(to) } : undefined,
+      );
+    },
+  };
+}
+
+/** The CommonJS bundles' way to the package's artifact: `__dirname`, which tracers follow in CommonJS. */
+const commonJsArtifact = {
+  name: 'commonjs-default-artifact',
+  setup(bundler) {
+    bundler.onLoad({ filter: /src[\\/]default-artifact\.ts$/ }, () => ({
+      loader: 'js',
+      contents: `import { join } from 'node:path';
+export function packageArtifactPath() {
+  return join(__dirname, '..', 'data', 'cpmx.msgpack');
+}
+`,
+    }));
   },
 };
 
@@ -33,14 +81,48 @@ const common = {
   external,
   plugins: [msgpackrPacker],
   legalComments: 'eof',
+  metafile: true,
 };
+
+/** Fails the build when an output holds something its runtimes cannot load. */
+function refuse(result, pattern, why) {
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    const text = readFileSync(file, 'utf8');
+    if (pattern.test(text)) throw new Error(`${file}: ${why}`);
+    if (output.imports.some((entry) => pattern.test(`"${entry.path}"`))) throw new Error(`${file} imports ${why}`);
+  }
+}
 
 await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' });
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
+
+const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [msgpackrPacker, commonJsArtifact] };
+// Types for require(): TypeScript reads a .d.ts of this ES module package as an ES module, which
+// a CommonJS file may not import under `module: node16`; a .d.cts that re-exports it may.
+writeFileSync('dist/cpmx.d.cts', "export * from './src/index.js';\n");
+writeFileSync('dist/validate.d.cts', "export * from './src/validate/index.js';\n");
+refuse(await build({ ...commonJs, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
+refuse(await build({ ...commonJs, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
+
+refuse(
+  await build({
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    external: [],
+    entryPoints: { 'cpmx.web': 'src/index.ts' },
+    outdir: 'dist',
+    plugins: [msgpackrPacker, swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
+  }),
+  /["']node:|\brequire\(/,
+  'a Node module, which browsers and edge runtimes have not',
+);
+
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/main.ts' },
   outdir: 'dist',
   splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  // Beside the entries, not in a folder: see default-artifact above.
+  chunkNames: 'cli-[name]-[hash]',
 });

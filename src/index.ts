@@ -8,9 +8,15 @@
  * if (isSuccess(body)) console.log(body.response.asentamiento);
  * ```
  *
+ * The same API over HTTP, to mount in an app: `createFetchHandler` (a web-standard
+ * `(Request) => Response`, for workers, Deno, Bun, Hono and route handlers) and
+ * `createMiddleware` (`(req, res, next)`, for Express, Connect, Fastify and node:http). They
+ * are here rather than in an entry of their own so that a client and a handler in one app share
+ * one decoded catalog; they add a few kilobytes to the load.
+ *
  * Address validation is a separate entry, `cpmx/validate`, so that importing the lookups
  * loads nothing it does not need. The public surface is kept small on purpose: the client,
- * the contract's types and error table, and the errors a caller may catch.
+ * the handlers, the contract's types and error table, and the errors a caller may catch.
  */
 export {
   createClient,
@@ -20,6 +26,10 @@ export {
   type MunicipioOptions,
   type SearchCpAdvancedOptions,
 } from './client/client.js';
+export type { ArtifactData } from './client/bytes-source.js';
+export { createFetchHandler, type FetchHandler } from './http/fetch.js';
+export type { HandlerOptions } from './http/handler.js';
+export { createMiddleware, type Middleware, type Next } from './http/middleware.js';
 export {
   ERRORS,
   TEST_TOKEN,

@@ -8,12 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
+import { Packr } from 'msgpackr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeArtifact } from '../build/write.js';
 import { catalogSource } from '../src/client/catalog-source.js';
 import { ArtifactError, decodeCatalog, readArtifact, type Catalog } from '../src/core/catalog.js';
 import { crc32 } from '../src/core/crc32.js';
-import type { Artifact } from '../src/core/format.js';
+import { FORMAT_VERSION, type Artifact } from '../src/core/format.js';
 import { route } from '../src/core/router.js';
 import { CLI, FIXTURE, buildInto, realCatalogPath, tempDir } from './helpers.js';
 
@@ -132,6 +133,13 @@ describe('a damaged artifact', () => {
     const bad = flip(fixture, Math.floor(fixture.length / 2), 0x20);
     expect(() => decodeCatalog(bad, '/x/cpmx.msgpack')).toThrow(
       '/x/cpmx.msgpack: is damaged (its checksum does not match: it changed after it was built); run `cpmx build`',
+    );
+  });
+
+  it('of the layout before the checksum (format 2: no envelope) gets the rebuild message for its version', () => {
+    const old = new Packr({ moreTypes: true, useRecords: false }).pack({ ...readArtifact(fixture), header: { ...readArtifact(fixture).header, version: 2 } });
+    expect(() => decodeCatalog(old, '/x/old.msgpack')).toThrow(
+      `/x/old.msgpack: is an artifact of format version 2, and this cpmx reads version ${FORMAT_VERSION}; run \`cpmx build\``,
     );
   });
 

@@ -69,10 +69,12 @@ describe('the report of the committed run', () => {
   });
 
   it('judges every target, and shows each with its verdict', () => {
-    // A results.json measured before `cpmx diff` existed has no diff timing, so no diff target;
-    // one measured before the version-2 methods has none of their two targets each.
+    // A results.json measured before `cpmx diff`, the handlers and the embedding were measured has
+    // no rows for their targets (1, 1 and 2), nor one measured before the version-2 methods for
+    // theirs (2 each), until the next published run.
     const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
-    const judged = TARGETS.length - (results.diff ? 0 : 1) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length);
+    const judged =
+      TARGETS.length - (results.diff ? 0 : 1) - (results.http?.handlers ? 0 : 1) - (results.embed ? 0 : 2) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
@@ -92,6 +94,26 @@ describe('the report of the committed run', () => {
     expect(verdict(judged.targets, 'validate: records/s')).toBe(true);
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| artifact size | ≤ 2.5 MB | 3.00 MB | **missed** |');
+  });
+
+  it('judges and shows the embeddable handlers and the embedding when a run has them', () => {
+    const withHandlers = copy(results);
+    const http = withHandlers.http!;
+    const handler = (share: number) => ({ ...http.cpmx, requestsPerSecond: share * http.bare.requestsPerSecond, ratios: [share - 0.02, share, share + 0.03], ratio: share });
+    http.handlers = { middleware: handler(0.79), fetch: handler(0.5) };
+    const spreadOf = { median: 9.5, p25: 9, p75: 10, min: 8.5, max: 12, runs: 11 };
+    const cold = { importToAnswerMs: spreadOf, sinceProcessStartMs: spreadOf, heapUsedBytes: { ...spreadOf, median: 4e6 }, rssBytes: { ...spreadOf, median: 5e7 } };
+    withHandlers.embed = { cold: { file: cold, bytes: { ...cold, importToAnswerMs: { ...spreadOf, median: 21 } } }, browserBundle: { bytes: 32_700, gzipBytes: 12_244 } };
+    const judged = renderReport(withHandlers);
+    // All but cpmx diff's and the version-2 methods', should the committed run predate them.
+    const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
+    expect(judged.targets).toHaveLength(TARGETS.length - (results.diff ? 0 : 1) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length));
+    expectEveryTargetShown(judged.markdown, judged.targets);
+    expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 80% | 79% [77 – 82] | **missed** |');
+    expect(judged.markdown).toContain('| cold load with the artifact given as bytes, vs its path | ≤ 1.1× | 2.21× (21.0 ms vs 9.5 ms) | **missed** |');
+    expect(judged.markdown).toContain('| browser bundle of the library, gzipped | ≤ 20 KB | 12.0 KB | met |');
+    expect(judged.markdown).toMatch(/\| `createFetchHandler\(\)` behind @hono\/node-server \| [\d,]+ \| 50% \[48 – 53\] \|/);
+    expect(judged.markdown).toContain('## Embedding');
   });
 
   it('leaves out what a run did not measure, and names a lookup it lacks', () => {
@@ -146,7 +168,10 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(printed.startsWith('## Design targets')).toBe(true);
 
     const report = renderReport(results);
-    expect(report.targets).toHaveLength(TARGETS.length - 4);
+    // --no-http and --no-validate: no row for the 3 HTTP and 2 validation targets.
+    expect(report.targets).toHaveLength(TARGETS.length - 5);
+    expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
+    expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);
     expect(report.svg.match(/<rect x=/g)).toHaveLength(3 + 4 * CONTESTANTS.length);
   });

@@ -244,7 +244,7 @@ describe('the artifact', () => {
     expect(() => decodeCatalog(encodeArtifact({ hello: 1 } as unknown as Artifact), '/x/foreign.msgpack')).toThrow('/x/foreign.msgpack: is not a cpmx artifact');
     const artifact = readArtifact(bytes);
     expect(() => decodeCatalog(encodeArtifact({ ...artifact, header: { ...artifact.header, version: 99 } }), '/x/v99.msgpack')).toThrow(
-      '/x/v99.msgpack: is an artifact of format version 99, and this cpmx reads version 3; run `cpmx build`',
+      `/x/v99.msgpack: is an artifact of format version 99, and this cpmx reads version ${FORMAT_VERSION}; run \`cpmx build\``,
     );
     expect(() => decodeCatalog(encodeArtifact({ ...artifact, trie: artifact.trie.subarray(0, 5) }), '/x/damaged.msgpack')).toThrow(/damaged/);
     expect(() => loadCatalog(join(dir, 'nothing-here.msgpack'))).toThrow(/nothing-here\.msgpack: no artifact here; run `cpmx build`/);

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS } from '../src/index.js';
 import { BUILD_EPOCH, CLI, FIXTURE, buildInto, root, tempDir } from './helpers.js';
+import { FORMAT_VERSION } from '../src/core/format.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -151,7 +152,7 @@ describe('build and status', () => {
     expect(readFileSync(out).equals(readFileSync(dataPath))).toBe(true);
     const status = cpmx(['status', '--data', out]);
     expect(status.status).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ artifact: out, loaded: true, header: { rows: 22, codes: 15, version: 3 } });
+    expect(JSON.parse(status.stdout)).toMatchObject({ artifact: out, loaded: true, header: { rows: 22, codes: 15, version: FORMAT_VERSION } });
     expect(cpmx(['status', '--data', join(dir, 'none.msgpack')]).status).toBe(2);
   });
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeArtifact } from '../build/write.js';
 import { readArtifact } from '../src/core/catalog.js';
+import { FORMAT_VERSION } from '../src/core/format.js';
 import { METHODS, UNAVAILABLE_METHODS } from '../src/core/request.js';
 import { createClient, ERRORS, type CpmxClient, type ErrorCode } from '../src/index.js';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
@@ -111,13 +112,13 @@ describe('a command per method', () => {
     expect(third!.response.ciudad[0]).toMatch(/prueba/);
   });
 
-  it('says to rebuild an artifact of format 2, exit 2', () => {
-    const old = join(dir, 'format2.msgpack');
+  it('says to rebuild an artifact of the format before, exit 2', () => {
+    const old = join(dir, 'format-before.msgpack');
     const artifact = readArtifact(readFileSync(dataPath));
-    writeFileSync(old, encodeArtifact({ ...artifact, header: { ...artifact.header, version: 2 } }));
+    writeFileSync(old, encodeArtifact({ ...artifact, header: { ...artifact.header, version: FORMAT_VERSION - 1 } }));
     const run = cpmx(['get_cp_por_estado', 'cdmx', '--token', 'demo', '--data', old]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`${old}: is an artifact of format version 2, and this cpmx reads version 3; run \`cpmx build\``);
+    expect(run.stderr).toContain(`${old}: is an artifact of format version ${FORMAT_VERSION - 1}, and this cpmx reads version ${FORMAT_VERSION}; run \`cpmx build\``);
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeCatalog, readArtifact } from '../src/core/catalog.js';
 import { UNAVAILABLE_METHODS } from '../src/core/request.js';
 import { encodeArtifact } from '../build/write.js';
+import { FORMAT_VERSION, type Artifact } from '../src/core/format.js';
 import { createClient, ERRORS, type CpmxClient, type ErrorCode } from '../src/index.js';
 import { readFileSync } from 'node:fs';
 import { FIXTURE, buildInto, ok, tempDir } from './helpers.js';
@@ -486,12 +487,15 @@ describe('credits', () => {
   });
 });
 
-describe('the artifact of format 3', () => {
-  it('refuses an artifact of format 2 with the rebuild message', () => {
+describe('the artifact of the version-2 methods', () => {
+  it('refuses an artifact of the format before (3: no city lists) with the rebuild message', () => {
     const artifact = readArtifact(readFileSync(dataPath));
-    expect(artifact.header.version).toBe(3);
-    const old = encodeArtifact({ ...artifact, header: { ...artifact.header, version: 2 } });
-    expect(() => decodeCatalog(old, '/x/old.msgpack')).toThrow('/x/old.msgpack: is an artifact of format version 2, and this cpmx reads version 3; run `cpmx build`');
+    expect(artifact.header.version).toBe(FORMAT_VERSION);
+    const { stateCityCounts: _counts, stateCities: _cities, settlementRanks: _ranks, ...before } = artifact;
+    const old = encodeArtifact({ ...before, header: { ...artifact.header, version: FORMAT_VERSION - 1 } } as Artifact);
+    expect(() => decodeCatalog(old, '/x/old.msgpack')).toThrow(
+      `/x/old.msgpack: is an artifact of format version ${FORMAT_VERSION - 1}, and this cpmx reads version ${FORMAT_VERSION}; run \`cpmx build\``,
+    );
   });
 
   it('keeps the catalog order only where it differs from the artifact’s (the fixture is not sorted by code)', () => {

@@ -2,30 +2,58 @@
  * The packed package, installed in a fresh project elsewhere: plain `node` imports it, its
  * types check, its bin answers, and the artifact inside it is used.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, tempDir } from './helpers.js';
+import { packAndInstall } from './support/packed.js';
 
 const dir = tempDir();
-const project = join(dir, 'consumer');
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+let project: string;
+let files: string[];
 
 beforeAll(() => {
-  const artifact = join(root, 'data', 'cpmx.msgpack');
-  if (!existsSync(artifact)) throw new Error(`${artifact} is missing: npm install (or npm ci) builds it from the catalog`);
-  // Scripts are skipped so packing does not recompile dist/ under the feet of other test files.
-  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root)) as { filename: string; files: { path: string }[] }[];
-  const files = packed[0]!.files.map((file) => file.path);
-  expect(files).toContain('data/cpmx.msgpack');
-  expect(files).toContain('dist/src/index.d.ts');
-  expect(files).toContain('dist/validate.js');
-  expect(files.some((file) => file.startsWith('test/') || file.startsWith('src/'))).toBe(false);
-  execFileSync('mkdir', ['-p', project]);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, packed[0]!.filename)], project);
+  ({ project, files } = packAndInstall(dir));
 }, 180_000);
+
+describe('the tarball', () => {
+  it('holds exactly the bundles, their types, the artifact and the papers', () => {
+    // The command line's chunks are named by content hash; their number may change.
+    const shapes = new Set(files.filter((file) => !file.startsWith('dist/src/')).map((file) => file.replace(/^dist\/cli-[\w-]+\.js$/, 'dist/cli-*.js')));
+    expect([...shapes].sort()).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'data/cpmx.msgpack',
+      'dist/cli-*.js',
+      'dist/cli.js',
+      'dist/cpmx.cjs',
+      'dist/cpmx.d.cts',
+      'dist/cpmx.js',
+      'dist/cpmx.web.js',
+      'dist/validate.cjs',
+      'dist/validate.d.cts',
+      'dist/validate.js',
+      'package.json',
+    ]);
+    const types = files.filter((file) => file.startsWith('dist/src/'));
+    expect(types.every((file) => file.endsWith('.d.ts'))).toBe(true);
+    expect(types).toEqual(expect.arrayContaining(['dist/src/index.d.ts', 'dist/src/http/fetch.d.ts', 'dist/src/http/middleware.d.ts', 'dist/src/validate/index.d.ts']));
+    // Every bundle a chunk imports is in the tarball.
+    const shipped = new Set(files);
+    for (const file of files.filter((f) => /^dist\/cli.*\.js$/.test(f))) {
+      for (const [, chunk] of readFileSync(join(project, 'node_modules', 'cpmx', file), 'utf8').matchAll(/from\s*"\.\/(cli-[\w-]+\.js)"/g)) expect(shipped).toContain(`dist/${chunk}`);
+    }
+  });
+
+  it('keeps the code’s licence and the data’s terms apart', () => {
+    const license = readFileSync(join(project, 'node_modules', 'cpmx', 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License/);
+    expect(license).toContain('Correos de México');
+    expect(license).toContain('no estando permitida');
+  });
+});
 
 describe('the installed package', () => {
   it('is imported by plain node and answers from its own artifact', () => {
@@ -39,12 +67,12 @@ describe('the installed package', () => {
     expect(body.response.municipio).toBe('Iztapalapa');
   });
 
-  it('exports the client, the contract and its errors, and nothing internal', () => {
+  it('exports the client, the handlers, the contract and its errors, and nothing internal', () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('cpmx')).sort()))"], {
       cwd: project,
       encoding: 'utf8',
     });
-    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'isSuccess']);
+    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
   });
 
   it('serves address validation from cpmx/validate', () => {
@@ -103,5 +131,68 @@ export const more = [names, records, first, new ArtifactError('x', 'y').path, co
     expect(() => execFileSync(process.execPath, [tsc, ...args], { cwd: project, encoding: 'utf8' })).not.toThrow();
     writeFileSync(join(project, 'wrong.ts'), `import { createClient } from 'cpmx';\nconst n: number = createClient({ token: 'x' }).getEstados();\n`);
     expect(() => execFileSync(process.execPath, [tsc, ...args.slice(0, -1), 'wrong.ts'], { cwd: project, encoding: 'utf8' })).toThrow();
+    // A CommonJS consumer under module node16 reads the .d.cts that require() resolves to.
+    writeFileSync(
+      join(project, 'use.cts'),
+      `import { createClient, createMiddleware, type InfoCpBody } from 'cpmx';\nimport { validateAddress } from 'cpmx/validate';\nconst client = createClient({ token: 'demo' });\nexport const body: InfoCpBody = client.infoCp('09810');\nexport const both = [createMiddleware({ prefix: '/cpmx' }), validateAddress(client, { cp: '09810' }).valid];\n`,
+    );
+    writeFileSync(join(project, 'wrong.cts'), `import { createClient } from 'cpmx';\nexport const n: number = createClient({ token: 'x' }).getEstados();\n`);
+    const commonJs = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'node16', '--moduleResolution', 'node16', '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types')];
+    expect(() => execFileSync(process.execPath, [tsc, ...commonJs, 'use.cts'], { cwd: project, encoding: 'utf8' })).not.toThrow();
+    const wrong = spawnSync(process.execPath, [tsc, ...commonJs, 'wrong.cts'], { cwd: project, encoding: 'utf8' });
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stdout).toMatch(/wrong\.cts\(2,14\): error TS2322: Type 'EstadosBody' is not assignable to type 'number'/);
+  });
+  it('is required by CommonJS, main entry and cpmx/validate, answering from the same artifact', () => {
+    writeFileSync(
+      join(project, 'use.cjs'),
+      `const { createClient, createMiddleware } = require('cpmx');
+const { validateAddress } = require('cpmx/validate');
+const client = createClient({ token: 'demo' });
+console.log(JSON.stringify([client.dataPath, client.searchCp('0981'), validateAddress(client, { cp: '1000' }).suggestions, typeof createMiddleware]));
+`,
+    );
+    const [dataPath, search, suggestions, middleware] = JSON.parse(execFileSync(process.execPath, ['use.cjs'], { cwd: project, encoding: 'utf8', env: { ...process.env, CPMX_DATA: '' } }));
+    expect(dataPath).toBe(join(project, 'node_modules', 'cpmx', 'data', 'cpmx.msgpack'));
+    expect(search.response.cp).toEqual(['09810', '09819']);
+    expect(suggestions).toEqual({ cp: '01000' });
+    expect(middleware).toBe('function');
+  });
+
+  it('resolves cpmx/data/cpmx.msgpack to its artifact, for bundlers’ binary loaders', () => {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('cpmx/data/cpmx.msgpack'))"], { cwd: project, encoding: 'utf8' });
+    expect(out.trim()).toBe(`file://${join(project, 'node_modules', 'cpmx', 'data', 'cpmx.msgpack')}`);
+  });
+
+  it('says where to download the catalog and what to run when its artifact is missing', () => {
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', "import { createClient } from 'cpmx'; createClient({ token: 'demo' })"], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, CPMX_DATA: join(project, 'nowhere.msgpack') },
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(`ArtifactError: ${join(project, 'nowhere.msgpack')}: no artifact here; run \`cpmx build\``);
+    expect(run.stderr).toContain('https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx');
+    expect(run.stderr).toContain('npx cpmx build --source CPdescargatxt.zip');
+  });
+
+  it('builds only from a catalog it is given, never one outside itself, and says to keep the artifact outside node_modules', () => {
+    const bin = join(project, 'node_modules', '.bin', 'cpmx');
+    // A catalog where the repository's checkout keeps one, relative to the installed package.
+    const beside = join(project, 'node_modules', 'shared', 'data', 'sepomex');
+    mkdirSync(beside, { recursive: true });
+    writeFileSync(join(beside, 'CPdescargatxt.zip'), 'not to be read');
+    const env = { ...process.env, CPMX_CATALOG: '' };
+    const run = spawnSync(bin, ['build'], { cwd: project, encoding: 'utf8', env });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx');
+    expect(run.stderr).toContain('npx cpmx build --source CPdescargatxt.zip --out data/cpmx.msgpack');
+    expect(run.stderr).toContain('CPMX_DATA=data/cpmx.msgpack');
+    expect(run.stderr).not.toContain('shared');
+    expect(run.stderr).not.toMatch(/put it at/);
+    const built = spawnSync(bin, ['build', '--source', join(root, 'test', 'fixtures', 'catalog-mini.txt'), '--out', 'data/cpmx.msgpack'], { cwd: project, encoding: 'utf8', env });
+    expect(built.status, built.stderr).toBe(0);
+    const answer = spawnSync(bin, ['search_cp', '0', '--token', 'demo'], { cwd: project, encoding: 'utf8', env: { ...process.env, CPMX_DATA: 'data/cpmx.msgpack' } });
+    expect(JSON.parse(answer.stdout).response.cp).toEqual(['01000', '01010', '03100', '09810', '09819']);
   });
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS } from '../src/index.js';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
+import { FORMAT_VERSION } from '../src/core/format.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -196,7 +197,7 @@ describe('the contract over HTTP', () => {
 
   it('reports the catalog on /health', async () => {
     const health = await body<Health>(fetch(`${server.url}/health`));
-    expect(health).toMatchObject({ status: 'ok', loaded: true, registry: false, header: { rows: 22, codes: 15, version: 3 } });
+    expect(health).toMatchObject({ status: 'ok', loaded: true, registry: false, header: { rows: 22, codes: 15, version: FORMAT_VERSION } });
     expect(health.header?.source.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

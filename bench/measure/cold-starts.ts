@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { COLD_CONTESTANTS, type ColdName, type ColdStat } from '../results.js';
 import { spread } from '../stats.js';
 
-interface ColdSample {
+export interface ColdSample {
   ok: boolean;
   importToAnswerMs: number;
   sinceProcessStartMs: number;
@@ -15,21 +15,28 @@ interface ColdSample {
   rss: number;
 }
 
-export function timeColdStarts(options: { compiled: string; work: string; runs: number; code: string }): Record<ColdName, ColdStat> {
-  const samples = new Map<ColdName, ColdSample[]>(COLD_CONTESTANTS.map((name) => [name, []]));
-  for (let run = 0; run < options.runs; run++) {
-    for (const name of COLD_CONTESTANTS) {
-      const out = execFileSync(process.execPath, [join(options.compiled, 'cold.js'), name, options.work, options.code], { encoding: 'utf8' });
-      const sample = JSON.parse(out) as ColdSample;
-      if (!sample.ok) throw new Error(`cold start of ${name} did not answer ${options.code}`);
-      samples.get(name)!.push(sample);
-    }
-  }
-  const stat = (runs: ColdSample[]): ColdStat => ({
+/** One cold start of `name` (a contestant of bench/cold.ts) in a fresh process. */
+export function coldRun(options: { compiled: string; work: string; code: string }, name: string): ColdSample {
+  const out = execFileSync(process.execPath, [join(options.compiled, 'cold.js'), name, options.work, options.code], { encoding: 'utf8' });
+  const sample = JSON.parse(out) as ColdSample;
+  if (!sample.ok) throw new Error(`cold start of ${name} did not answer ${options.code}`);
+  return sample;
+}
+
+/** The spreads of a contestant's samples. */
+export function coldStat(runs: ColdSample[]): ColdStat {
+  return {
     importToAnswerMs: spread(runs.map((s) => s.importToAnswerMs)),
     sinceProcessStartMs: spread(runs.map((s) => s.sinceProcessStartMs)),
     heapUsedBytes: spread(runs.map((s) => s.heapUsed)),
     rssBytes: spread(runs.map((s) => s.rss)),
-  });
-  return Object.fromEntries(COLD_CONTESTANTS.map((name) => [name, stat(samples.get(name)!)])) as Record<ColdName, ColdStat>;
+  };
+}
+
+export function timeColdStarts(options: { compiled: string; work: string; runs: number; code: string }): Record<ColdName, ColdStat> {
+  const samples = new Map<ColdName, ColdSample[]>(COLD_CONTESTANTS.map((name) => [name, []]));
+  for (let run = 0; run < options.runs; run++) {
+    for (const name of COLD_CONTESTANTS) samples.get(name)!.push(coldRun(options, name));
+  }
+  return Object.fromEntries(COLD_CONTESTANTS.map((name) => [name, coldStat(samples.get(name)!)])) as Record<ColdName, ColdStat>;
 }

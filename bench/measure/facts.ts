@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { packageRoot } from '../../src/paths.js';
+import { packageRoot } from '../../src/package-root.js';
 import type { Results } from '../results.js';
 
 export function machineFacts(): Results['machine'] {

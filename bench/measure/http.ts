@@ -1,14 +1,16 @@
 /**
  * The HTTP load check: `cpmx serve` answering info_cp for catalog codes, next to a bare Node
- * http server answering a constant body of the same size, on loopback, in the same run.
- * Both are loaded with autocannon by 50 connections for a bounded time, alternately, in rounds;
+ * http server answering a constant body of the same size, on loopback, in the same run; and,
+ * when given their server, the embeddable handlers (the middleware in node:http, the fetch
+ * handler behind @hono/node-server) answering the same requests.
+ * All are loaded with autocannon by 50 connections for a bounded time, in turn, in rounds;
  * the medians are reported, as the machines are shared and single runs drift.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import type { HttpResults, HttpStat } from '../results.js';
+import type { HandlerName, HttpResults, HttpStat } from '../results.js';
 import { median } from '../stats.js';
 
 function start(command: string[], label: string): Promise<{ url: string; child: ChildProcess }> {
@@ -51,7 +53,18 @@ function stat(results: autocannon.Result[]): HttpStat {
 }
 
 /** Runs the check against the artifact at `artifact`; `codes` are the info_cp codes asked for. */
-export async function httpLoad(options: { cli: string; bareServer: string; artifact: string; work: string; codes: string[]; seconds?: number; rounds?: number; log?: (line: string) => void }): Promise<HttpResults> {
+export async function httpLoad(options: {
+  cli: string;
+  bareServer: string;
+  /** bench/handler-server.js: the handlers are measured when it is given. */
+  handlerServer?: string;
+  artifact: string;
+  work: string;
+  codes: string[];
+  seconds?: number;
+  rounds?: number;
+  log?: (line: string) => void;
+}): Promise<HttpResults> {
   const connections = 50;
   const seconds = options.seconds ?? 3;
   const rounds = options.rounds ?? 5;
@@ -66,19 +79,38 @@ export async function httpLoad(options: { cli: string; bareServer: string; artif
   const empty = JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: '' } });
   writeFileSync(bodyFile, JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: 'x'.repeat(Math.max(0, bodyBytes - empty.length)) } }));
   const bare = await start([options.bareServer, bodyFile], 'bare server');
+  const servers = [cpmx, bare];
   try {
-    await load(cpmx.url, paths, connections, 2);
-    await load(bare.url, paths, connections, 2);
+    const handlers: { name: HandlerName; url: string; runs: autocannon.Result[] }[] = [];
+    for (const name of options.handlerServer ? (['middleware', 'fetch'] as const) : []) {
+      const handler = await start([options.handlerServer!, name, options.artifact], `${name} handler`);
+      servers.push(handler);
+      handlers.push({ name, url: handler.url, runs: [] });
+    }
+    for (const url of [cpmx.url, bare.url, ...handlers.map((h) => h.url)]) await load(url, paths, connections, 2);
     const runs = { cpmx: [] as autocannon.Result[], bare: [] as autocannon.Result[] };
+    /** Each handler's round is weighed against a bare run right beside it, as cpmx serve's is. */
+    const handlerBare: autocannon.Result[] = [];
     for (let round = 0; round < rounds; round++) {
       options.log?.(`http: round ${round + 1} of ${rounds}, ${seconds} s each ...`);
       runs.cpmx.push(await load(cpmx.url, paths, connections, seconds));
       runs.bare.push(await load(bare.url, paths, connections, seconds));
+      if (handlers.length > 0) handlerBare.push(await load(bare.url, paths, connections, seconds));
+      for (const handler of handlers) handler.runs.push(await load(handler.url, paths, connections, seconds));
     }
-    const ratios = runs.cpmx.map((run, i) => run.requests.average / runs.bare[i]!.requests.average);
-    return { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios) };
+    const ratiosOf = (results: autocannon.Result[], bareRuns = runs.bare) => results.map((run, i) => run.requests.average / bareRuns[i]!.requests.average);
+    const ratios = ratiosOf(runs.cpmx);
+    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios) };
+    if (handlers.length > 0) {
+      measured.handlers = Object.fromEntries(
+        handlers.map((h) => {
+          const handlerRatios = ratiosOf(h.runs, handlerBare);
+          return [h.name, { ...stat(h.runs), ratios: handlerRatios, ratio: median(handlerRatios) }];
+        }),
+      ) as HttpResults['handlers'];
+    }
+    return measured;
   } finally {
-    cpmx.child.kill('SIGTERM');
-    bare.child.kill('SIGTERM');
+    for (const server of servers) server.child.kill('SIGTERM');
   }
 }

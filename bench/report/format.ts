@@ -21,6 +21,11 @@ export function megabytes(bytes: number, digits: number): string {
   return `${(bytes / MB).toFixed(digits)} MB`;
 }
 
+/** Bytes as kilobytes (1,024 bytes) with one decimal, e.g. "12.0 KB". */
+export function kilobytes(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
 /** A count the English way, e.g. "1,000,000". */
 export function count(value: number): string {
   return value.toLocaleString('en-US');

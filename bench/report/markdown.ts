@@ -4,8 +4,8 @@
  */
 import { CONTESTANTS, LABELS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
-import { COLD_CONTESTANTS, type HttpResults, type Results, type ValidateResults } from '../results.js';
-import { count, format, megabytes, percent, ratio } from './format.js';
+import { COLD_CONTESTANTS, type EmbedResults, type HandlerName, type HttpResults, type Results, type ValidateResults } from '../results.js';
+import { count, format, kilobytes, megabytes, percent, ratio } from './format.js';
 import { missNote } from './miss-notes.js';
 import type { Target } from './targets.js';
 
@@ -108,6 +108,46 @@ function httpServer(http: HttpResults, cpus: number): string[] {
     '',
     `cpmx serves ${percent(http.ratio)} of the bare server's requests per second: the median of the ${http.rounds} rounds' ratios (each round runs the two back to back), which ranged from ${low}% to ${high}%.`,
     '',
+    ...(http.handlers ? embeddedServers(http.handlers) : []),
+  ];
+}
+
+const HANDLER_LABELS: Record<HandlerName, string> = {
+  middleware: '`createMiddleware()` in node:http',
+  fetch: '`createFetchHandler()` behind @hono/node-server',
+};
+
+function embeddedServers(handlers: NonNullable<HttpResults['handlers']>): string[] {
+  const names = Object.keys(handlers) as HandlerName[];
+  return [
+    'The embeddable handlers, each in its own process in the plainest server a user would give it, answering the same requests in the same rounds; each round runs the bare server again right before them, and their ratios are to that run:',
+    '',
+    ...head(['handler', 'requests/s', 'vs bare [rounds]', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...names.map((name) => {
+      const h = handlers[name];
+      const spreadOf = `${Math.round(100 * Math.min(...h.ratios))} – ${Math.round(100 * Math.max(...h.ratios))}`;
+      return row([HANDLER_LABELS[name], count(Math.round(h.requestsPerSecond)), `${percent(h.ratio)} [${spreadOf}]`, `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors, h.timeouts]);
+    }),
+    '',
+    "The fetch handler's row includes the adapter's work: turning each Node request into a web `Request` and the `Response` back.",
+    '',
+  ];
+}
+
+function embedding(e: EmbedResults): string[] {
+  const load = (label: string, c: EmbedResults['cold']['file']) =>
+    row([label, `${c.importToAnswerMs.median.toFixed(1)} ms [${c.importToAnswerMs.min.toFixed(1)} – ${c.importToAnswerMs.max.toFixed(1)}]`, megabytes(c.heapUsedBytes.median, 1), megabytes(c.rssBytes.median, 1)]);
+  return [
+    '## Embedding',
+    '',
+    `Cold start of the two ways to give cpmx its artifact, in fresh processes, interleaved, ${e.cold.file.importToAnswerMs.runs} runs each; median [min – max]. The bytes path times the app reading the file too.`,
+    '',
+    ...head(['artifact', 'import → first answer', 'heap used', 'RSS'], ['---', '---:', '---:', '---:']),
+    load('a file cpmx reads (`dataPath`, the default)', e.cold.file),
+    load('bytes the app gives (`createClient({ data })`)', e.cold.bytes),
+    '',
+    `The library bundled for browsers (its \`browser\` build, every export kept, esbuild, minified): ${kilobytes(e.browserBundle.bytes)}, ${kilobytes(e.browserBundle.gzipBytes)} gzipped; the page then fetches the artifact itself.`,
+    '',
   ];
 }
 
@@ -172,6 +212,7 @@ export function renderMarkdown(results: Results, targets: Target[]): string {
     ...lookups(results),
     ...(results.http ? httpServer(results.http, results.machine.cpus) : []),
     ...(results.validate ? addressValidation(results.validate) : []),
+    ...(results.embed ? embedding(results.embed) : []),
     ...sizeOnDisk(results),
     ...build(results),
     ...diff(results),

@@ -15,6 +15,14 @@ const MISS_NOTES: [prefix: string, note: string][] = [
     'HTTP: info_cp throughput',
     'Client and servers share two cores, and single rounds range ±10 points; the server spends about 3–4 µs more per request than the bare one (routing, the lookup, JSON serialisation, the ETag), mostly serialisation.',
   ],
+  [
+    'HTTP: createMiddleware()',
+    'Measured like cpmx serve, in the same rounds, against a bare run right before it; single rounds range widely on a shared machine. Per request it does what cpmx serve does, plus copying the body into a Buffer.',
+  ],
+  [
+    'cold load with the artifact given as bytes',
+    'Both paths decode the same bytes with the same code; they differ only in who reads the file. A miss here is noise unless it repeats: single cold starts vary by several ms on this machine.',
+  ],
   ['cold load', 'Node 20 spends about 1 ms per ES module and 4 ms loading msgpackr; the entry is one bundle and the artifact decodes in about 6 ms. Single runs vary by several ms on this machine.'],
 ];
 

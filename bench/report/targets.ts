@@ -7,7 +7,7 @@
 import { LABELS, type ContestantName } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS, VERSION_2_OPS, copyId } from '../ops.js';
 import type { Results } from '../results.js';
-import { count, format, MB, megabytes, percent } from './format.js';
+import { count, format, kilobytes, MB, megabytes, percent } from './format.js';
 
 export interface Target {
   name: string;
@@ -108,6 +108,32 @@ export const TARGETS: TargetRule[] = [
       value: `${percent(http.ratio)} [${Math.round(100 * Math.min(...http.ratios))} – ${Math.round(100 * Math.max(...http.ratios))}]`,
       pass: http.ratio >= 0.8,
     },
+  ({ http }) => {
+    const middleware = http?.handlers?.middleware;
+    if (!middleware) return null;
+    return {
+      name: 'HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds)',
+      target: '≥ 80%',
+      value: `${percent(middleware.ratio)} [${Math.round(100 * Math.min(...middleware.ratios))} – ${Math.round(100 * Math.max(...middleware.ratios))}]`,
+      pass: middleware.ratio >= 0.8,
+    };
+  },
+  ({ embed }) => {
+    if (!embed) return null;
+    // Side by side with the file path in the same run: what giving bytes costs, whatever the machine's load.
+    const bytes = embed.cold.bytes.importToAnswerMs.median;
+    const file = embed.cold.file.importToAnswerMs.median;
+    return {
+      name: 'cold load with the artifact given as bytes, vs its path',
+      target: '≤ 1.1×',
+      value: `${(bytes / file).toFixed(2)}× (${format(bytes, 'ms')} vs ${format(file, 'ms')})`,
+      pass: bytes <= 1.1 * file,
+    };
+  },
+  ({ embed }) =>
+    embed
+      ? { name: 'browser bundle of the library, gzipped', target: '≤ 20 KB', value: kilobytes(embed.browserBundle.gzipBytes), pass: embed.browserBundle.gzipBytes <= 20 * 1024 }
+      : null,
   ({ diff }) =>
     diff
       ? { name: 'cpmx diff: the whole catalog against its artifact', target: '≤ 3 s', value: format(diff.ms.median, 'ms'), pass: diff.ms.median <= 3000 }

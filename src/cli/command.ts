@@ -9,7 +9,15 @@ import { parseArgs } from 'node:util';
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** Wrong arguments: the message says what was wrong; the exit status is 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** A mistyped name and what it may have meant to be, for the closest one to be suggested. */
+    readonly unknown?: { word: string; candidates: readonly string[]; as: (name: string) => string },
+  ) {
+    super(message);
+  }
+}
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -71,7 +79,10 @@ export function parseInvocation<O extends OptionSpecs>(cmd: Command<O>, args: st
     const parsed = parseArgs({ args: [...rest, ...(negative.length ? ['--', ...negative] : [])], options, allowPositionals: true, strict: true });
     return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}\nRun "cpmx ${cmd.name} --help" for usage.`);
+    const message = (error as Error).message.split('\n')[0]!;
+    const option = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'--?([^'=]+)/.exec(message)?.[1] : undefined;
+    const unknown = option === undefined ? undefined : { word: option, candidates: Object.keys(cmd.options), as: (name: string) => `--${name}` };
+    throw new UsageError(`${message.replace(/\. To specify a positional argument.*$/, '.')}\nRun "cpmx ${cmd.name} --help" for usage.`, unknown);
   }
 }
 

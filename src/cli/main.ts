@@ -32,14 +32,24 @@ export async function main(argv: string[]): Promise<number> {
         return write(packageVersion());
     }
     const cmd = findCommand(name);
-    if (!cmd) throw new UsageError(`unknown command "${name}". Run "cpmx --help" for the commands.`);
+    if (!cmd) {
+      const unknown = { word: name, candidates: COMMANDS.map((command) => command.name), as: (found: string) => found };
+      throw new UsageError(`unknown command "${name}".\nRun "cpmx --help" for the commands.`, unknown);
+    }
     const { values, positionals } = parseInvocation(cmd, args);
     const help = () => write(commandHelp(cmd));
     if (values.help) return help();
     return await cmd.run({ values, positionals, help });
   } catch (error) {
     if (error instanceof UsageError || error instanceof ArtifactError) {
-      process.stderr.write(`cpmx: ${error.message}\n`);
+      let message = error.message;
+      if (error instanceof UsageError && error.unknown) {
+        const { word, candidates, as } = error.unknown;
+        const { closest } = await import('./hints.js');
+        const near = await closest(word, candidates);
+        if (near !== undefined) message = message.replace(/\n|$/, ` Did you mean ${as(near)}?$&`);
+      }
+      process.stderr.write(`cpmx: ${message}\n`);
       return EXIT.usage;
     }
     throw error;

@@ -1,25 +1,19 @@
 /**
- * Where an adapter's catalog comes from: the artifact file, read and decoded on first need,
- * once per path for the whole process. A load that fails is tried again on the next need,
- * so a server started before `cpmx build` picks up the artifact once it is written.
+ * The artifact file as an adapter's catalog source: read and decoded on first need, once per
+ * path for the whole process. A load that fails is tried again on the next need, so a server
+ * started before `cpmx build` picks up the artifact once it is written.
  */
 import { readFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
+import type { CatalogSource } from './bytes-source.js';
 
-export interface CatalogSource {
-  /** The artifact's path. */
-  readonly path: string;
-  /** The catalog, loading it now if needed; throws ArtifactError when it cannot be read. */
-  get(): Catalog;
-  /** The catalog if it is loaded, without trying to load it. */
-  loaded(): Catalog | undefined;
-}
+export type { CatalogSource } from './bytes-source.js';
 
 const loaded = new Map<string, Catalog>();
 
 /** zlib's CRC-32 (Node 20.15 and later) checks the artifact four times faster than the core's own. */
-const nodeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+export const nodeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
 /** Reads and decodes the artifact at `path`. */
 export function loadCatalog(path: string): Catalog {

@@ -27,14 +27,11 @@ import {
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
-import { artifactPath } from '../paths.js';
-import { catalogSource } from './catalog-source.js';
+import { openSource, type SourceOptions } from './open-source.js';
 
-export interface ClientOptions {
+export interface ClientOptions extends SourceOptions {
   /** Sent with every typed lookup; `pruebas` gives test mode. Missing or empty answers 106. */
   token?: string | undefined;
-  /** The artifact; default `CPMX_DATA`, else the package's `data/cpmx.msgpack`. */
-  dataPath?: string | undefined;
   /** Token accounting, answering synchronously; without one every token is accepted. */
   registry?: TokenRegistry | undefined;
 }
@@ -59,7 +56,7 @@ export interface SearchCpAdvancedOptions {
 }
 
 export interface CpmxClient {
-  /** The artifact this client reads (loaded on the first real-data answer). */
+  /** The artifact file this client reads (loaded on the first real-data answer); "the artifact given as data" for bytes. */
   readonly dataPath: string;
   /** Full mode: an array with one envelope per settlement, or one error envelope. */
   infoCp(cp: string): InfoCpFullBody;
@@ -104,9 +101,9 @@ export interface CpmxClient {
  * with an ArtifactError that says what to do; with `pruebas` nothing is read until needed.
  */
 export function createClient(options: ClientOptions = {}): CpmxClient {
-  const dataPath = artifactPath(options.dataPath);
+  const source = openSource(options);
+  const dataPath = source.path;
   const { token, registry } = options;
-  const source = catalogSource(dataPath);
   const context: RouterContext = { catalog: source.get };
   if (token && token !== TEST_TOKEN) source.get();
 

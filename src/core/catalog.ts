@@ -34,7 +34,9 @@ export class ArtifactError extends Error {
   }
 }
 
-export const REBUILD = 'run `cpmx build` to compile the catalog';
+/** The official catalog's download page (format TXT, all states: CPdescargatxt.zip). */
+export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
+export const REBUILD = `run \`cpmx build\` to compile the catalog (\`npx cpmx download --out CPdescargatxt.zip\` fetches it from ${CATALOG_URL}; then \`npx cpmx build --source CPdescargatxt.zip --out FILE\` and CPMX_DATA=FILE keep the artifact outside node_modules)`;
 
 // The unpacker alone (bundled into dist/, see scripts/bundle.mjs): no packer, streams or native add-on.
 const unpackr = new Unpackr(MSGPACK_OPTIONS);

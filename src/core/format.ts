@@ -9,8 +9,11 @@
  */
 /** Identifies a cpmx artifact; a file whose header lacks it is foreign. */
 export const FORMAT_NAME = 'cpmx-catalog';
-/** Bumped whenever the layout below changes; the runtime refuses any other version. */
-export const FORMAT_VERSION = 3;
+/**
+ * Bumped whenever the layout below changes; the runtime refuses any other version. 3: the
+ * checksummed envelope; 4: each state's cities and the settlement ranks (contract version 2).
+ */
+export const FORMAT_VERSION = 4;
 
 /** Settlement entries pack the name index into the low bits and the type index above it. */
 export const SETTLEMENT_NAME_BITS = 18;

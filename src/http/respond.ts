@@ -68,7 +68,8 @@ function health(options: ResponderOptions, loadError: string | undefined): strin
     error: loadError ?? null,
     formatVersion: FORMAT_VERSION,
     registry: options.registry !== undefined,
-    pid: process.pid,
+    // Edge runtimes and browsers have no process: the handlers run there too.
+    pid: typeof process === 'undefined' ? null : process.pid,
   });
 }
 

@@ -14,8 +14,8 @@ export const buildCommand = command({
 it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups read.
 
 The catalog is looked for in this order: --source FILE; the CPMX_CATALOG environment
-variable; data/CPdescarga.txt, data/CPdescargatxt.zip and ../shared/data/sepomex/CPdescargatxt.zip
-from the package's root. --download fetches it first, as cpmx download does, into
+variable; data/CPdescarga.txt and data/CPdescargatxt.zip beside the artifact (and, in a git
+checkout of cpmx, ../shared/data/sepomex/CPdescargatxt.zip). --download fetches it first, as cpmx download does, into
 data/CPdescargatxt.zip beside the artifact, and builds from that. --source may be given
 several times (the catalog per state, for instance): the files are merged, and refused if two
 of them disagree about a postal code. A FIFO, a pipe, or - (stdin) is read as a stream.
@@ -103,12 +103,20 @@ a good artifact, and temporary files left by killed builds are removed.`,
 
 /** What to do when no catalog is found: download it, or name one; never a place inside node_modules. */
 async function noCatalogMessage(): Promise<string> {
-  const { defaultCatalogPaths } = await import('../../../build/locations.js');
+  const { dataDirectory, defaultCatalogPaths } = await import('../../../build/locations.js');
   const { manualDownloadSteps, OFFICIAL_PAGE_URL } = await import('../../../build/download/index.js');
   const places = defaultCatalogPaths.filter((path) => !insideNodeModules(path));
+  // Installed as a dependency, the package's own data/ is replaced by the next npm install:
+  // the catalog and the artifact go in the app's folder, and the app is told where.
+  const next = insideNodeModules(dataDirectory)
+    ? 'cpmx build: no catalog found. Download it and build the artifact in your own folder:\n' +
+      '  npx cpmx download --out CPdescargatxt.zip\n' +
+      '  npx cpmx build --source CPdescargatxt.zip --out data/cpmx.msgpack\n' +
+      'then give your app that file: CPMX_DATA=data/cpmx.msgpack, or createClient({ dataPath }).\n'
+    : 'cpmx build: no catalog found. Download it and build with: cpmx build --download\n' +
+      `(or: cpmx download --out FILE, then cpmx build --source FILE; or set CPMX_CATALOG).\n`;
   return (
-    'cpmx build: no catalog found. Download it and build with: cpmx build --download\n' +
-    `(or: cpmx download --out FILE, then cpmx build --source FILE; or set CPMX_CATALOG).\n` +
+    next +
     `${manualDownloadSteps(OFFICIAL_PAGE_URL)}\n` +
     (places.length ? `Looked for:\n${places.map((path) => `  ${path}\n`).join('')}` : '') +
     'Test mode (token "pruebas") works without a catalog; real-data lookups need one.\n'

@@ -8,6 +8,7 @@ import { METHODS, MAX_LIMIT, rawRequest, type Method, type Parameter } from '../
 import { answerer } from '../answer.js';
 import { EXIT, HELP_OPTION, UsageError, command, onePositional, print, type Command, type OptionSpec } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
+import { afterLookup } from '../hints.js';
 
 const EXIT_TEXT = `Prints the JSON body the COPOMEX API would return: indented on a terminal, one line when
 piped. Exit status: 0 on a success, 1 on an error envelope, 2 on a usage error or when the
@@ -154,6 +155,7 @@ function lookupCommand(method: Method): Command {
         rawRequest(method, value, undefined, method === 'info_cp' ? option('type') : undefined, option('estado'), option('municipio'), option('colonia'), option('limit')),
       );
       print(body);
+      afterLookup(method, value, body, answer, tokenOption(values.token));
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
     },
   });

@@ -1,0 +1,63 @@
+/**
+ * Where an adapter's catalog comes from, and the source that needs no file system: the
+ * artifact's bytes, handed over by the app (fetched in a browser, bundled into a worker,
+ * read by the app itself). Nothing here touches `node:`, so every runtime can run it.
+ */
+import { ArtifactError, decodeCatalog, type Catalog, type DecodeOptions } from '../core/catalog.js';
+
+export interface CatalogSource {
+  /** What is read: the artifact's path, or DATA_NAME for bytes. */
+  readonly path: string;
+  /** The catalog, loading it now if needed; throws ArtifactError when it cannot be read. */
+  get(): Catalog;
+  /** The catalog if it is loaded, without trying to load it. */
+  loaded(): Catalog | undefined;
+}
+
+/** The artifact's bytes, as `fetch`, `readFile` or a bundler's binary loader give them. */
+export type ArtifactData = Uint8Array | ArrayBuffer;
+
+/** How bytes are named in errors and in /health. */
+export const DATA_NAME = 'the artifact given as data';
+
+/** Decoded catalogs by the bytes they came from: clients and handlers given the same bytes share one. */
+const decoded = new WeakMap<object, Catalog>();
+
+/** Throws a TypeError that says what `data` must be, unless it is bytes. */
+export function checkData(data: unknown): asserts data is ArtifactData {
+  if (!(data instanceof Uint8Array) && !(data instanceof ArrayBuffer)) {
+    const what = data === null ? 'null' : typeof data === 'object' ? (data.constructor?.name ?? 'an object') : typeof data;
+    throw new TypeError(`cpmx: data must be the artifact's bytes (a Uint8Array or an ArrayBuffer), got ${what}; a file's path goes in dataPath`);
+  }
+}
+
+/**
+ * The source of a catalog given as bytes, decoded on first need (the bytes must not change
+ * after); `options` as for decodeCatalog (Node passes its own CRC-32).
+ */
+export function bytesSource(data: ArtifactData, options: DecodeOptions = {}): CatalogSource {
+  checkData(data);
+  return {
+    path: DATA_NAME,
+    get() {
+      let catalog = decoded.get(data);
+      if (!catalog) {
+        catalog = decodeCatalog(data instanceof Uint8Array ? data : new Uint8Array(data), DATA_NAME, options);
+        decoded.set(data, catalog);
+      }
+      return catalog;
+    },
+    loaded: () => decoded.get(data),
+  };
+}
+
+/** A source with nothing to read: every real-data request fails with `reason` (test mode still answers). */
+export function missingSource(reason: string): CatalogSource {
+  return {
+    path: DATA_NAME,
+    get() {
+      throw new ArtifactError(DATA_NAME, reason);
+    },
+    loaded: () => undefined,
+  };
+}

@@ -1,0 +1,17 @@
+// A web page's script: fetches the artifact, then answers in the page, with the client and
+// with the fetch handler, as a browser app or a service worker would.
+import { createClient, createFetchHandler } from 'cpmx';
+
+try {
+  const data = await (await fetch('/cpmx.msgpack')).arrayBuffer();
+  const client = createClient({ token: 'demo', data });
+  const response = await createFetchHandler({ data, prefix: '/api' })(new Request(new URL('/api/query/search_cp/0981?token=demo', location.href)));
+  window.answers = {
+    info: client.infoCp('09810', { type: 'simplified' }),
+    full: client.infoCp('09810'),
+    search: client.searchCp('0981'),
+    handled: { status: response.status, etag: response.headers.get('etag'), body: await response.json() },
+  };
+} catch (error) {
+  window.answers = { error: String(error && error.stack ? error.stack : error) };
+}

@@ -1,0 +1,74 @@
+/**
+ * cpmx in a web page: an esbuild browser bundle of an app that imports cpmx (the package's
+ * `browser` build), loaded in headless Chromium, fetches the artifact and answers info_cp and
+ * search_cp as the library does in Node, with nothing from Node in the bundle.
+ */
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleForBrowser, type BrowserBundle } from '../../bench/measure/embed.js';
+import { createClient } from '../../src/index.js';
+import { root, tempDir } from '../helpers.js';
+import { chromiumPath, launchBrowser } from '../support/browser.js';
+import { listen } from '../support/http.js';
+
+const dir = tempDir();
+const artifact = join(root, 'data', 'cpmx.msgpack');
+let bundle: BrowserBundle;
+
+beforeAll(async () => {
+  // The app's project: cpmx installed as a package (a link to this checkout, whose exports esbuild reads).
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(root, join(dir, 'node_modules', 'cpmx'));
+  bundle = await bundleForBrowser({ file: join(root, 'test', 'embed', 'apps', 'browser.mjs') }, [join(dir, 'node_modules')]);
+});
+
+describe('a browser bundle of the library', () => {
+  it('is the web build, with nothing from Node', () => {
+    expect(bundle.inputs.some((input) => input.endsWith('dist/cpmx.web.js'))).toBe(true);
+    expect(bundle.inputs.filter((input) => input.startsWith('node:') || /dist\/cpmx\.(js|cjs)$/.test(input))).toEqual([]);
+    // The size a page pays; README.md and bench/RESULTS.md give the measured figure.
+    expect(bundle.gzipBytes).toBeLessThan(40 * 1024);
+  });
+
+  it('answers info_cp and search_cp in headless Chromium from the fetched artifact', async () => {
+    const files: Record<string, [string, Buffer]> = {
+      '/': ['text/html; charset=utf-8', Buffer.from('<!doctype html><meta charset="utf-8"><title>cpmx</title><script type="module" src="/app.js"></script>')],
+      '/app.js': ['text/javascript; charset=utf-8', Buffer.from(bundle.text)],
+      '/cpmx.msgpack': ['application/octet-stream', readFileSync(artifact)],
+    };
+    const site = await listen((req, res) => {
+      const file = files[req.url ?? ''];
+      res.writeHead(file ? 200 : 404, { 'Content-Type': file?.[0] ?? 'text/plain' });
+      res.end(file?.[1] ?? 'not found');
+    });
+    const browser = await launchBrowser();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${site.url}/`);
+    // Run in the page, where globalThis is its window.
+    await page.waitForFunction(() => 'answers' in globalThis, undefined, { timeout: 20_000 });
+    const answers = (await page.evaluate(() => (globalThis as unknown as { answers: unknown }).answers)) as Record<string, unknown>;
+    expect(errors).toEqual([]);
+    expect(answers.error).toBeUndefined();
+    const reference = createClient({ token: 'demo', dataPath: artifact });
+    expect(answers.info).toEqual(reference.infoCp('09810', { type: 'simplified' }));
+    expect(answers.full).toEqual(reference.infoCp('09810'));
+    expect(answers.search).toEqual(reference.searchCp('0981'));
+    expect(answers.handled).toEqual({ status: 200, etag: expect.stringMatching(/^".+"$/), body: reference.searchCp('0981') });
+  });
+});
+
+describe('the browser helper', () => {
+  it('fails, naming what to install, when the browser it is pointed at is missing', () => {
+    const saved = process.env.CPMX_CHROMIUM;
+    process.env.CPMX_CHROMIUM = join(root, 'no-such-chromium');
+    try {
+      expect(() => chromiumPath()).toThrow(/no Chromium found \(CPMX_CHROMIUM=.*no-such-chromium\).*apt-get install -y chromium/);
+    } finally {
+      if (saved === undefined) delete process.env.CPMX_CHROMIUM;
+      else process.env.CPMX_CHROMIUM = saved;
+    }
+  });
+});
