@@ -39,7 +39,8 @@ await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' }
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // The SQLite registry's thread (src/registry/sqlite-thread.ts starts it) is an entry of its own.
+  entryPoints: { cli: 'src/cli/main.ts', 'registry-thread': 'src/registry/sqlite-worker.ts' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

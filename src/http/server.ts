@@ -10,6 +10,7 @@ import type { TokenRegistry } from '../core/credits.js';
 import { catalogSource } from '../client/catalog-source.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
+import { refundUnlessWritten } from './refund.js';
 import { createResponder, type HttpAnswer } from './respond.js';
 
 export { MAX_URL_LENGTH } from './respond.js';
@@ -67,6 +68,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     res.writeHead(status, headers);
     if (empty) res.end();
     else res.end(body);
+    if (answer.refund) refundUnlessWritten(res, answer.refund);
     if (log) {
       const target = { address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion };
       log(accessLogLine(target, status, empty ? '-' : bytes));
