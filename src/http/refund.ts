@@ -6,14 +6,20 @@
  */
 import type { ServerResponse } from 'node:http';
 
-/** Call after `res.end(...)` of an answer that spent a credit. */
+/**
+ * Call before writing an answer that spent a credit. (After `end()`, Node reports a response
+ * whose connection was already gone as finished, so the check must come first.)
+ */
 export function refundUnlessWritten(res: ServerResponse, refund: () => void): void {
-  if (res.writableFinished) return;
   if (res.destroyed) {
     refund();
     return;
   }
+  let written = false;
+  res.once('finish', () => {
+    written = true;
+  });
   res.once('close', () => {
-    if (!res.writableFinished) refund();
+    if (!written) refund();
   });
 }

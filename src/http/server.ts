@@ -65,10 +65,10 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     const empty = req.method === 'HEAD' || status === 304 || status === 204;
     headers.push('Content-Length', status === 304 || status === 204 ? '0' : String(bytes));
     if (closing) headers.push('Connection', 'close');
+    if (answer.refund) refundUnlessWritten(res, answer.refund);
     res.writeHead(status, headers);
     if (empty) res.end();
     else res.end(body);
-    if (answer.refund) refundUnlessWritten(res, answer.refund);
     if (log) {
       const target = { address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion };
       log(accessLogLine(target, status, empty ? '-' : bytes));

@@ -30,6 +30,7 @@ interface Waiting {
 export class Batcher {
   private queue: Waiting[] = [];
   private running = 0;
+  private runningVisits = 0;
   private scheduled = false;
   private idle: (() => void)[] = [];
   private readonly maxBatch: number;
@@ -43,9 +44,9 @@ export class Batcher {
     this.maxWaiting = options.maxWaiting ?? 20_000;
   }
 
-  /** Batches under way and visits waiting: what /health and close look at. */
+  /** Visits waiting or under way: what /health and close look at. */
   get pending(): number {
-    return this.running + this.queue.length;
+    return this.runningVisits + this.queue.length;
   }
 
   visit(token: string, kind: VisitKind): Promise<VisitResult> {
@@ -71,6 +72,7 @@ export class Batcher {
       const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
       this.queue = batch === this.queue ? [] : this.queue.slice(this.maxBatch);
       this.running++;
+      this.runningVisits += batch.length;
       let outcome: Promise<VisitResult[]>;
       try {
         outcome = this.runner(batch.map((w) => w.token), batch.map((w) => w.kind));
@@ -88,6 +90,7 @@ export class Batcher {
         )
         .finally(() => {
           this.running--;
+          this.runningVisits -= batch.length;
           this.flush();
           if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
         });

@@ -273,7 +273,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
 
 
   health(): RegistryHealth {
-    return this.state.report();
+    return this.state.report(this.batcher.pending);
   }
 
   // --- management ---
@@ -328,7 +328,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     return this.admin(async (client) =>
       (
         await client.query<Project>(
-          `${PROJECT_SELECT} WHERE t.revoked IS NULL OR NOT EXISTS (SELECT 1 FROM cpmx.tokens l WHERE l.project_id = p.id AND l.revoked IS NULL) ORDER BY p.created, p.id, t.created`,
+          `${PROJECT_SELECT} WHERE t.token = (SELECT l.token FROM cpmx.tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1) ORDER BY p.created, p.id`,
         )
       ).rows,
     );

@@ -137,7 +137,7 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
       // Try again in the background: the next /health says whether it is back.
       this.batcher.visit('', VISIT.look).catch(() => undefined);
     }
-    return this.state.report(problem?.message);
+    return this.state.report(this.batcher.pending, problem?.message);
   }
 
   async close(): Promise<void> {

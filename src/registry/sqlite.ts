@@ -287,7 +287,7 @@ export class SqliteStore {
   }
 
   list(): Project[] {
-    return this.db.prepare<[], ProjectRow>(`${PROJECT_SELECT} WHERE t.revoked IS NULL OR NOT EXISTS (SELECT 1 FROM tokens l WHERE l.project_id = p.id AND l.revoked IS NULL) ORDER BY p.created, p.id, t.created`).all().map(project);
+    return this.db.prepare<[], ProjectRow>(`${PROJECT_SELECT} WHERE t.token = (SELECT l.token FROM tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1) ORDER BY p.created, p.id`).all().map(project);
   }
 
   get(token: string): Project | undefined {

@@ -30,8 +30,9 @@ export class RegistryState {
   }
 
   /** The health report; `problem` overrides with a problem seen just now (a deleted file). */
-  report(problem?: string): RegistryHealth {
+  report(waiting: number, problem?: string): RegistryHealth {
     const now = problem ?? this.problem;
-    return { store: this.store, location: this.location, state: now === null ? 'ok' : 'unavailable', problem: now, since: problem && this.problem === null ? new Date().toISOString() : this.since };
+    const since = problem && this.problem === null ? new Date().toISOString() : this.since;
+    return { store: this.store, location: this.location, state: now === null ? 'ok' : 'unavailable', problem: now, since, waiting };
   }
 }

@@ -34,6 +34,8 @@ export interface RegistryHealth {
   problem: string | null;
   /** ISO 8601: since when it is in this state. */
   since: string;
+  /** Registry visits (requests, refunds) waiting or under way in this process now. */
+  waiting: number;
 }
 
 /** A registry a server answers by: asynchronous, batched, with refunds for answers never written. */
