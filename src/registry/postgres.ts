@@ -124,6 +124,9 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     // An idle connection whose server went away emits 'error': without a listener that
     // would end the process. The pool drops that connection and opens another when needed.
     this.pool.on('error', (error) => this.state.fail(describe(error)));
+    // A connection in use can get the same news between two queries (the server's
+    // "terminating connection"): the query that uses it next fails, and the pool drops it.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.state = new RegistryState('postgres', this.location);
     this.batcher = new Batcher((tokens, kinds) => this.run(tokens, kinds), { maxInFlight: Math.max(1, Math.min(2, poolSize - 1)) });
     if (options.served) {

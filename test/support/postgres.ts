@@ -90,6 +90,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const url = (name: string) => `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/${name}`;
   const sql = async <T extends pg.QueryResultRow>(name: string, text: string, values?: unknown[]) => {
     const client = new pg.Client({ connectionString: url(name) });
+    client.on('error', () => undefined);
     await client.connect();
     try {
       return (await client.query<T>(text, values)).rows;

@@ -99,7 +99,8 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 
 /** One request of a load: when it was sent and answered, to which server, and how. */
 export interface Outcome {
-  server: number;
+  /** The server's URL. */
+  server: string;
   sentAt: number;
   doneAt: number;
   /** The HTTP status, or 0 when the connection failed. */
@@ -124,10 +125,10 @@ export function load(urls: () => string[], path: string, clients: number) {
     for (let i = client; !stopping; i++) {
       const targets = urls();
       if (targets.length === 0) return;
-      const server = i % targets.length;
+      const server = targets[i % targets.length]!;
       const sentAt = performance.now();
       try {
-        const response = await fetch(targets[server] + path, { headers: { Connection: 'close' } });
+        const response = await fetch(server + path, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(20_000) });
         const body = (await response.json()) as { code_error: number } | unknown[];
         record({ server, sentAt, doneAt: performance.now(), status: response.status, code: Array.isArray(body) ? 0 : body.code_error });
       } catch {
