@@ -86,14 +86,14 @@ describe('three servers, one PostgreSQL', () => {
   it('gives back the credit of an answer whose client left while the registry was busy', async () => {
     const single = await startServe(['--registry', url, '--data', dataPath, '--registry-timeout', '30000']);
     const token = await newToken('Se fue', 10);
-    const [{ account }] = await postgres.sql<{ account: number }>('cpmx', 'SELECT p.account_id::float8 AS account FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id WHERE t.token = $1', [token]);
+    const [row] = await postgres.sql<{ account: number }>('cpmx', 'SELECT p.account_id::float8 AS account FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id WHERE t.token = $1', [token]);
     // Another session holds the account's row: the request's batch waits for it.
     const pg = await import('pg');
     const holder = new pg.default.Client({ connectionString: url });
     holder.on('error', () => undefined);
     await holder.connect();
     await holder.query('BEGIN');
-    await holder.query('SELECT credits FROM cpmx.accounts WHERE id = $1 FOR UPDATE', [account]);
+    await holder.query('SELECT credits FROM cpmx.accounts WHERE id = $1 FOR UPDATE', [row!.account]);
     const socket = connect(Number(new URL(single.url).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     let reply = '';
