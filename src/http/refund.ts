@@ -7,11 +7,13 @@
 import type { ServerResponse } from 'node:http';
 
 /**
- * Call before writing an answer that spent a credit. (After `end()`, Node reports a response
- * whose connection was already gone as finished, so the check must come first.)
+ * Call before writing an answer that spent a credit. The connection is looked at first: once
+ * the client has closed its side, Node ends ours (no longer writable) before it is destroyed,
+ * and an answer ended on it would still be reported 'finish'ed.
  */
 export function refundUnlessWritten(res: ServerResponse, refund: () => void): void {
-  if (res.destroyed) {
+  const socket = res.socket;
+  if (res.destroyed || !socket || socket.destroyed || !socket.writable) {
     refund();
     return;
   }

@@ -55,15 +55,21 @@ export class Batcher {
     }
     return new Promise((resolve, reject) => {
       this.queue.push({ token, kind, resolve, reject });
-      if (!this.scheduled && this.running < this.options.maxInFlight) {
-        // Within this turn of the event loop more requests may arrive (one read of a busy
-        // socket holds several): they go in the same batch.
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.flush();
-        });
-      }
+      this.schedule();
+    });
+  }
+
+  /**
+   * The next batch leaves at the end of this turn of the event loop: requests read in the
+   * same turn (one read of a busy socket holds several) go together, and so do the refunds
+   * of answers that the batch just finished could not write.
+   */
+  private schedule(): void {
+    if (this.scheduled || this.running >= this.options.maxInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
     });
   }
 
@@ -91,7 +97,7 @@ export class Batcher {
         .finally(() => {
           this.running--;
           this.runningVisits -= batch.length;
-          this.flush();
+          this.schedule();
           if (this.pending === 0) for (const resolve of this.idle.splice(0)) resolve();
         });
     }
