@@ -10,6 +10,7 @@ import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, typ
 import { timeBuilds } from './measure/builds.js';
 import { timeColdStarts } from './measure/cold-starts.js';
 import { catalogFacts, machineFacts } from './measure/facts.js';
+import { creditLoad } from './measure/credits.js';
 import { httpLoad } from './measure/http.js';
 import { checkAlike, timeLookups } from './measure/lookups.js';
 import { validateBench } from './measure/validate.js';
@@ -72,6 +73,12 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     });
   }
 
+  let credits: Results['credits'] = null;
+  if (options.http) {
+    log(`credits: cpmx serve with no registry, SQLite and PostgreSQL, 2 workers, 50 connections on loopback ...`);
+    credits = await creditLoad({ cli: join(packageRoot, 'dist', 'cli.js'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
+  }
+
   let validate: Results['validate'] = null;
   if (options.validate) {
     const cpmx = await openContestant('cpmx', work);
@@ -93,5 +100,6 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     lookups,
     http,
     validate,
+    credits,
   };
 }

@@ -51,6 +51,25 @@ export interface HttpResults {
   ratio: number;
 }
 
+/** `cpmx serve` answering paying requests with no registry, a SQLite one and a PostgreSQL one. */
+export interface CreditResults {
+  connections: number;
+  seconds: number;
+  rounds: number;
+  /** Server processes (`--workers`). */
+  workers: number;
+  none: HttpStat;
+  sqlite: HttpStat;
+  postgres: HttpStat;
+  /**
+   * Credits each registry took over all runs, and the answers with data autocannon counted:
+   * no fewer credits, and at most one more per connection and run (answers written when a run
+   * stopped and closed its connections).
+   */
+  spent: { sqlite: number; postgres: number };
+  answered: { sqlite: number; postgres: number };
+}
+
 export interface ValidateRun {
   recordsPerSecond: number;
   seconds: number;
@@ -82,6 +101,8 @@ export interface Results {
   http: HttpResults | null;
   /** null when measured with --no-validate. */
   validate: ValidateResults | null;
+  /** null when measured with --no-http; absent from runs before registries were measured. */
+  credits?: CreditResults | null;
 }
 
 /** The fields the report cannot do without, checked so an old or cut file fails by name. */

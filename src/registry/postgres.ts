@@ -78,6 +78,17 @@ function describe(error: unknown): string {
   return code && !message?.includes(code) ? `${message} (${code})` : (message ?? String(error));
 }
 
+/**
+ * The barrier after a batch (`cpmx.durable`, schema.ts): a small write committed synchronously
+ * on the same connection. The write-ahead log is flushed in order, so when it returns the
+ * batch's commit is on disk too. Until then no answer of the batch is sent; if the database
+ * dies before, the batch may be lost whole (nothing was answered for it) or kept (it is then
+ * in doubt, looked up and undone). Concurrent barriers of several workers share their disk
+ * flushes (PostgreSQL's group commit), which the batches themselves cannot while they queue
+ * for one account's row.
+ */
+const DURABLE = 'SELECT cpmx.durable($1)';
+
 /** Per connection: the ledger slot its batches write, and their sequence. */
 interface Slot {
   id: string;
@@ -102,6 +113,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   private heartbeat: NodeJS.Timeout | undefined;
   private resolving: NodeJS.Timeout | undefined;
   private lastPrune = 0;
+  private readonly served: boolean;
 
   constructor(
     readonly url: string,
@@ -120,6 +132,10 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
       idle_in_transaction_session_timeout: 10 * this.timeoutMs,
       application_name: 'cpmx',
       keepAlive: true,
+      // A server's batches commit without waiting for the disk, so the account's row is
+      // locked only while the batch runs; each batch is then made durable by a barrier
+      // (DURABLE) before any of its answers is sent. See run().
+      ...(options.served ? { options: '-c synchronous_commit=off' } : {}),
     });
     // An idle connection whose server went away emits 'error': without a listener that
     // would end the process. The pool drops that connection and opens another when needed.
@@ -128,7 +144,8 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     // "terminating connection"): the query that uses it next fails, and the pool drops it.
     this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.state = new RegistryState('postgres', this.location);
-    this.batcher = new Batcher((tokens, kinds) => this.run(tokens, kinds), { maxInFlight: Math.max(1, Math.min(2, poolSize - 1)) });
+    this.batcher = new Batcher((tokens, kinds) => this.run(tokens, kinds), { maxInFlight: Math.max(1, poolSize - 1) });
+    this.served = options.served === true;
     if (options.served) {
       this.heartbeat = setInterval(() => void this.beat(), 1000);
       this.heartbeat.unref();
@@ -201,11 +218,16 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     let slot = this.slots.get(client);
     if (!slot) this.slots.set(client, (slot = { id: randomUUID(), seq: 0 }));
     const seq = ++slot.seq;
-    const query = client.query<{ outcomes: number[]; lefts: (number | null)[] }>({
-      name: 'cpmx_visit',
-      text: 'SELECT outcomes, lefts FROM cpmx.visit($1, $2, $3, $4)',
-      values: [slot.id, seq, tokens, kinds],
-    });
+    const visit = async () => {
+      const result = await client.query<{ outcomes: number[]; lefts: (number | null)[] }>({
+        name: 'cpmx_visit',
+        text: 'SELECT outcomes, lefts FROM cpmx.visit($1, $2, $3, $4)',
+        values: [slot.id, seq, tokens, kinds],
+      });
+      if (this.served) await client.query({ name: 'cpmx_durable', text: DURABLE, values: [slot.id] });
+      return result;
+    };
+    const query = visit();
     let timer: NodeJS.Timeout | undefined;
     // statement_timeout ends a slow batch on the server (rolled back); this guards against a
     // server or network that does not answer at all.
@@ -242,7 +264,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     while (this.doubts.length > 0) {
       const { slot, seq } = this.doubts[0]!;
       try {
-        const refunded = (await this.pool.query<{ n: number }>('SELECT cpmx.undo($1, $2) AS n', [slot, seq])).rows[0]!.n;
+        const refunded = await this.undo(slot, seq);
         this.doubts.shift();
         if (refunded > 0) process.stderr.write(`cpmx serve: process ${process.pid}: gave back ${refunded} credit(s) of a batch that committed while its connection broke (answered 503)\n`);
       } catch {
@@ -250,6 +272,19 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
         this.resolving.unref?.();
         return;
       }
+    }
+  }
+
+  private async undo(slot: string, seq: number): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      const refunded = (await client.query<{ n: number }>('SELECT cpmx.undo($1, $2) AS n', [slot, seq])).rows[0]!.n;
+      if (this.served) await client.query(DURABLE, [slot]);
+      client.release();
+      return refunded;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
     }
   }
 
@@ -263,6 +298,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
         this.lastPrune = Date.now();
         await this.ensureSchema();
         await this.pool.query("DELETE FROM cpmx.ledger WHERE at < now() - interval '1 day'");
+        await this.pool.query("DELETE FROM cpmx.barriers WHERE at < now() - interval '1 day'");
       }
     } catch (error) {
       this.state.fail(describe(error));

@@ -12,6 +12,7 @@
  * errors     the latest 107 and 108 answers per project (pruned to ERRORS_KEPT)
  * ledger     PostgreSQL only: what the last batch of each connection spent, so that a batch
  *            whose commit was in doubt when the connection broke can be checked and undone
+ * barriers   PostgreSQL only: one row per connection, rewritten by `cpmx.durable`
  */
 
 /** The schema this cpmx writes and reads. */
@@ -133,6 +134,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     credits integer[] NOT NULL,
     at timestamptz NOT NULL DEFAULT now()
   );
+  CREATE TABLE cpmx.barriers (
+    slot uuid PRIMARY KEY,
+    at timestamptz NOT NULL DEFAULT now()
+  );
   ${POSTGRES_FUNCTIONS_V1()}`,
 ];
 
@@ -233,6 +238,17 @@ function POSTGRES_FUNCTIONS_V1(): string {
           FROM (SELECT token, count(*)::integer AS c FROM unnest(s_token) AS token GROUP BY token) x
         ON CONFLICT (slot) DO UPDATE SET seq = EXCLUDED.seq, tokens = EXCLUDED.tokens, credits = EXCLUDED.credits, at = now();
     END IF;
+  END
+  $fn$;
+
+  -- The barrier after a batch committed without waiting for the disk: a write of its own (a
+  -- commit with nothing written would not wait for the disk either), committed
+  -- synchronously. The log is flushed in order, so the batch before it is on disk too.
+  CREATE FUNCTION cpmx.durable(p_slot uuid) RETURNS void
+  LANGUAGE plpgsql AS $fn$
+  BEGIN
+    PERFORM set_config('synchronous_commit', 'on', true);
+    INSERT INTO cpmx.barriers AS b (slot) VALUES (p_slot) ON CONFLICT (slot) DO UPDATE SET at = now();
   END
   $fn$;
 

@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { RegistryUnavailableError } from './errors.js';
-import { SqliteStore } from './sqlite.js';
+import { isBusy, SqliteStore } from './sqlite.js';
 import type { VisitKind } from './types.js';
 
 export interface ThreadData {
@@ -35,12 +35,32 @@ function open(): SqliteStore {
     store.close();
     store = undefined;
   }
-  const opened = new SqliteStore(path, { busyTimeoutMs });
+  const opened = new SqliteStore(path, { busyTimeoutMs: 0 });
   store = opened;
   port.postMessage({ type: 'opened', ...opened.identity } satisfies ThreadReply);
   const problem = opened.problem();
   if (problem) throw new RegistryUnavailableError(problem.message);
   return opened;
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * One batch, waiting up to the busy timeout for another process's write lock. SQLite's own
+ * busy handler sleeps 1, 2, 5, 10 ... up to 100 ms between tries, long after the lock is
+ * free when the other side is a worker whose commit takes a millisecond; this thread may
+ * block, so it tries again every quarter of a millisecond instead.
+ */
+function visit(tokens: string[], kinds: VisitKind[]) {
+  const deadline = performance.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      return open().visit(tokens, kinds);
+    } catch (error) {
+      if (!isBusy(error) || performance.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 0.25);
+    }
+  }
 }
 
 port.on('message', (request: ThreadRequest) => {
@@ -50,7 +70,7 @@ port.on('message', (request: ThreadRequest) => {
     return;
   }
   try {
-    const results = open().visit(request.tokens, request.kinds);
+    const results = visit(request.tokens, request.kinds);
     port.postMessage({ type: 'done', id: request.id, outcomes: results.map((r) => r.outcome), lefts: results.map((r) => r.left) } satisfies ThreadReply);
   } catch (error) {
     port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies ThreadReply);

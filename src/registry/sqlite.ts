@@ -79,6 +79,12 @@ export function fileProblem(path: string, opened?: { dev: number; ino: number })
   return undefined;
 }
 
+/** Whether an error is SQLite's "another connection holds the lock". */
+export function isBusy(error: unknown): boolean {
+  const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code) as string | undefined;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 /** A SQLite failure that means "not now" (busy, read-only, I/O, gone) rather than a bug. */
 function unavailable(path: string, error: unknown): RegistryUnavailableError | undefined {
   const code = (error as { code?: string }).code ?? '';
@@ -92,7 +98,7 @@ function unavailable(path: string, error: unknown): RegistryUnavailableError | u
         : code.startsWith('SQLITE_FULL')
           ? 'is on a full disk'
           : `failed (${code})`;
-  return new RegistryUnavailableError(`${path} ${what}: ${(error as Error).message}`);
+  return new RegistryUnavailableError(`${path} ${what}: ${(error as Error).message}`, { cause: error });
 }
 
 interface TokenRow {

@@ -15,6 +15,8 @@ import pg from 'pg';
 
 export interface TestPostgres {
   port: number;
+  /** The postmaster's process id while it runs. */
+  readonly pid: number | undefined;
   /** A URL for database `name` (made by `createDatabase`). */
   url(name: string): string;
   createDatabase(name: string): Promise<string>;
@@ -101,6 +103,9 @@ export async function startPostgres(): Promise<TestPostgres> {
   const process = () => (db as unknown as { process?: import('node:child_process').ChildProcess }).process;
   return {
     port,
+    get pid() {
+      return process()?.pid;
+    },
     url,
     sql,
     async createDatabase(name) {
