@@ -95,6 +95,9 @@ describe.each(STORES)('the $name registry', (store) => {
     expect(await b.credits(token)).toBe(0);
     expect(await a.consume('not-a-token')).toBe('unknown');
     expect(await a.credits('not-a-token')).toBeUndefined();
+    // A NUL (%00 in a URL) cannot be in any token; the requests batched with it are answered.
+    const [nul, , same] = await Promise.all([a.consume('x\u0000y'), a.credits('\u0000'), a.credits(token)]);
+    expect([nul, same]).toEqual(['unknown', 0]);
     expect(await admin.get(token)).toMatchObject({ credits: 0, used: 2 });
   });
 

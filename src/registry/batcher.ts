@@ -110,16 +110,24 @@ export class Batcher {
   }
 }
 
+/**
+ * A token no registry can hold: cpmx makes tokens, and none has a NUL, which PostgreSQL's text
+ * cannot carry (a batch with one would fail whole, and every request in it with it).
+ */
+const impossible = (token: string) => token.includes('\u0000');
+
 /** The core's credit questions, and refunds, as visits through a batcher: what both served registries share. */
 export abstract class BatchedRegistry {
   protected abstract readonly batcher: Batcher;
 
   async credits(token: string): Promise<number | undefined> {
+    if (impossible(token)) return undefined;
     const result = await this.batcher.visit(token, VISIT.look);
     return result.outcome === OUTCOME.looked ? result.left : undefined;
   }
 
   async consume(token: string): Promise<Consumption> {
+    if (impossible(token)) return 'unknown';
     return consumption(await this.batcher.visit(token, VISIT.spend));
   }
 
