@@ -19,6 +19,7 @@ import { RegistryState } from './state.js';
 import {
   DEFAULT_CREDITS,
   ERRORS_KEPT,
+  OUTCOME,
   usageOf,
   windowDays,
   type ErrorSeen,
@@ -224,7 +225,10 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
         text: 'SELECT outcomes, lefts FROM cpmx.visit($1, $2, $3, $4)',
         values: [slot.id, seq, tokens, kinds],
       });
-      if (this.served) await client.query({ name: 'cpmx_durable', text: DURABLE, values: [slot.id] });
+      // Only credits need the disk before the answers: a batch that took or gave back none
+      // (unknown tokens, looks, 108s) only counted requests, and waits for no flush.
+      const moved = result.rows[0]!.outcomes.some((outcome) => outcome === OUTCOME.spent || outcome === OUTCOME.refunded);
+      if (this.served && moved) await client.query({ name: 'cpmx_durable', text: DURABLE, values: [slot.id] });
       return result;
     };
     const query = visit();
