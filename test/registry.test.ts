@@ -238,3 +238,18 @@ describe('the SQLite registry of cpmx 0.1 (no schema version)', () => {
     await expect(serve.startServe(['--registry', `sqlite:${path}`])).rejects.toThrow(/no registry there/);
   });
 });
+
+describe('a PostgreSQL registry that cannot be reached', () => {
+  it('is refused by `cpmx tokens` and by `cpmx serve` at start, saying where, without the password', async () => {
+    // Port 1 on loopback: nothing listens there, the connection is refused at once.
+    const url = 'postgresql://cpmx:s3cret@127.0.0.1:1/cpmx';
+    const list = await tokens(['list', '--registry', url]);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/cannot reach PostgreSQL at postgresql:\/\/cpmx@127\.0\.0\.1:1\/cpmx/);
+    expect(list.stderr).not.toContain('s3cret');
+    const serve = await import('./support/serve.js');
+    const refused = serve.startServe(['--registry', url]);
+    await expect(refused).rejects.toThrow(/exited 2 before listening: .*cannot reach PostgreSQL/s);
+    await expect(refused).rejects.not.toThrow(/s3cret/);
+  });
+});
