@@ -11,6 +11,7 @@ import { timeBuilds, timeDiffs } from './measure/builds.js';
 import { timeColdStarts } from './measure/cold-starts.js';
 import { measureEmbedding } from './measure/embed.js';
 import { catalogFacts, machineFacts } from './measure/facts.js';
+import { creditLoad } from './measure/credits.js';
 import { httpLoad } from './measure/http.js';
 import { checkAlike, timeLookups } from './measure/lookups.js';
 import { validateBench } from './measure/validate.js';
@@ -80,6 +81,12 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     });
   }
 
+  let credits: Results['credits'] = null;
+  if (options.http) {
+    log(`credits: cpmx serve with no registry, SQLite and PostgreSQL, 2 workers, 50 connections on loopback ...`);
+    credits = await creditLoad({ cli: join(packageRoot, 'dist', 'cli.js'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
+  }
+
   let validate: Results['validate'] = null;
   if (options.validate) {
     const cpmx = await openContestant('cpmx', work);
@@ -103,5 +110,6 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     http,
     validate,
     embed,
+    credits,
   };
 }

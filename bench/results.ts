@@ -70,6 +70,25 @@ export interface EmbedResults {
   browserBundle: { bytes: number; gzipBytes: number };
 }
 
+/** `cpmx serve` answering paying requests with no registry, a SQLite one and a PostgreSQL one. */
+export interface CreditResults {
+  connections: number;
+  seconds: number;
+  rounds: number;
+  /** Server processes (`--workers`). */
+  workers: number;
+  none: HttpStat;
+  sqlite: HttpStat;
+  postgres: HttpStat;
+  /**
+   * Credits each registry took over all runs, and the answers with data autocannon counted:
+   * no fewer credits, and at most one more per connection and run (answers written when a run
+   * stopped and closed its connections).
+   */
+  spent: { sqlite: number; postgres: number };
+  answered: { sqlite: number; postgres: number };
+}
+
 export interface ValidateRun {
   recordsPerSecond: number;
   seconds: number;
@@ -104,6 +123,8 @@ export interface Results {
   /** null when measured with --no-validate. */
   validate: ValidateResults | null;
   embed?: EmbedResults;
+  /** null when measured with --no-http; absent from runs before registries were measured. */
+  credits?: CreditResults | null;
 }
 
 /** The fields the report cannot do without, checked so an old or cut file fails by name. */

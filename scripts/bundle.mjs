@@ -120,7 +120,8 @@ refuse(
 
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // The SQLite registry's thread (src/registry/sqlite-thread.ts starts it) is an entry of its own.
+  entryPoints: { cli: 'src/cli/main.ts', 'registry-thread': 'src/registry/sqlite-worker.ts' },
   outdir: 'dist',
   splitting: true,
   // Beside the entries, not in a folder: see default-artifact above.

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTESTANTS } from '../bench/contestants/types.js';
 import { CPMX_EXTRAS, OPS, VERSION_2_OPS } from '../bench/ops.js';
 import { renderReport } from '../bench/report/render.js';
-import { TARGETS, type Target } from '../bench/report/targets.js';
+import { CREDIT_TARGETS, TARGETS, type Target } from '../bench/report/targets.js';
 import { readResults, type Results } from '../bench/results.js';
 import { median, quantile, quantiles, spread } from '../bench/stats.js';
 import { FIXTURE, root, tempDir } from './helpers.js';
@@ -70,11 +70,16 @@ describe('the report of the committed run', () => {
 
   it('judges every target, and shows each with its verdict', () => {
     // A results.json measured before `cpmx diff`, the handlers and the embedding were measured has
-    // no rows for their targets (1, 1 and 2), nor one measured before the version-2 methods for
-    // theirs (2 each), until the next published run.
+    // no rows for their targets (1, 1 and 2), nor one measured before the credit path (its
+    // credits part) or the version-2 methods (2 each), until the next published run.
     const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
     const judged =
-      TARGETS.length - (results.diff ? 0 : 1) - (results.http?.handlers ? 0 : 1) - (results.embed ? 0 : 2) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length);
+      TARGETS.length -
+      (results.diff ? 0 : 1) -
+      (results.http?.handlers ? 0 : 1) -
+      (results.embed ? 0 : 2) -
+      (results.credits ? 0 : CREDIT_TARGETS.length) -
+      (measuredV2 ? 0 : 2 * VERSION_2_OPS.length);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
@@ -120,6 +125,7 @@ describe('the report of the committed run', () => {
     const partial = copy(results);
     partial.http = null;
     partial.validate = null;
+    partial.credits = null;
     const judged = renderReport(partial);
     expect(judged.targets.map((t) => t.name).filter((name) => /^(HTTP|validate)/.test(name))).toEqual([]);
     expect(judged.targets.length).toBeGreaterThanOrEqual(8);
@@ -169,7 +175,7 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
 
     const report = renderReport(results);
     // --no-http and --no-validate: no row for the 3 HTTP and 2 validation targets.
-    expect(report.targets).toHaveLength(TARGETS.length - 5);
+    expect(report.targets).toHaveLength(TARGETS.length - 5 - CREDIT_TARGETS.length);
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS } from '../src/index.js';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
-import { serve, type Served } from './support/serve.js';
+import { startServe, type Served } from './support/serve.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -17,7 +17,7 @@ let withDefault: Served;
 
 beforeAll(async () => {
   dataPath = await buildInto(FIXTURE, dir);
-  [plain, withDefault] = await Promise.all([serve(['--data', dataPath]), serve(['--data', dataPath, '--default-token', 'demo'])]);
+  [plain, withDefault] = await Promise.all([startServe(['--data', dataPath]), startServe(['--data', dataPath, '--default-token', 'demo'])]);
 });
 
 const get = (served: Served, path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(served.url + path, { headers, method });
@@ -123,7 +123,7 @@ describe('credits over HTTP', () => {
   it('every method costs one credit, HEAD and 304 none, consultas_disponibles none; the count reads 0 after 108', async () => {
     const registry = join(dir, 'tokens.db');
     const token = execFileSync(process.execPath, [CLI, 'tokens', 'create', '--registry', registry, '--name', 'Métodos', '--credits', '4'], { encoding: 'utf8' }).trim();
-    const served = await serve(['--data', dataPath, '--registry', registry]);
+    const served = await startServe(['--data', dataPath, '--registry', registry]);
     const count = async (headers: Record<string, string> = {}, query = `?token=${token}`) =>
       ((await (await get(served, `/query/cuenta/consultas_disponibles${query}`, headers)).json()) as { response: { consultas_disponibles: number } }).response.consultas_disponibles;
     expect(await count()).toBe(4);
@@ -149,7 +149,6 @@ describe('credits over HTTP', () => {
     const stranger = await get(served, '/query/cuenta/consultas_disponibles', { Authorization: 'Bearer stranger' });
     expect(stranger.status).toBe(401);
     expect(((await stranger.json()) as { code_error: number }).code_error).toBe(107);
-    served.child.kill('SIGTERM');
-    expect(await served.exited).toBe(0);
+    expect(await served.stop()).toBe(0);
   });
 });

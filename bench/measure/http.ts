@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import type { HandlerName, HttpResults, HttpStat } from '../results.js';
 import { median } from '../stats.js';
 
-function start(command: string[], label: string): Promise<{ url: string; child: ChildProcess }> {
+export function start(command: string[], label: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -32,7 +32,7 @@ function start(command: string[], label: string): Promise<{ url: string; child: 
   });
 }
 
-function load(url: string, paths: string[], connections: number, seconds: number): Promise<autocannon.Result> {
+export function load(url: string, paths: string[], connections: number, seconds: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration: seconds, requests: paths.map((path) => ({ method: 'GET', path })) }, (error, result) =>
       error ? reject(error) : resolve(result),
@@ -40,7 +40,7 @@ function load(url: string, paths: string[], connections: number, seconds: number
   });
 }
 
-function stat(results: autocannon.Result[]): HttpStat {
+export function stat(results: autocannon.Result[]): HttpStat {
   return {
     requestsPerSecond: median(results.map((r) => r.requests.average)),
     latencyP50Ms: median(results.map((r) => r.latency.p50)),

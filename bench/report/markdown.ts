@@ -4,7 +4,7 @@
  */
 import { CONTESTANTS, LABELS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
-import { COLD_CONTESTANTS, type EmbedResults, type HandlerName, type HttpResults, type Results, type ValidateResults } from '../results.js';
+import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type Results, type ValidateResults } from '../results.js';
 import { count, format, kilobytes, megabytes, percent, ratio } from './format.js';
 import { missNote } from './miss-notes.js';
 import type { Target } from './targets.js';
@@ -151,6 +151,27 @@ function embedding(e: EmbedResults): string[] {
   ];
 }
 
+function creditPath(c: CreditResults, cpus: number): string[] {
+  const rows = [
+    ['no registry', c.none],
+    ['SQLite registry', c.sqlite],
+    ['PostgreSQL registry (loopback)', c.postgres],
+  ] as const;
+  return [
+    '## Credits: `cpmx serve` with a token registry',
+    '',
+    `\`cpmx serve --workers ${c.workers}\` answering the same \`info_cp\` requests with no registry, with the SQLite registry and with the PostgreSQL one (a real PostgreSQL server on this machine): each answer with data takes one credit, committed to disk before its first byte. autocannon, ${c.connections} connections, ${c.seconds} s a run after a 2 s warm-up, the three alternating, ${c.rounds} rounds; medians. Client, servers and PostgreSQL share the machine's ${cpus} cores.`,
+    '',
+    ...head(['registry', 'requests/s', 'vs none', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...rows.map(([label, h]) =>
+      row([label, count(Math.round(h.requestsPerSecond)), percent(h.requestsPerSecond / c.none.requestsPerSecond), `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors]),
+    ),
+    '',
+    `Credits taken against answers with data counted: SQLite ${count(c.spent.sqlite)} for ${count(c.answered.sqlite)}, PostgreSQL ${count(c.spent.postgres)} for ${count(c.answered.postgres)} (each run ends by closing its connections: answers already written then are spent and not counted).`,
+    '',
+  ];
+}
+
 function addressValidation(v: ValidateResults): string[] {
   const reader = (label: string, run: ValidateResults['cpmx']) => row([label, count(Math.round(run.recordsPerSecond)), `${run.seconds.toFixed(2)} s`, megabytes(run.maxRssBytes, 0)]);
   return [
@@ -211,6 +232,7 @@ export function renderMarkdown(results: Results, targets: Target[]): string {
     ...coldStarts(results),
     ...lookups(results),
     ...(results.http ? httpServer(results.http, results.machine.cpus) : []),
+    ...(results.credits ? creditPath(results.credits, results.machine.cpus) : []),
     ...(results.validate ? addressValidation(results.validate) : []),
     ...(results.embed ? embedding(results.embed) : []),
     ...sizeOnDisk(results),

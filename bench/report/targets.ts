@@ -67,6 +67,30 @@ const version2Targets = (id: string): TargetRule[] => [
   (results) => (results.lookups[id] ? lookupFasterThan(id, 'sqlite', 'SQLite', 20)(results) : null),
 ];
 
+/** The credit path (issue 11): null for runs that did not measure it (--no-http, or older runs). */
+export const CREDIT_TARGETS: TargetRule[] = [
+  ({ credits }) =>
+    credits
+      ? {
+          name: `HTTP with PostgreSQL credits: requests/s (${credits.workers} workers, ${credits.connections} connections)`,
+          target: '≥ 5,000',
+          value: count(Math.round(credits.postgres.requestsPerSecond)),
+          pass: credits.postgres.requestsPerSecond >= 5000,
+        }
+      : null,
+  ({ credits }) => {
+    if (!credits) return null;
+    const runs = credits.rounds + 1;
+    const extra = (['sqlite', 'postgres'] as const).map((name) => credits.spent[name] - credits.answered[name]);
+    return {
+      name: 'HTTP credits: no answer without its credit (SQLite, PostgreSQL)',
+      target: `credits − answers in [0, ${credits.connections * runs}]`,
+      value: extra.join(', '),
+      pass: extra.every((n) => n >= 0 && n <= credits.connections * runs),
+    };
+  },
+];
+
 export const TARGETS: TargetRule[] = [
   ({ sizes }) => ({ name: 'artifact size', target: '≤ 2.5 MB', value: megabytes(sizes.artifact, 2), pass: sizes.artifact <= 2.5 * MB }),
   ({ cold }) => {
@@ -150,6 +174,7 @@ export const TARGETS: TargetRule[] = [
       value: `${(validate.smallMaxRssBytes / MB).toFixed(0)} → ${megabytes(validate.cpmx.maxRssBytes, 0)}`,
       pass: validate.cpmx.maxRssBytes <= 1.25 * validate.smallMaxRssBytes && validate.cpmx.maxRssBytes < 200 * MB,
     },
+  ...CREDIT_TARGETS,
 ];
 
 /** Every target that applies to these results, judged. */

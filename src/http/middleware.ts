@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serverError } from '../core/contract.js';
 import { isPromise } from '../core/credits.js';
 import { belowPrefix, bodiless, handlerResponder, mountPrefix, OUTSIDE, type HandlerOptions } from './handler.js';
+import { refundUnlessWritten } from './refund.js';
 import type { HttpAnswer, HttpRequest } from './respond.js';
 
 export type Next = (error?: unknown) => void;
@@ -36,6 +37,8 @@ function httpRequest(req: IncomingMessage, target: string): HttpRequest & { auth
 
 function send(res: ServerResponse, method: string, answer: HttpAnswer): void {
   const { status, headers, body } = answer;
+  // As in `cpmx serve`: a credit is kept only for an answer that reaches the client's connection.
+  if (answer.refund) refundUnlessWritten(res, answer.refund);
   // A Buffer written once: Node need not measure and encode the string apart.
   const bytes = Buffer.from(body);
   headers.push('Content-Length', status === 304 || status === 204 ? '0' : String(bytes.length));

@@ -6,7 +6,7 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { SqliteRegistry } from '../registry/sqlite.js';
+import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -14,7 +14,10 @@ export interface ServeProcessOptions {
   port: number;
   /** A number, or 'auto' for one per CPU. */
   workers: number | 'auto';
-  registryPath?: string | undefined;
+  /** A SQLite path (or `sqlite:PATH`) or a `postgres://` URL. */
+  registry?: string | undefined;
+  /** How paying requests wait for the registry, and PostgreSQL's pool size. */
+  registryOptions?: ServedOptions | undefined;
   dataPath?: string | undefined;
   log: boolean;
   maxConnections: number;
@@ -31,8 +34,12 @@ function listeningLine(address: string, port: number): string {
 }
 
 /** Starts serving; resolves once listening (in a cluster primary, once a worker listens). */
-export function serve(options: ServeProcessOptions): Promise<void> {
+export async function serve(options: ServeProcessOptions): Promise<void> {
   const workers = options.workers === 'auto' ? availableParallelism() : options.workers;
+  // Checked once, before any worker starts: a registry that does not exist, cannot be reached
+  // or has a newer schema is refused with what to do. Later, workers never refuse: while the
+  // registry is unavailable they answer paying requests 503 and keep trying.
+  if (options.registry && !cluster.isWorker) await checkRegistry(options.registry, options.registryOptions);
   if (workers > 1 && cluster.isPrimary) return runPrimary(workers);
   return runWorker(options, !cluster.isWorker);
 }
@@ -75,8 +82,8 @@ function runPrimary(count: number): Promise<void> {
   });
 }
 
-function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
-  const registry = options.registryPath ? new SqliteRegistry(options.registryPath) : undefined;
+async function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
+  const registry = options.registry ? await openServed(options.registry, options.registryOptions) : undefined;
   const instance = createCpmxServer({
     dataPath: options.dataPath,
     registry,
@@ -96,10 +103,10 @@ function runWorker(options: ServeProcessOptions, announce: boolean): Promise<voi
       process.stderr.write(`cpmx serve: process ${process.pid}: requests still running after ${SHUTDOWN_MS / 1000} s were cut\n`);
       process.exit(0);
     }, SHUTDOWN_MS - 200).unref();
-    void instance.close(GRACE_MS).then(() => {
-      registry?.close();
-      process.exit(0);
-    });
+    void instance
+      .close(GRACE_MS)
+      .then(() => registry?.close())
+      .finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -11,6 +11,8 @@ import { FORMAT_VERSION, catalogAge } from '../core/format.js';
 import { parseRequestPath } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
+import { RegistryUnavailableError } from '../registry/errors.js';
+import type { ServedRegistry } from '../registry/types.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
 
 /** Longest request target served; longer ones answer 414. */
@@ -36,11 +38,16 @@ export interface HttpAnswer {
   headers: string[];
   /** The body a GET gets; a HEAD gets the same headers and none of it. */
   body: string;
+  /** Set when a credit was spent for this answer: the transport calls it if the answer is never written. */
+  refund?: (() => void) | undefined;
 }
+
+/** A registry; a served one also takes back credits of unwritten answers and reports its health. */
+export type ResponderRegistry = TokenRegistry & Partial<Pick<ServedRegistry, 'refund' | 'health'>>;
 
 export interface ResponderOptions {
   source: CatalogSource;
-  registry?: TokenRegistry | undefined;
+  registry?: ResponderRegistry | undefined;
   /** cpmx's version, part of every ETag. */
   version: string;
   /** The token of requests that carry none, in the query or as a Bearer header (`--default-token`); none by default. */
@@ -58,8 +65,9 @@ function json(status: number, body: string, extra?: string[]): HttpAnswer {
 /** The health report: whether the artifact is loaded (test mode is served either way) and its header. */
 function health(options: ResponderOptions, loadError: string | undefined): string {
   const catalog = options.source.loaded();
+  const registry = options.registry ? (options.registry.health?.() ?? { state: 'ok' }) : false;
   return JSON.stringify({
-    status: 'ok',
+    status: registry && registry.state !== 'ok' ? 'degraded' : 'ok',
     loaded: catalog !== undefined,
     artifact: options.source.path,
     header: catalog ? { ...catalog.header, notice: undefined } : null,
@@ -67,7 +75,7 @@ function health(options: ResponderOptions, loadError: string | undefined): strin
     ...(catalog ? catalogAge(catalog.header, Date.now()) : { catalogDate: null, catalogAgeDays: null }),
     error: loadError ?? null,
     formatVersion: FORMAT_VERSION,
-    registry: options.registry !== undefined,
+    registry,
     // Edge runtimes and browsers have no process: the handlers run there too.
     pid: typeof process === 'undefined' ? null : process.pid,
   });
@@ -124,14 +132,25 @@ export function createResponder(options: ResponderOptions): Responder {
       loadError = error.message;
       return json(503, JSON.stringify(serverError(503, `El catálogo no está cargado: ${error.message}`)));
     }
-    if (answer.credit !== 'spend' || !raw) return settled(settle(answer, registry), undefined);
+    if (answer.credit !== 'spend' || !raw) {
+      try {
+        return settled(settle(answer, registry), undefined, undefined);
+      } catch (error) {
+        return registryUnavailable(error);
+      }
+    }
     const catalog = source.loaded()!;
     tag ??= catalogTag(catalog, options.version);
     const etag = etagOf(tag, raw);
     // A client that holds the answer (304) or asks only for headers (HEAD) spends nothing,
     // but gets 402 like a GET would once the credits are spent.
     const notModified = matches(request.ifNoneMatch, etag);
-    return settled(settle(answer, registry, notModified || method === 'HEAD' ? 'look' : 'spend'), { etag, notModified });
+    const mode = notModified || method === 'HEAD' ? 'look' : 'spend';
+    try {
+      return settled(settle(answer, registry, mode), { etag, notModified }, mode === 'spend' ? registry : undefined);
+    } catch (error) {
+      return registryUnavailable(error);
+    }
   };
 }
 
@@ -147,13 +166,25 @@ interface Cacheable {
   notModified: boolean;
 }
 
-function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefined): HttpAnswer | Promise<HttpAnswer> {
-  return isPromise(answer) ? answer.then((final) => toHttp(final, cacheable)) : toHttp(answer, cacheable);
+function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer | Promise<HttpAnswer> {
+  return isPromise(answer) ? answer.then((final) => toHttp(final, cacheable, spentFrom), registryUnavailable) : toHttp(answer, cacheable, spentFrom);
 }
 
-function toHttp(answer: Answer, cacheable: Cacheable | undefined): HttpAnswer {
+/** The one place a registry that cannot answer becomes an HTTP answer: 503, never a free answer. */
+function registryUnavailable(error: unknown): HttpAnswer {
+  if (!(error instanceof RegistryUnavailableError)) throw error;
+  return json(503, JSON.stringify(serverError(503, REGISTRY_UNAVAILABLE)), ['Retry-After', '1']);
+}
+
+export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; no se cobró ningún crédito. Intente de nuevo en unos segundos.';
+
+function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer {
   // Only an answer that kept its credit (not turned into 107 or 108) is cacheable.
   if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
   const cache = ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
-  return cacheable.notModified ? json(304, '', cache) : json(answer.status, JSON.stringify(answer.body), cache);
+  if (cacheable.notModified) return json(304, '', cache);
+  const http = json(answer.status, JSON.stringify(answer.body), cache);
+  // A credit was spent for it: given back if the answer never reaches the client's socket.
+  if (spentFrom?.refund) http.refund = () => spentFrom.refund!(answer.token!);
+  return http;
 }

@@ -10,6 +10,7 @@ import type { TokenRegistry } from '../core/credits.js';
 import { catalogSource } from '../client/catalog-source.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
+import { refundUnlessWritten } from './refund.js';
 import { createResponder, type HttpAnswer } from './respond.js';
 
 export { MAX_URL_LENGTH } from './respond.js';
@@ -75,6 +76,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     const empty = req.method === 'HEAD' || status === 304 || status === 204;
     headers.push('Content-Length', status === 304 || status === 204 ? '0' : String(bytes));
     if (closing) headers.push('Connection', 'close');
+    if (answer.refund) refundUnlessWritten(res, answer.refund);
     res.writeHead(status, headers);
     if (empty) res.end();
     else res.end(body);

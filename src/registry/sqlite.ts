@@ -1,44 +1,34 @@
 /**
- * The token registry: projects, their tokens and credits, in a SQLite database that several
- * server processes share. better-sqlite3 is a native module, so it is loaded only here, only
- * when a registry is asked for; the library's lookup path never needs it.
+ * The SQLite registry store: the schema (schema.ts), its migrations, one batch of visits in
+ * one transaction, and management. Synchronous, as better-sqlite3 is: `cpmx tokens` uses it
+ * directly; a server uses it only inside its registry thread (sqlite-thread.ts), so that a
+ * locked or slow file never blocks a worker's event loop.
  *
- * Credits: one `UPDATE ... WHERE credits > 0` per answer. SQLite serialises writers across
- * processes, so the last credit is sold once; with WAL and `synchronous = FULL` the update is
- * on disk when `consume` returns, before the server sends a byte of the answer.
+ * better-sqlite3 is a native module, loaded only here, only when a registry is asked for; the
+ * library's lookup path never needs it. WAL and `synchronous = FULL`: a batch is on disk when
+ * `visit` returns, before the server sends a byte of its answers.
  */
 import { randomUUID } from 'node:crypto';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Consumption, TokenRegistry } from '../core/credits.js';
-
-/** The registry cannot be opened: the message says why and what to do. */
-export class RegistryError extends Error {
-  override readonly name = 'RegistryError';
-}
-
-/** New projects get 50 credits, as the service's free registration does. */
-export const DEFAULT_CREDITS = 50;
-
-export interface Project {
-  token: string;
-  name: string;
-  /** Credits left. */
-  credits: number;
-  used: number;
-  revoked: boolean;
-  /** ISO 8601 creation time. */
-  created: string;
-}
-
-interface ProjectRow {
-  token: string;
-  name: string;
-  credits: number;
-  used: number;
-  revoked: number;
-  created: string;
-}
+import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { SCHEMA_VERSION, SQLITE_FROM_UNVERSIONED, SQLITE_MIGRATIONS, tooNewMessage } from './schema.js';
+import {
+  DEFAULT_CREDITS,
+  ERRORS_KEPT,
+  OUTCOME,
+  VISIT,
+  usageOf,
+  windowDays,
+  type ErrorSeen,
+  type NewProject,
+  type Project,
+  type RegistryAdmin,
+  type Usage,
+  type VisitKind,
+  type VisitResult,
+} from './types.js';
 
 function loadDriver(): typeof BetterSqlite3 {
   try {
@@ -46,79 +36,329 @@ function loadDriver(): typeof BetterSqlite3 {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'MODULE_NOT_FOUND') {
-      throw new RegistryError('the token registry needs better-sqlite3, which is not installed: run `npm install better-sqlite3` beside cpmx');
+      throw new RegistryError('the SQLite token registry needs better-sqlite3, which is not installed: run `npm install better-sqlite3` beside cpmx');
     }
     throw new RegistryError(`better-sqlite3 is installed but cannot be loaded (${(error as Error).message}); reinstall it with \`npm rebuild better-sqlite3\``);
   }
 }
 
-export class SqliteRegistry implements TokenRegistry {
-  private readonly db: BetterSqlite3.Database;
-  private readonly spend: BetterSqlite3.Statement<[string]>;
-  private readonly left: BetterSqlite3.Statement<[string], { credits: number }>;
+export interface SqliteOpenOptions {
+  /** Create the file when missing (`cpmx tokens create`); otherwise a missing file is refused. */
+  create?: boolean;
+  /** How long to wait for another process's write lock before giving up (ms). */
+  busyTimeoutMs?: number;
+}
 
-  /** Opens (creating if needed) the registry at `path`. */
-  constructor(readonly path: string) {
+/** What can be wrong with the registry file while serving. */
+export interface FileProblem {
+  /** missing and replaced: the file to use is another one now (reopen); the others: wait. */
+  kind: 'missing' | 'replaced' | 'unreadable' | 'read-only' | 'unknown';
+  message: string;
+}
+
+/** What is wrong with the registry file now, or undefined when it looks usable. */
+export function fileProblem(path: string, opened?: { dev: number; ino: number }): FileProblem | undefined {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { kind: 'missing', message: `${path} is missing (deleted or moved)` } : { kind: 'unknown', message: `${path} cannot be examined (${code})` };
+  }
+  if (opened && (stat.dev !== opened.dev || stat.ino !== opened.ino)) return { kind: 'replaced', message: `${path} was replaced by another file` };
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    return { kind: 'unreadable', message: `${path} cannot be read (permissions)` };
+  }
+  try {
+    accessSync(path, constants.W_OK);
+  } catch {
+    return { kind: 'read-only', message: `${path} is read-only` };
+  }
+  return undefined;
+}
+
+/** Whether an error is SQLite's "another connection holds the lock". */
+export function isBusy(error: unknown): boolean {
+  const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code) as string | undefined;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** A SQLite failure that means "not now" (busy, read-only, I/O, gone) rather than a bug. */
+function unavailable(path: string, error: unknown): RegistryUnavailableError | undefined {
+  const code = (error as { code?: string }).code ?? '';
+  if (!code.startsWith('SQLITE_')) return undefined;
+  const what = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
+    ? 'is locked by another process'
+    : code.startsWith('SQLITE_READONLY')
+      ? 'is read-only'
+      : code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')
+        ? 'cannot be opened'
+        : code.startsWith('SQLITE_FULL')
+          ? 'is on a full disk'
+          : `failed (${code})`;
+  return new RegistryUnavailableError(`${path} ${what}: ${(error as Error).message}`, { cause: error });
+}
+
+interface TokenRow {
+  project_id: number;
+  revoked: string | null;
+  account_id: number;
+}
+
+/** A project as SQLite gives it: `revoked` is the time of revocation, or null. */
+type ProjectRow = Omit<Project, 'revoked'> & { revoked: string | null };
+
+const PROJECT_SELECT = `SELECT t.token, p.name, p.id AS project, p.account_id AS account, a.credits,
+    p.legacy_used + coalesce((SELECT sum(u.credits) FROM usage u JOIN tokens t2 ON t2.token = u.token WHERE t2.project_id = p.id), 0) AS used,
+    t.revoked, p.created
+  FROM tokens t JOIN projects p ON p.id = t.project_id JOIN accounts a ON a.id = p.account_id`;
+
+const project = (row: ProjectRow): Project => ({ ...row, revoked: row.revoked !== null });
+
+export class SqliteStore {
+  readonly location: string;
+  private readonly db: BetterSqlite3.Database;
+  /** The file opened, to notice it being deleted or replaced under us. */
+  readonly identity: { dev: number; ino: number };
+  private readonly resolveToken: BetterSqlite3.Statement<[string], TokenRow>;
+  private readonly lockAccount: BetterSqlite3.Statement<[number], { credits: number; disabled: number }>;
+  private readonly writeCredits: BetterSqlite3.Statement<[number, number]>;
+  private readonly addUsage: BetterSqlite3.Statement<[string, number, number]>;
+  private readonly addError: BetterSqlite3.Statement<[number, string, number, number]>;
+  private readonly pruneErrors: BetterSqlite3.Statement<[number, number]>;
+
+  /** Opens the registry at `path`, creating it only when asked, and brings its schema up to date. */
+  constructor(
+    readonly path: string,
+    options: SqliteOpenOptions = {},
+  ) {
+    this.location = path;
     const Database = loadDriver();
+    if (!options.create && !existsSync(path)) {
+      throw new RegistryError(`${path}: no registry there; \`cpmx tokens create --registry ${path} --name NAME\` creates one`);
+    }
     try {
-      this.db = new Database(path, { timeout: 10_000 });
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
-      this.db.exec(`CREATE TABLE IF NOT EXISTS projects (
-        token TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        credits INTEGER NOT NULL CHECK (credits >= 0),
-        used INTEGER NOT NULL DEFAULT 0,
-        revoked INTEGER NOT NULL DEFAULT 0,
-        created TEXT NOT NULL
-      ) STRICT`);
+      this.db = new Database(path, { fileMustExist: !options.create, timeout: options.busyTimeoutMs ?? 5000 });
     } catch (error) {
       throw new RegistryError(`${path}: cannot be opened as a token registry (${(error as Error).message})`);
     }
-    this.spend = this.db.prepare('UPDATE projects SET credits = credits - 1, used = used + 1 WHERE token = ? AND revoked = 0 AND credits > 0');
-    this.left = this.db.prepare('SELECT credits FROM projects WHERE token = ? AND revoked = 0');
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      this.db.pragma('foreign_keys = ON');
+      this.migrate();
+    } catch (error) {
+      this.db.close();
+      if (error instanceof RegistryError) throw error;
+      throw new RegistryError(`${path}: cannot be used as a token registry (${(error as Error).message})`);
+    }
+    const stat = statSync(path);
+    this.identity = { dev: stat.dev, ino: stat.ino };
+    this.resolveToken = this.db.prepare('SELECT t.project_id, t.revoked, p.account_id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?');
+    this.lockAccount = this.db.prepare('SELECT credits, disabled FROM accounts WHERE id = ?');
+    this.writeCredits = this.db.prepare('UPDATE accounts SET credits = ? WHERE id = ?');
+    this.addUsage = this.db.prepare(`INSERT INTO usage (token, day, requests, credits) VALUES (?, date('now'), ?, ?)
+      ON CONFLICT (token, day) DO UPDATE SET requests = requests + excluded.requests, credits = credits + excluded.credits`);
+    this.addError = this.db.prepare('INSERT INTO errors (project_id, token, code, count) VALUES (?, ?, ?, ?)');
+    this.pruneErrors = this.db.prepare(`DELETE FROM errors WHERE project_id = ? AND id <= (SELECT id FROM errors WHERE project_id = ? ORDER BY id DESC LIMIT 1 OFFSET ${ERRORS_KEPT})`);
   }
 
-  credits(token: string): number | undefined {
-    return this.left.get(token)?.credits;
+  /** The schema's version: 0 for an empty file or an unversioned (cpmx 0.1) registry. */
+  private version(): number {
+    const hasTable = (name: string) => this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+    if (!hasTable('schema_version')) return 0;
+    return (this.db.prepare('SELECT max(version) AS v FROM schema_version').get() as { v: number | null }).v ?? 0;
   }
 
-  consume(token: string): Consumption {
-    if (this.spend.run(token).changes === 1) return 'spent';
-    return this.credits(token) === undefined ? 'unknown' : 'none-left';
+  private migrate(): void {
+    if (this.version() === SCHEMA_VERSION) return;
+    // IMMEDIATE: two processes opening a new registry at once migrate it once.
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const found = this.version();
+      if (found > SCHEMA_VERSION) throw new RegistryError(tooNewMessage(this.path, found));
+      if (found === 0) {
+        const legacy = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projects'").get() !== undefined;
+        this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL) STRICT');
+        this.db.exec(legacy ? SQLITE_FROM_UNVERSIONED : SQLITE_MIGRATIONS[0]!);
+      } else {
+        for (let v = found; v < SCHEMA_VERSION; v++) this.db.exec(SQLITE_MIGRATIONS[v]!);
+      }
+      this.db.exec('DELETE FROM schema_version');
+      this.db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(SCHEMA_VERSION);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
-  create(name: string, credits = DEFAULT_CREDITS): Project {
-    const project: Project = { token: randomUUID(), name, credits, used: 0, revoked: false, created: new Date().toISOString() };
-    this.db
-      .prepare('INSERT INTO projects (token, name, credits, used, revoked, created) VALUES (?, ?, ?, 0, 0, ?)')
-      .run(project.token, project.name, project.credits, project.created);
-    return project;
+  /** What is wrong with the file now (deleted, replaced, unreadable, read-only), if anything. */
+  problem(): FileProblem | undefined {
+    return fileProblem(this.path, this.identity);
+  }
+
+  /**
+   * One batch of visits in one IMMEDIATE transaction, in the same semantics as PostgreSQL's
+   * `cpmx.visit`: per account, credits taken in the requests' order while any are left.
+   * Throws RegistryUnavailableError when the file cannot be written now.
+   */
+  visit(tokens: readonly string[], kinds: readonly VisitKind[]): VisitResult[] {
+    try {
+      return this.db.transaction(() => this.visitInTransaction(tokens, kinds)).immediate();
+    } catch (error) {
+      throw unavailable(this.path, error) ?? error;
+    }
+  }
+
+  private visitInTransaction(tokens: readonly string[], kinds: readonly VisitKind[]): VisitResult[] {
+    const results: VisitResult[] = [];
+    const accounts = new Map<number, { credits: number; disabled: boolean; had: number }>();
+    const usage = new Map<string, { requests: number; credits: number }>();
+    const errors = new Map<string, { project: number; token: string; code: number; count: number }>();
+    const resolved = new Map<string, TokenRow | undefined>();
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      const kind = kinds[i]!;
+      let row = resolved.get(token);
+      if (row === undefined && !resolved.has(token)) resolved.set(token, (row = this.resolveToken.get(token)));
+      if (!row) {
+        results.push({ outcome: OUTCOME.unknown });
+        continue;
+      }
+      let account = accounts.get(row.account_id);
+      if (!account) {
+        const a = this.lockAccount.get(row.account_id)!;
+        accounts.set(row.account_id, (account = { credits: a.credits, disabled: a.disabled !== 0, had: a.credits }));
+      }
+      let use = usage.get(token);
+      if (!use) usage.set(token, (use = { requests: 0, credits: 0 }));
+      if (kind === VISIT.refund) {
+        account.credits++;
+        use.credits--;
+        results.push({ outcome: OUTCOME.refunded, left: account.credits });
+        continue;
+      }
+      use.requests++;
+      let code = 0;
+      if (row.revoked !== null || account.disabled) {
+        code = 107;
+        results.push({ outcome: OUTCOME.unknown });
+      } else if (kind === VISIT.look) {
+        results.push({ outcome: OUTCOME.looked, left: account.credits });
+      } else if (account.credits > 0) {
+        account.credits--;
+        use.credits++;
+        results.push({ outcome: OUTCOME.spent, left: account.credits });
+      } else {
+        code = 108;
+        results.push({ outcome: OUTCOME.noneLeft, left: 0 });
+      }
+      if (code) {
+        const key = `${code} ${token}`;
+        const seen = errors.get(key);
+        if (seen) seen.count++;
+        else errors.set(key, { project: row.project_id, token, code, count: 1 });
+      }
+    }
+    for (const [id, account] of accounts) if (account.credits !== account.had) this.writeCredits.run(account.credits, id);
+    for (const [token, use] of usage) this.addUsage.run(token, use.requests, use.credits);
+    const pruned = new Set<number>();
+    for (const error of errors.values()) {
+      this.addError.run(error.project, error.token, error.code, error.count);
+      pruned.add(error.project);
+    }
+    for (const project of pruned) this.pruneErrors.run(project, project);
+    return results;
+  }
+
+  // --- management (cpmx tokens, the control panel) ---
+
+  createProject({ name, credits = DEFAULT_CREDITS, account }: NewProject): Project {
+    const token = randomUUID();
+    const create = this.db.transaction(() => {
+      let accountId = account;
+      if (accountId === undefined) {
+        accountId = Number(this.db.prepare('INSERT INTO accounts (name, credits) VALUES (?, ?)').run(name, credits).lastInsertRowid);
+      } else if (!this.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(accountId)) {
+        throw new RegistryError(`${this.path}: no account ${accountId}`);
+      }
+      const projectId = Number(this.db.prepare('INSERT INTO projects (account_id, name) VALUES (?, ?)').run(accountId, name).lastInsertRowid);
+      this.db.prepare('INSERT INTO tokens (token, project_id) VALUES (?, ?)').run(token, projectId);
+    });
+    create.immediate();
+    return this.get(token)!;
   }
 
   list(): Project[] {
-    return this.db
-      .prepare<[], ProjectRow>('SELECT token, name, credits, used, revoked, created FROM projects ORDER BY created, rowid')
-      .all()
-      .map((row) => ({ ...row, revoked: row.revoked !== 0 }));
+    return this.db.prepare<[], ProjectRow>(`${PROJECT_SELECT} WHERE t.token = (SELECT l.token FROM tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1) ORDER BY p.created, p.id`).all().map(project);
   }
 
   get(token: string): Project | undefined {
-    const row = this.db.prepare<[string], ProjectRow>('SELECT token, name, credits, used, revoked, created FROM projects WHERE token = ?').get(token);
-    return row && { ...row, revoked: row.revoked !== 0 };
+    const row = this.db.prepare<[string], ProjectRow>(`${PROJECT_SELECT} WHERE t.token = ?`).get(token);
+    return row && project(row);
   }
 
-  /** Adds `credits` to a project; false when the registry has no such token. */
   credit(token: string, credits: number): boolean {
-    return this.db.prepare('UPDATE projects SET credits = credits + ? WHERE token = ?').run(credits, token).changes === 1;
+    return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = (SELECT p.account_id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?)').run(credits, token).changes === 1;
   }
 
-  /** Revokes a token for good; false when the registry has no such token. */
   revoke(token: string): boolean {
-    return this.db.prepare('UPDATE projects SET revoked = 1 WHERE token = ?').run(token).changes === 1;
+    return this.db.prepare("UPDATE tokens SET revoked = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE token = ? AND revoked IS NULL").run(token).changes === 1;
+  }
+
+  regenerate(token: string): string | undefined {
+    const fresh = randomUUID();
+    const done = this.db.transaction(() => {
+      const row = this.db.prepare<[string], { project_id: number }>('SELECT project_id FROM tokens WHERE token = ? AND revoked IS NULL').get(token);
+      if (!row) return false;
+      this.revoke(token);
+      this.db.prepare('INSERT INTO tokens (token, project_id) VALUES (?, ?)').run(fresh, row.project_id);
+      return true;
+    });
+    return done.immediate() ? fresh : undefined;
+  }
+
+  setDisabled(account: number, disabled: boolean): boolean {
+    return this.db.prepare('UPDATE accounts SET disabled = ? WHERE id = ?').run(disabled ? 1 : 0, account).changes === 1;
+  }
+
+  usage(token: string, days: number): Usage | undefined {
+    const found = this.get(token);
+    if (!found) return undefined;
+    const window = windowDays(days);
+    const rows = this.db
+      .prepare<[number, string], { day: string; requests: number; credits: number }>(
+        'SELECT u.day, sum(u.requests) AS requests, sum(u.credits) AS credits FROM usage u JOIN tokens t ON t.token = u.token WHERE t.project_id = ? AND u.day >= ? GROUP BY u.day',
+      )
+      .all(found.project, window[0]!);
+    const errors = this.db
+      .prepare<[number], ErrorSeen>(`SELECT at, code, count, token FROM errors WHERE project_id = ? ORDER BY id DESC LIMIT ${ERRORS_KEPT}`)
+      .all(found.project);
+    return usageOf(token, found, window, rows, errors);
   }
 
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** The management interface over a SQLite store (the same promises as PostgreSQL's). */
+export function sqliteAdmin(path: string, create = false): RegistryAdmin {
+  const store = new SqliteStore(path, { create });
+  const later = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
+  return {
+    location: path,
+    createProject: (options) => later(() => store.createProject(options)),
+    list: () => later(() => store.list()),
+    get: (token) => later(() => store.get(token)),
+    credit: (token, credits) => later(() => store.credit(token, credits)),
+    revoke: (token) => later(() => store.revoke(token)),
+    regenerate: (token) => later(() => store.regenerate(token)),
+    setDisabled: (account, disabled) => later(() => store.setDisabled(account, disabled)),
+    usage: (token, days) => later(() => store.usage(token, days)),
+    close: () => later(() => store.close()),
+  };
 }

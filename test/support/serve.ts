@@ -1,33 +1,160 @@
-/** `cpmx serve` as users start it: the compiled bin on a free loopback port, stopped after the test file. */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+/**
+ * `cpmx serve` and `cpmx tokens` as processes, for the registry's tests: servers on free
+ * loopback ports (each in a process group of its own, so a SIGKILL takes its workers too),
+ * waiting on conditions rather than on time, and a load of paying requests whose every
+ * outcome is recorded.
+ */
+import { execFile, spawn, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'node:child_process';
 import { afterAll } from 'vitest';
 import { CLI } from '../helpers.js';
 
 export interface Served {
   url: string;
   child: ChildProcessWithoutNullStreams;
+  output(): string;
   exited: Promise<number | null>;
+  /** SIGKILL to the whole server (primary and workers) at once, as a crash would. */
+  crash(): Promise<void>;
+  /** SIGTERM, and its exit code. */
+  stop(): Promise<number | null>;
 }
 
-const running = new Set<ChildProcessWithoutNullStreams>();
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
+const running = new Set<Served>();
+afterAll(async () => {
+  await Promise.all([...running].map((served) => served.crash()));
 });
 
-/** Starts `cpmx serve --port 0 ...args` and resolves with its URL once it prints "listening on". */
-export function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args]);
-  running.add(child);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  void exited.then(() => running.delete(child));
+/** Starts `cpmx serve --port 0 ARGS` and resolves once it prints where it listens. */
+export function startServe(args: string[], options: Pick<SpawnOptions, 'uid' | 'gid' | 'env'> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { detached: true, ...options }) as ChildProcessWithoutNullStreams;
   let output = '';
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      exitCode = code;
+      resolve(code);
+    }),
+  );
+  const served: Served = {
+    url: '',
+    child,
+    output: () => output,
+    exited,
+    async crash() {
+      running.delete(served);
+      if (exitCode !== undefined) return;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await exited;
+    },
+    async stop() {
+      running.delete(served);
+      if (exitCode === undefined) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  running.add(served);
   return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1]!, child, exited });
-    });
-    void exited.then((code) => reject(new Error(`cpmx serve exited (${code}) before listening: ${output}`)));
+      if (match && !served.url) {
+        served.url = match[1]!;
+        resolve(served);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    exited.then((code) => reject(new Error(`cpmx serve exited ${code} before listening: ${output}`)));
   });
+}
+
+/** Runs `cpmx tokens ARGS`; resolves with its exit code and output (it does not block the event loop). */
+export function tokens(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, 'tokens', ...args], { encoding: 'utf8' }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** `cpmx tokens ARGS` that must succeed; its stdout. */
+export async function tokensOk(args: string[]): Promise<string> {
+  const result = await tokens(args);
+  if (result.code !== 0) throw new Error(`cpmx tokens ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Resolves once `condition` holds, checking again after each short pause; fails with `what` after `timeoutMs`. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** One request of a load: when it was sent and answered, to which server, and how. */
+export interface Outcome {
+  /** The server's URL. */
+  server: string;
+  sentAt: number;
+  doneAt: number;
+  /** The HTTP status, or 0 when the connection failed. */
+  status: number;
+  /** code_error of the envelope (0 for data). */
+  code: number;
+}
+
+/**
+ * Paying requests from `clients` concurrent loops (one connection each, closed after each
+ * request, so a dead server is noticed at once), spread over `urls`, until `stop()`.
+ */
+export function load(urls: () => string[], path: string, clients: number) {
+  const outcomes: Outcome[] = [];
+  let stopping = false;
+  const listeners = new Set<() => void>();
+  const record = (outcome: Outcome) => {
+    outcomes.push(outcome);
+    for (const listener of listeners) listener();
+  };
+  const loop = async (client: number) => {
+    for (let i = client; !stopping; i++) {
+      const targets = urls();
+      if (targets.length === 0) return;
+      const server = targets[i % targets.length]!;
+      const sentAt = performance.now();
+      try {
+        const response = await fetch(server + path, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(20_000) });
+        const body = (await response.json()) as { code_error: number } | unknown[];
+        record({ server, sentAt, doneAt: performance.now(), status: response.status, code: Array.isArray(body) ? 0 : body.code_error });
+      } catch {
+        record({ server, sentAt, doneAt: performance.now(), status: 0, code: -1 });
+      }
+    }
+  };
+  const done = Promise.all(Array.from({ length: clients }, (_, client) => loop(client)));
+  return {
+    outcomes,
+    /** Resolves once `condition` holds over the outcomes so far. */
+    until(condition: (outcomes: Outcome[]) => boolean): Promise<void> {
+      if (condition(outcomes)) return Promise.resolve();
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!condition(outcomes)) return;
+          listeners.delete(check);
+          resolve();
+        };
+        listeners.add(check);
+      });
+    },
+    async stop(): Promise<Outcome[]> {
+      stopping = true;
+      await done;
+      return outcomes;
+    },
+  };
 }

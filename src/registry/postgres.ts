@@ -1,0 +1,441 @@
+/**
+ * The PostgreSQL registry, through node-postgres (`pg`), loaded only when a postgres URL is
+ * given. One class serves both a server (batched visits, refunds, health) and `cpmx tokens`.
+ *
+ * Credits: the visits of many requests go in one call of `cpmx.visit` (schema.ts), one
+ * transaction committed before any of their answers is sent (group commit; batcher.ts). A
+ * connection that breaks while its batch may have committed leaves that batch in doubt: its
+ * requests answer 503, and once the database answers again the batch is looked up in the
+ * connection's ledger row and, if it did commit, its credits are given back. When the
+ * database cannot be reached, paying requests answer 503 and the pool reconnects by itself.
+ */
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as Pg from 'pg';
+import { BatchedRegistry, Batcher } from './batcher.js';
+import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { POSTGRES_MIGRATIONS, SCHEMA_VERSION, tooNewMessage } from './schema.js';
+import { RegistryState } from './state.js';
+import {
+  DEFAULT_CREDITS,
+  ERRORS_KEPT,
+  OUTCOME,
+  usageOf,
+  windowDays,
+  type ErrorSeen,
+  type NewProject,
+  type Outcome,
+  type Project,
+  type RegistryAdmin,
+  type RegistryHealth,
+  type ServedRegistry,
+  type Usage,
+  type VisitKind,
+  type VisitResult,
+} from './types.js';
+
+type PgModule = typeof Pg;
+
+function loadPg(): PgModule {
+  try {
+    return createRequire(import.meta.url)('pg') as PgModule;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') {
+      throw new RegistryError('the PostgreSQL token registry needs node-postgres, which is not installed: run `npm install pg` beside cpmx');
+    }
+    throw new RegistryError(`node-postgres (pg) is installed but cannot be loaded (${(error as Error).message})`);
+  }
+}
+
+/** The URL as it may be shown (logs, /health): without its password. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'postgresql://(unparsable URL)';
+  }
+}
+
+export interface PostgresOptions {
+  /** Connections per process (each server worker has its own pool). */
+  poolSize?: number;
+  /** statement_timeout, and how long to wait for a connection (ms). */
+  timeoutMs?: number;
+  /** Heartbeat, in-doubt batches and ledger pruning (servers only). */
+  served?: boolean;
+}
+
+/** A SQLSTATE from the server (rolled back for sure), or a broken connection (perhaps committed). */
+function inDoubt(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code.startsWith('08') || code.startsWith('57P');
+  return true;
+}
+
+function describe(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  return code && !message?.includes(code) ? `${message} (${code})` : (message ?? String(error));
+}
+
+/**
+ * The barrier after a batch (`cpmx.durable`, schema.ts): a small write committed synchronously
+ * on the same connection. The write-ahead log is flushed in order, so when it returns the
+ * batch's commit is on disk too. Until then no answer of the batch is sent; if the database
+ * dies before, the batch may be lost whole (nothing was answered for it) or kept (it is then
+ * in doubt, looked up and undone). Concurrent barriers of several workers share their disk
+ * flushes (PostgreSQL's group commit), which the batches themselves cannot while they queue
+ * for one account's row.
+ */
+const DURABLE = 'SELECT cpmx.durable($1)';
+
+/** Per connection: the ledger slot its batches write, and their sequence. */
+interface Slot {
+  id: string;
+  seq: number;
+}
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const PROJECT_SELECT = `SELECT t.token, p.name, p.id::float8 AS project, p.account_id::float8 AS account, a.credits::float8 AS credits,
+    (p.legacy_used + coalesce((SELECT sum(u.credits) FROM cpmx.usage u JOIN cpmx.tokens t2 ON t2.token = u.token WHERE t2.project_id = p.id), 0))::float8 AS used,
+    t.revoked IS NOT NULL AS revoked, to_char(p.created AT TIME ZONE 'UTC', ${ISO}) AS created
+  FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id JOIN cpmx.accounts a ON a.id = p.account_id`;
+
+export class PostgresRegistry extends BatchedRegistry implements ServedRegistry, RegistryAdmin {
+  readonly location: string;
+  private readonly pool: Pg.Pool;
+  protected readonly batcher: Batcher;
+  private readonly state: RegistryState;
+  private readonly slots = new WeakMap<Pg.PoolClient, Slot>();
+  private readonly doubts: { slot: string; seq: number }[] = [];
+  private schema: Promise<void> | undefined;
+  private readonly timeoutMs: number;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private resolving: NodeJS.Timeout | undefined;
+  private lastPrune = 0;
+  private readonly served: boolean;
+
+  constructor(
+    readonly url: string,
+    options: PostgresOptions = {},
+  ) {
+    super();
+    const pg = loadPg();
+    this.location = redactUrl(url);
+    this.timeoutMs = options.timeoutMs ?? 2000;
+    const poolSize = options.poolSize ?? 4;
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      connectionTimeoutMillis: this.timeoutMs,
+      statement_timeout: this.timeoutMs,
+      idle_in_transaction_session_timeout: 10 * this.timeoutMs,
+      application_name: 'cpmx',
+      keepAlive: true,
+      // A server's batches commit without waiting for the disk, so the account's row is
+      // locked only while the batch runs; each batch is then made durable by a barrier
+      // (DURABLE) before any of its answers is sent. See run().
+      ...(options.served ? { options: '-c synchronous_commit=off' } : {}),
+    });
+    // An idle connection whose server went away emits 'error': without a listener that
+    // would end the process. The pool drops that connection and opens another when needed.
+    this.pool.on('error', (error) => this.state.fail(describe(error)));
+    // A connection in use can get the same news between two queries (the server's
+    // "terminating connection"): the query that uses it next fails, and the pool drops it.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
+    this.state = new RegistryState('postgres', this.location);
+    this.batcher = new Batcher((tokens, kinds) => this.run(tokens, kinds), { maxInFlight: Math.max(1, poolSize - 1) });
+    this.served = options.served === true;
+    if (options.served) {
+      this.heartbeat = setInterval(() => void this.beat(), 1000);
+      this.heartbeat.unref();
+    }
+  }
+
+  /** Creates or migrates the schema once per process; a failure is retried on the next call. */
+  ensureSchema(): Promise<void> {
+    this.schema ??= this.migrate().catch((error: unknown) => {
+      this.schema = undefined;
+      throw error;
+    });
+    return this.schema;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.connect();
+    try {
+      const current = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM cpmx.schema_version').then(
+        (result) => result.rows[0]?.v ?? 0,
+        () => undefined,
+      );
+      if (current === SCHEMA_VERSION) return;
+      if (current !== undefined && current > SCHEMA_VERSION) throw new RegistryError(tooNewMessage(this.location, current));
+      await client.query('BEGIN');
+      try {
+        // Several workers and servers may start at once: one migrates, the others wait and see it done.
+        await client.query("SELECT pg_advisory_xact_lock(hashtext('cpmx registry schema'))");
+        await client.query('CREATE SCHEMA IF NOT EXISTS cpmx');
+        await client.query('CREATE TABLE IF NOT EXISTS cpmx.schema_version (version integer NOT NULL)');
+        const found = (await client.query<{ v: number | null }>('SELECT max(version) AS v FROM cpmx.schema_version')).rows[0]?.v ?? 0;
+        if (found > SCHEMA_VERSION) throw new RegistryError(tooNewMessage(this.location, found));
+        for (let v = found; v < SCHEMA_VERSION; v++) await client.query(POSTGRES_MIGRATIONS[v]!);
+        await client.query('DELETE FROM cpmx.schema_version');
+        await client.query('INSERT INTO cpmx.schema_version (version) VALUES ($1)', [SCHEMA_VERSION]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } catch (error) {
+      if (error instanceof RegistryError || error instanceof RegistryUnavailableError) throw error;
+      throw new RegistryError(`${this.location}: cannot set up the registry's schema (${describe(error)})`);
+    } finally {
+      client.release();
+    }
+  }
+
+  private async connect(): Promise<Pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw new RegistryUnavailableError(`cannot reach PostgreSQL at ${this.location}: ${describe(error)}`);
+    }
+  }
+
+  /** One batch: one call, one transaction. */
+  private async run(tokens: string[], kinds: VisitKind[]): Promise<VisitResult[]> {
+    try {
+      await this.ensureSchema();
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      this.state.fail(problem);
+      throw error instanceof RegistryUnavailableError ? error : new RegistryUnavailableError(problem);
+    }
+    const client = await this.connect().catch((error: unknown) => {
+      this.state.fail((error as Error).message);
+      throw error;
+    });
+    let slot = this.slots.get(client);
+    if (!slot) this.slots.set(client, (slot = { id: randomUUID(), seq: 0 }));
+    const seq = ++slot.seq;
+    const visit = async () => {
+      const result = await client.query<{ outcomes: number[]; lefts: (number | null)[] }>({
+        name: 'cpmx_visit',
+        text: 'SELECT outcomes, lefts FROM cpmx.visit($1, $2, $3, $4)',
+        values: [slot.id, seq, tokens, kinds],
+      });
+      // Only credits need the disk before the answers: a batch that took or gave back none
+      // (unknown tokens, looks, 108s) only counted requests, and waits for no flush.
+      const moved = result.rows[0]!.outcomes.some((outcome) => outcome === OUTCOME.spent || outcome === OUTCOME.refunded);
+      if (this.served && moved) await client.query({ name: 'cpmx_durable', text: DURABLE, values: [slot.id] });
+      return result;
+    };
+    const query = visit();
+    let timer: NodeJS.Timeout | undefined;
+    // statement_timeout ends a slow batch on the server (rolled back); this guards against a
+    // server or network that does not answer at all.
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from PostgreSQL in ${this.timeoutMs + 2000} ms`)), this.timeoutMs + 2000);
+    });
+    try {
+      const result = await Promise.race([query, silence]);
+      client.release();
+      this.state.recover();
+      const { outcomes, lefts } = result.rows[0]!;
+      return outcomes.map((outcome, i) => ({ outcome: outcome as Outcome, left: lefts[i] ?? undefined }));
+    } catch (error) {
+      query.catch(() => undefined);
+      client.release(error as Error);
+      if (inDoubt(error)) this.doubt(slot.id, seq);
+      const problem = describe(error);
+      this.state.fail(problem);
+      throw new RegistryUnavailableError(`PostgreSQL at ${this.location}: ${problem}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private doubt(slot: string, seq: number): void {
+    if (this.doubts.length < 100_000) this.doubts.push({ slot, seq });
+    this.resolving ??= setTimeout(() => void this.resolveDoubts(), 200);
+    this.resolving.unref?.();
+  }
+
+  /** Looks up each batch in doubt; one that committed is undone (its requests got 503). */
+  private async resolveDoubts(): Promise<void> {
+    this.resolving = undefined;
+    while (this.doubts.length > 0) {
+      const { slot, seq } = this.doubts[0]!;
+      try {
+        const refunded = await this.undo(slot, seq);
+        this.doubts.shift();
+        if (refunded > 0) process.stderr.write(`cpmx serve: process ${process.pid}: gave back ${refunded} credit(s) of a batch that committed while its connection broke (answered 503)\n`);
+      } catch {
+        this.resolving = setTimeout(() => void this.resolveDoubts(), 500);
+        this.resolving.unref?.();
+        return;
+      }
+    }
+  }
+
+  private async undo(slot: string, seq: number): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      const refunded = (await client.query<{ n: number }>('SELECT cpmx.undo($1, $2) AS n', [slot, seq])).rows[0]!.n;
+      if (this.served) await client.query(DURABLE, [slot]);
+      client.release();
+      return refunded;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
+  /** Once a second: is the database there (so /health is right with no traffic), and housekeeping. */
+  private async beat(): Promise<void> {
+    try {
+      await this.pool.query('SELECT 1');
+      this.state.recover();
+      if (this.doubts.length > 0 && !this.resolving) await this.resolveDoubts();
+      if (Date.now() - this.lastPrune > 600_000) {
+        this.lastPrune = Date.now();
+        await this.ensureSchema();
+        await this.pool.query("DELETE FROM cpmx.ledger WHERE at < now() - interval '1 day'");
+        await this.pool.query("DELETE FROM cpmx.barriers WHERE at < now() - interval '1 day'");
+      }
+    } catch (error) {
+      this.state.fail(describe(error));
+    }
+  }
+
+  /** Batches in doubt not yet resolved (for tests and /health). */
+  get unresolved(): number {
+    return this.doubts.length;
+  }
+
+
+  health(): RegistryHealth {
+    return this.state.report(this.batcher.pending);
+  }
+
+  // --- management ---
+
+  private async admin<T>(work: (client: Pg.PoolClient) => Promise<T>): Promise<T> {
+    await this.ensureSchema().catch((error: unknown) => {
+      throw error instanceof RegistryError ? error : new RegistryError((error as Error).message);
+    });
+    let client: Pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw new RegistryError(`cannot reach PostgreSQL at ${this.location}: ${describe(error)}`);
+    }
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+
+  private transaction<T>(work: (client: Pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.admin(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  async createProject({ name, credits = DEFAULT_CREDITS, account }: NewProject): Promise<Project> {
+    const token = randomUUID();
+    await this.transaction(async (client) => {
+      let accountId = account;
+      if (accountId === undefined) {
+        accountId = Number((await client.query<{ id: string }>('INSERT INTO cpmx.accounts (name, credits) VALUES ($1, $2) RETURNING id', [name, credits])).rows[0]!.id);
+      } else if ((await client.query('SELECT 1 FROM cpmx.accounts WHERE id = $1', [accountId])).rowCount === 0) {
+        throw new RegistryError(`${this.location}: no account ${accountId}`);
+      }
+      const projectId = (await client.query<{ id: string }>('INSERT INTO cpmx.projects (account_id, name) VALUES ($1, $2) RETURNING id', [accountId, name])).rows[0]!.id;
+      await client.query('INSERT INTO cpmx.tokens (token, project_id) VALUES ($1, $2)', [token, projectId]);
+    });
+    return (await this.get(token))!;
+  }
+
+  list(): Promise<Project[]> {
+    return this.admin(async (client) =>
+      (
+        await client.query<Project>(
+          `${PROJECT_SELECT} WHERE t.token = (SELECT l.token FROM cpmx.tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1) ORDER BY p.created, p.id`,
+        )
+      ).rows,
+    );
+  }
+
+  get(token: string): Promise<Project | undefined> {
+    return this.admin(async (client) => (await client.query<Project>(`${PROJECT_SELECT} WHERE t.token = $1`, [token])).rows[0]);
+  }
+
+  credit(token: string, credits: number): Promise<boolean> {
+    return this.admin(
+      async (client) =>
+        (await client.query('UPDATE cpmx.accounts SET credits = credits + $1 WHERE id = (SELECT p.account_id FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id WHERE t.token = $2)', [credits, token]))
+          .rowCount === 1,
+    );
+  }
+
+  revoke(token: string): Promise<boolean> {
+    return this.admin(async (client) => (await client.query('UPDATE cpmx.tokens SET revoked = now() WHERE token = $1 AND revoked IS NULL', [token])).rowCount === 1);
+  }
+
+  regenerate(token: string): Promise<string | undefined> {
+    const fresh = randomUUID();
+    return this.transaction(async (client) => {
+      const row = (await client.query<{ project_id: string }>('UPDATE cpmx.tokens SET revoked = now() WHERE token = $1 AND revoked IS NULL RETURNING project_id', [token])).rows[0];
+      if (!row) return undefined;
+      await client.query('INSERT INTO cpmx.tokens (token, project_id) VALUES ($1, $2)', [fresh, row.project_id]);
+      return fresh;
+    });
+  }
+
+  setDisabled(account: number, disabled: boolean): Promise<boolean> {
+    return this.admin(async (client) => (await client.query('UPDATE cpmx.accounts SET disabled = $1 WHERE id = $2', [disabled, account])).rowCount === 1);
+  }
+
+  async usage(token: string, days: number): Promise<Usage | undefined> {
+    const found = await this.get(token);
+    if (!found) return undefined;
+    const window = windowDays(days);
+    return this.admin(async (client) => {
+      const rows = (
+        await client.query<{ day: string; requests: number; credits: number }>(
+          `SELECT to_char(u.day, 'YYYY-MM-DD') AS day, sum(u.requests)::float8 AS requests, sum(u.credits)::float8 AS credits
+             FROM cpmx.usage u JOIN cpmx.tokens t ON t.token = u.token WHERE t.project_id = $1 AND u.day >= $2::date GROUP BY u.day`,
+          [found.project, window[0]],
+        )
+      ).rows;
+      const errors = (
+        await client.query<ErrorSeen>(`SELECT to_char(at AT TIME ZONE 'UTC', ${ISO}) AS at, code, count, token FROM cpmx.errors WHERE project_id = $1 ORDER BY id DESC LIMIT ${ERRORS_KEPT}`, [
+          found.project,
+        ])
+      ).rows;
+      return usageOf(token, found, window, rows, errors);
+    });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.batcher.drain();
+    if (this.doubts.length > 0) {
+      clearTimeout(this.resolving);
+      await this.resolveDoubts();
+      clearTimeout(this.resolving);
+    }
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The SQLite registry as a server worker uses it: the connection lives in a thread of its own
+ * (sqlite-worker.ts) and the worker's event loop only posts batches to it and reads the
+ * results, so a locked, slow or vanished file delays paying requests (then answers them 503)
+ * and nothing else. Measured: with the connection on the main thread, each credited answer
+ * held the event loop for its whole commit (an fsync), and a lock held elsewhere froze it
+ * for the busy timeout.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { packageRoot } from '../package-root.js';
+import { BatchedRegistry, Batcher } from './batcher.js';
+import { RegistryUnavailableError } from './errors.js';
+import { fileProblem } from './sqlite.js';
+import type { ThreadData, ThreadReply, ThreadRequest } from './sqlite-worker.js';
+import { RegistryState } from './state.js';
+import { OUTCOME, VISIT, type Outcome, type RegistryHealth, type ServedRegistry, type VisitKind, type VisitResult } from './types.js';
+
+export interface SqliteServedOptions {
+  /** How long a batch waits for another process's write lock before its requests answer 503 (ms). */
+  timeoutMs: number;
+}
+
+/** The thread's script: beside this module when compiled by tsc, else the bundle's entry. */
+function threadScript(): URL {
+  const beside = new URL('./sqlite-worker.js', import.meta.url);
+  if (beside.protocol === 'file:' && existsSync(fileURLToPath(beside))) return beside;
+  const bundled = join(packageRoot, 'dist', 'registry-thread.js');
+  if (!existsSync(bundled)) throw new Error(`the registry thread's script is missing (${bundled}): run \`npm run compile\``);
+  return pathToFileURL(bundled);
+}
+
+interface Sent {
+  tokens: string[];
+  resolve(results: VisitResult[]): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout;
+}
+
+export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegistry {
+  private thread!: Worker;
+  private readonly sent = new Map<number, Sent>();
+  /** Batches given up on (the thread did not answer in time): spent credits are given back when they do. */
+  private readonly abandoned = new Map<number, string[]>();
+  private nextId = 1;
+  private identity: { dev: number; ino: number } | undefined;
+  protected readonly batcher: Batcher;
+  private readonly state: RegistryState;
+  private closing = false;
+
+  constructor(
+    readonly path: string,
+    private readonly options: SqliteServedOptions,
+  ) {
+    super();
+    this.state = new RegistryState('sqlite', path);
+    // One writer at a time: SQLite serialises writers anyway, and a second batch would only
+    // wait for the first one's lock.
+    this.batcher = new Batcher((tokens, kinds) => this.run(tokens, kinds), { maxInFlight: 1 });
+    this.startThread();
+  }
+
+  private startThread(): void {
+    const thread = new Worker(threadScript(), { workerData: { path: this.path, busyTimeoutMs: this.options.timeoutMs } satisfies ThreadData });
+    this.thread = thread;
+    thread.on('message', (reply: ThreadReply) => this.receive(reply));
+    thread.on('error', (error) => {
+      this.failAll(`the registry thread failed: ${error.message}`);
+    });
+    thread.on('exit', () => {
+      if (this.closing) return;
+      this.failAll('the registry thread stopped');
+      this.startThread();
+    });
+  }
+
+  private failAll(problem: string): void {
+    this.state.fail(problem);
+    for (const [id, sent] of this.sent) {
+      clearTimeout(sent.timer);
+      sent.reject(new RegistryUnavailableError(problem));
+      this.sent.delete(id);
+    }
+  }
+
+  private receive(reply: ThreadReply): void {
+    if (reply.type === 'opened') {
+      this.identity = { dev: reply.dev, ino: reply.ino };
+      return;
+    }
+    const sent = this.sent.get(reply.id);
+    if (!sent) {
+      // Given up on earlier and answered 503: whatever that batch spent is given back.
+      const tokens = this.abandoned.get(reply.id);
+      this.abandoned.delete(reply.id);
+      if (tokens && reply.type === 'done') {
+        for (let i = 0; i < reply.outcomes.length; i++) if (reply.outcomes[i] === OUTCOME.spent) this.refund(tokens[i]!);
+      }
+      return;
+    }
+    this.sent.delete(reply.id);
+    clearTimeout(sent.timer);
+    if (reply.type === 'failed') {
+      this.state.fail(reply.message);
+      sent.reject(new RegistryUnavailableError(reply.message));
+      return;
+    }
+    this.state.recover();
+    sent.resolve(reply.outcomes.map((outcome, i) => ({ outcome: outcome as Outcome, left: reply.lefts[i] })));
+  }
+
+  private run(tokens: string[], kinds: VisitKind[]): Promise<VisitResult[]> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // The thread itself gives up after the busy timeout; this only guards against a thread
+      // stuck in the disk, so that requests are not held forever.
+      const timer = setTimeout(() => {
+        this.sent.delete(id);
+        this.abandoned.set(id, tokens);
+        const problem = `no answer from the registry thread in ${this.options.timeoutMs + 5000} ms`;
+        this.state.fail(problem);
+        reject(new RegistryUnavailableError(problem));
+      }, this.options.timeoutMs + 5000);
+      this.sent.set(id, { tokens, resolve, reject, timer });
+      this.thread.postMessage({ type: 'visit', id, tokens, kinds } satisfies ThreadRequest);
+    });
+  }
+
+
+  health(): RegistryHealth {
+    // The file is looked at now (a few system calls), so a deleted or read-only registry is
+    // reported at once, even with no paying request to notice it.
+    const problem = fileProblem(this.path, this.identity);
+    if (!problem && !this.state.ok && this.batcher.pending === 0) {
+      // Try again in the background: the next /health says whether it is back.
+      this.batcher.visit('', VISIT.look).catch(() => undefined);
+    }
+    return this.state.report(this.batcher.pending, problem?.message);
+  }
+
+  async close(): Promise<void> {
+    await this.batcher.drain();
+    this.closing = true;
+    const exited = new Promise<void>((resolve) => this.thread.once('exit', () => resolve()));
+    this.thread.postMessage({ type: 'close' } satisfies ThreadRequest);
+    await exited;
+  }
+}

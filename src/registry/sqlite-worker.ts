@@ -1,0 +1,78 @@
+/**
+ * The registry thread of a server worker: it owns the SQLite connection and runs each batch
+ * of visits synchronously, so that waiting for another process's lock (up to the busy
+ * timeout) or for the disk blocks this thread only, never the event loop that answers test
+ * mode, /health and everything else. A file deleted, moved or replaced is noticed before each
+ * batch and reopened (never recreated empty) once it is back.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { RegistryUnavailableError } from './errors.js';
+import { isBusy, SqliteStore } from './sqlite.js';
+import type { VisitKind } from './types.js';
+
+export interface ThreadData {
+  path: string;
+  busyTimeoutMs: number;
+}
+
+export type ThreadRequest = { type: 'visit'; id: number; tokens: string[]; kinds: VisitKind[] } | { type: 'close' };
+
+export type ThreadReply =
+  | { type: 'done'; id: number; outcomes: number[]; lefts: (number | undefined)[] }
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'opened'; dev: number; ino: number };
+
+const { path, busyTimeoutMs } = workerData as ThreadData;
+const port = parentPort!;
+let store: SqliteStore | undefined;
+
+/** The store to write to now; throws (RegistryUnavailableError, RegistryError) when there is none. */
+function open(): SqliteStore {
+  if (store) {
+    const problem = store.problem();
+    if (!problem) return store;
+    if (problem.kind !== 'missing' && problem.kind !== 'replaced') throw new RegistryUnavailableError(problem.message);
+    store.close();
+    store = undefined;
+  }
+  const opened = new SqliteStore(path, { busyTimeoutMs: 0 });
+  store = opened;
+  port.postMessage({ type: 'opened', ...opened.identity } satisfies ThreadReply);
+  const problem = opened.problem();
+  if (problem) throw new RegistryUnavailableError(problem.message);
+  return opened;
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * One batch, waiting up to the busy timeout for another process's write lock. SQLite's own
+ * busy handler sleeps 1, 2, 5, 10 ... up to 100 ms between tries, long after the lock is
+ * free when the other side is a worker whose commit takes a millisecond; this thread may
+ * block, so it tries again every quarter of a millisecond instead.
+ */
+function visit(tokens: string[], kinds: VisitKind[]) {
+  const deadline = performance.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      return open().visit(tokens, kinds);
+    } catch (error) {
+      if (!isBusy(error) || performance.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 0.25);
+    }
+  }
+}
+
+port.on('message', (request: ThreadRequest) => {
+  if (request.type === 'close') {
+    store?.close();
+    port.close();
+    return;
+  }
+  try {
+    const results = visit(request.tokens, request.kinds);
+    port.postMessage({ type: 'done', id: request.id, outcomes: results.map((r) => r.outcome), lefts: results.map((r) => r.left) } satisfies ThreadReply);
+  } catch (error) {
+    port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies ThreadReply);
+  }
+});
