@@ -103,8 +103,8 @@ describe('the report of the committed run', () => {
     const cold = { importToAnswerMs: spreadOf, sinceProcessStartMs: spreadOf, heapUsedBytes: { ...spreadOf, median: 4e6 }, rssBytes: { ...spreadOf, median: 5e7 } };
     withHandlers.embed = { cold: { file: cold, bytes: { ...cold, importToAnswerMs: { ...spreadOf, median: 21 } } }, browserBundle: { bytes: 32_700, gzipBytes: 12_244 } };
     const judged = renderReport(withHandlers);
-    // All but cpmx diff's, should the committed run predate it.
-    expect(judged.targets).toHaveLength(TARGETS.length - (results.diff ? 0 : 1));
+    // All but cpmx diff's and the credit path's, should the committed run predate them.
+    expect(judged.targets).toHaveLength(TARGETS.length - (results.diff ? 0 : 1) - (results.credits ? 0 : CREDIT_TARGETS.length));
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 80% | 79% [77 – 82] | **missed** |');
     expect(judged.markdown).toContain('| cold load with the artifact given as bytes, vs its path | ≤ 1.1× | 2.21× (21.0 ms vs 9.5 ms) | **missed** |');
