@@ -110,9 +110,11 @@ describe('the report of the committed run', () => {
     const cold = { importToAnswerMs: spreadOf, sinceProcessStartMs: spreadOf, heapUsedBytes: { ...spreadOf, median: 4e6 }, rssBytes: { ...spreadOf, median: 5e7 } };
     withHandlers.embed = { cold: { file: cold, bytes: { ...cold, importToAnswerMs: { ...spreadOf, median: 21 } } }, browserBundle: { bytes: 32_700, gzipBytes: 12_244 } };
     const judged = renderReport(withHandlers);
-    // All but cpmx diff's and the version-2 methods', should the committed run predate them.
+    // All but cpmx diff's, the credit path's and the version-2 methods', should the committed run predate them.
     const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
-    expect(judged.targets).toHaveLength(TARGETS.length - (results.diff ? 0 : 1) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length));
+    expect(judged.targets).toHaveLength(
+      TARGETS.length - (results.diff ? 0 : 1) - (results.credits ? 0 : CREDIT_TARGETS.length) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length),
+    );
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 80% | 79% [77 – 82] | **missed** |');
     expect(judged.markdown).toContain('| cold load with the artifact given as bytes, vs its path | ≤ 1.1× | 2.21× (21.0 ms vs 9.5 ms) | **missed** |');

@@ -32,6 +32,7 @@ describe('the tarball', () => {
       'dist/cpmx.d.cts',
       'dist/cpmx.js',
       'dist/cpmx.web.js',
+      'dist/registry-thread.js',
       'dist/validate.cjs',
       'dist/validate.d.cts',
       'dist/validate.js',
