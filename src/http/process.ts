@@ -7,6 +7,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { SqliteRegistry } from '../registry/sqlite.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -17,7 +18,8 @@ export interface ServeProcessOptions {
   registryPath?: string | undefined;
   dataPath?: string | undefined;
   log: boolean;
-  maxConnections: number;
+  /** Connection limits; the defaults for any not given. */
+  limits?: Partial<ConnectionLimits> | undefined;
 }
 
 /** Whole shutdown budget; requests still running after the grace period are cut. */
@@ -78,7 +80,7 @@ function runWorker(options: ServeProcessOptions, announce: boolean): Promise<voi
   const instance = createCpmxServer({
     dataPath: options.dataPath,
     registry,
-    maxConnections: options.maxConnections,
+    limits: options.limits,
     log: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
   });
   if (!instance.loaded && announce) {

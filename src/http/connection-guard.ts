@@ -1,0 +1,242 @@
+/**
+ * Keeps any one client from taking the server from the others: how many connections it may
+ * hold, how long a connection may sit silent or leave its answers unread, and how many of its
+ * answers the server holds for it. What Node's http module does per request stays as it is;
+ * this sees each connection come, each request arrive and each answer leave.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { checkInterval, type ConnectionLimits } from './connection-limits.js';
+
+/** One accepted connection, as the guard follows it. */
+interface Connection {
+  readonly socket: Socket;
+  /** The client's address as limits count it. */
+  readonly address: string;
+  readonly opened: number;
+  /** When its client last sent a request or took an answer (ms since the epoch). */
+  lastProgress: number;
+  /** Requests received on it. */
+  received: number;
+  /** Answers handed to the kernel, to be read by the client. */
+  finished: number;
+  /** Answers being computed (an asynchronous token registry): such a connection is busy, never evicted. */
+  computing: number;
+  /** Bytes of answers given to Node and not yet handed to the kernel. */
+  unsentBytes: number;
+  /** Requests that wait until the client reads earlier answers. */
+  waiting: (() => void)[];
+  /** Told that it closes (too many requests pipelined): later requests on it are not answered. */
+  closing: boolean;
+  /** Requests received after that. */
+  dropped: number;
+}
+
+/** The part of Node's HTTP parser (internal to node:http) that hands each parsed request on. */
+interface RequestParser {
+  onIncoming?: (req: IncomingMessage, keepAlive: boolean) => number;
+}
+
+/** How the server answers what the guard decides. Every answer started must come back through `sent`. */
+export interface GuardedServer {
+  /** Answers a request. */
+  answer(req: IncomingMessage, res: ServerResponse): void;
+  /** Answers 503 and closes the connection: its client pipelined more requests than allowed. */
+  overflow(req: IncomingMessage, res: ServerResponse): void;
+  /** Answers a connection refused at a connection limit and closes it. */
+  refuse(socket: Socket): void;
+}
+
+/**
+ * The key a client's connections are counted under: its IPv4 address (also when IPv4-mapped),
+ * or the /64 network of its IPv6 address, as one host usually holds a whole /64.
+ */
+export function addressKey(address: string | undefined): string {
+  if (address === undefined) return '';
+  if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7);
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups] : headGroups;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, '').toLowerCase())
+    .join(':')}::/64`;
+}
+
+export class ConnectionGuard {
+  /** Every connection, ordered by when its client last made progress: the first has waited longest. */
+  readonly #connections = new Map<Socket, Connection>();
+  readonly #byAddress = new Map<string, Set<Connection>>();
+  readonly #limits: ConnectionLimits;
+  readonly #server: GuardedServer;
+
+  constructor(server: Server, limits: ConnectionLimits, handlers: GuardedServer) {
+    this.#limits = limits;
+    this.#server = handlers;
+    server.on('connection', (socket: Socket) => this.#admit(socket));
+    const sweeper = setInterval(() => this.#sweep(), checkInterval(limits));
+    sweeper.unref();
+    server.once('close', () => clearInterval(sweeper));
+  }
+
+  /** Connections held now. */
+  get size(): number {
+    return this.#connections.size;
+  }
+
+  /**
+   * A new connection: held, or, at a limit, held in place of the connection that has waited
+   * longest for its client, or refused when every connection is busy being answered.
+   */
+  #admit(socket: Socket): void {
+    const address = addressKey(socket.remoteAddress);
+    let peers = this.#byAddress.get(address);
+    const full =
+      (peers !== undefined && peers.size >= this.#limits.maxConnectionsPerAddress && !this.#evictFrom(peers, false)) ||
+      (this.#connections.size >= this.#limits.maxConnections && !this.#evictFrom(this.#connections.values(), true));
+    if (full) {
+      this.#server.refuse(socket);
+      return;
+    }
+    const now = Date.now();
+    const connection: Connection = { socket, address, opened: now, lastProgress: now, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0 };
+    this.#connections.set(socket, connection);
+    if (!peers) this.#byAddress.set(address, (peers = new Set()));
+    peers.add(connection);
+    socket.once('close', () => this.#forget(connection));
+    this.#interceptRequests(connection);
+  }
+
+  /**
+   * Requests on a closing connection never reach Node's request and response objects: those
+   * would be held, with the connection, until it closes, and one read can carry thousands of
+   * pipelined requests. Node's parser hands each parsed request to its `onIncoming`, which is
+   * wrapped here; where that internal is missing, `request` drops them instead (the same
+   * answers, more memory held for a moment).
+   */
+  #interceptRequests(connection: Connection): void {
+    const parser = (connection.socket as Socket & { parser?: RequestParser }).parser;
+    const onIncoming = parser?.onIncoming;
+    if (!parser || typeof onIncoming !== 'function') return;
+    parser.onIncoming = (req, keepAlive) => (connection.closing ? this.#dropRequest(connection) : onIncoming(req, keepAlive));
+  }
+
+  /**
+   * A request sent after the connection was told it closes: dropped unanswered (the client
+   * resends it on another connection, as HTTP pipelining requires). Past as many again as the
+   * cap, its client is not reading at all, and the connection goes at once.
+   */
+  #dropRequest(connection: Connection): number {
+    if (++connection.dropped > this.#limits.maxPipelined) this.#drop(connection);
+    return 0;
+  }
+
+  /**
+   * Closes the connection among `candidates` that has waited longest for its client; false when
+   * all are busy being answered. `ordered`: they come in progress order, so the first idle one is it.
+   */
+  #evictFrom(candidates: Iterable<Connection>, ordered: boolean): boolean {
+    let oldest: Connection | undefined;
+    for (const connection of candidates) {
+      if (connection.computing > 0) continue;
+      if (!oldest || connection.lastProgress < oldest.lastProgress) oldest = connection;
+      if (ordered) break;
+    }
+    if (!oldest) return false;
+    this.#drop(oldest);
+    return true;
+  }
+
+  /** A request arrived: answered now, once the client has read enough, or (past the pipelining cap) not at all. */
+  request(req: IncomingMessage, res: ServerResponse): void {
+    const connection = this.#connections.get(req.socket);
+    if (!connection) return; // refused or evicted: its socket is being closed
+    this.#touch(connection);
+    if (connection.closing) {
+      this.#dropRequest(connection);
+      return;
+    }
+    if (++connection.received - connection.finished > this.#limits.maxPipelined) {
+      connection.closing = true;
+      connection.computing++;
+      this.#server.overflow(req, res);
+      return;
+    }
+    if (connection.waiting.length > 0 || connection.unsentBytes > this.#limits.maxUnsentBytes) {
+      connection.waiting.push(() => this.#answer(connection, req, res));
+      return;
+    }
+    this.#answer(connection, req, res);
+  }
+
+  #answer(connection: Connection, req: IncomingMessage, res: ServerResponse): void {
+    if (connection.socket.destroyed) return;
+    connection.computing++;
+    this.#server.answer(req, res);
+  }
+
+  /** An answer was given to Node: `bytes` more to send on the request's connection. */
+  sent(req: IncomingMessage, res: ServerResponse, bytes: number): void {
+    const connection = this.#connections.get(req.socket);
+    if (!connection) return;
+    connection.computing--;
+    connection.unsentBytes += bytes;
+    res.once('finish', () => this.#finished(connection, bytes));
+  }
+
+  /** Whether answers on this socket are still to be written (an error answer written now would come before them). */
+  answering(socket: Socket): boolean {
+    const connection = this.#connections.get(socket);
+    return connection !== undefined && connection.received > connection.finished;
+  }
+
+  /** An answer was handed to the kernel: the client is reading, so answer the requests that waited for it. */
+  #finished(connection: Connection, bytes: number): void {
+    connection.finished++;
+    connection.unsentBytes -= bytes;
+    this.#touch(connection);
+    const waiting = connection.waiting;
+    while (waiting.length > 0 && connection.unsentBytes <= this.#limits.maxUnsentBytes) waiting.shift()!();
+  }
+
+  /** Moves the connection to the end of the progress order. */
+  #touch(connection: Connection): void {
+    connection.lastProgress = Date.now();
+    this.#connections.delete(connection.socket);
+    this.#connections.set(connection.socket, connection);
+  }
+
+  /**
+   * Closes connections that never sent a byte within the idle timeout, and connections whose
+   * client has not read any of their answers within the send timeout. (Headers and request
+   * timeouts are Node's, checked at the same pace; idle time between requests is its keep-alive
+   * timeout.)
+   */
+  #sweep(): void {
+    const now = Date.now();
+    const { idleTimeout, sendTimeout } = this.#limits;
+    for (const connection of this.#connections.values()) {
+      if (connection.socket.bytesRead === 0) {
+        if (now - connection.opened >= idleTimeout) this.#drop(connection);
+      } else if (connection.computing === 0 && connection.received > connection.finished && now - connection.lastProgress >= sendTimeout) {
+        this.#drop(connection);
+      }
+    }
+  }
+
+  #drop(connection: Connection): void {
+    this.#forget(connection);
+    connection.socket.destroy();
+  }
+
+  #forget(connection: Connection): void {
+    if (this.#connections.get(connection.socket) !== connection) return;
+    this.#connections.delete(connection.socket);
+    connection.waiting.length = 0;
+    const peers = this.#byAddress.get(connection.address);
+    peers?.delete(connection);
+    if (peers?.size === 0) this.#byAddress.delete(connection.address);
+  }
+}
