@@ -32,6 +32,9 @@ interface Connection {
   dropped: number;
 }
 
+/** What `onIncoming` returns to make Node's parser stop where it is (its value for an upgrade). */
+const STOP_PARSING = 2;
+
 /** The part of Node's HTTP parser (internal to node:http) that hands each parsed request on. */
 interface RequestParser {
   onIncoming?: (req: IncomingMessage, keepAlive: boolean) => number;
@@ -66,7 +69,7 @@ export function addressKey(address: string | undefined): string {
 }
 
 export class ConnectionGuard {
-  /** Every connection, ordered by when its client last made progress: the first has waited longest. */
+  /** Every connection held. */
   readonly #connections = new Map<Socket, Connection>();
   readonly #byAddress = new Map<string, Set<Connection>>();
   readonly #limits: ConnectionLimits;
@@ -87,18 +90,21 @@ export class ConnectionGuard {
   }
 
   /**
-   * A new connection: held, or, at a limit, held in place of the connection that has waited
-   * longest for its client, or refused when every connection is busy being answered.
+   * A new connection: held; at a limit, held in place of the connection that has waited
+   * longest for its client among those of the address holding the most connections (its own
+   * address, at the per-address limit), so that whoever holds many slots gives one up, never
+   * a client holding few; refused when all of those are busy being answered.
    */
   #admit(socket: Socket): void {
     const address = addressKey(socket.remoteAddress);
     let peers = this.#byAddress.get(address);
-    const full =
-      (peers !== undefined && peers.size >= this.#limits.maxConnectionsPerAddress && !this.#evictFrom(peers, false)) ||
-      (this.#connections.size >= this.#limits.maxConnections && !this.#evictFrom(this.#connections.values(), true));
-    if (full) {
-      this.#server.refuse(socket);
-      return;
+    const atAddressLimit = peers !== undefined && peers.size >= this.#limits.maxConnectionsPerAddress;
+    if (atAddressLimit || this.#connections.size >= this.#limits.maxConnections) {
+      const evicted = this.#evictFrom(atAddressLimit ? peers! : this.#largestAddress());
+      if (!evicted) {
+        this.#server.refuse(socket);
+        return;
+      }
     }
     const now = Date.now();
     const connection: Connection = { socket, address, opened: now, lastProgress: now, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0 };
@@ -107,6 +113,24 @@ export class ConnectionGuard {
     peers.add(connection);
     socket.once('close', () => this.#forget(connection));
     this.#interceptRequests(connection);
+  }
+
+  /** The connections of the address that holds the most. */
+  #largestAddress(): Set<Connection> {
+    let largest = new Set<Connection>();
+    for (const peers of this.#byAddress.values()) if (peers.size > largest.size) largest = peers;
+    return largest;
+  }
+
+  /** Closes the connection of `peers` that has waited longest for its client; false when all are busy being answered. */
+  #evictFrom(peers: Set<Connection>): boolean {
+    let oldest: Connection | undefined;
+    for (const connection of peers) {
+      if (connection.computing === 0 && (!oldest || connection.lastProgress < oldest.lastProgress)) oldest = connection;
+    }
+    if (!oldest) return false;
+    this.#drop(oldest);
+    return true;
   }
 
   /**
@@ -126,34 +150,21 @@ export class ConnectionGuard {
   /**
    * A request sent after the connection was told it closes: dropped unanswered (the client
    * resends it on another connection, as HTTP pipelining requires). Past as many again as the
-   * cap, its client is not reading at all, and the connection goes at once.
+   * cap, its client is not reading at all, and the connection goes at once. The answer is for
+   * Node's parser: 0 parses on, 2 stops parsing what it has read (as for a protocol upgrade;
+   * the socket is destroyed, so nothing is left to parse).
    */
   #dropRequest(connection: Connection): number {
-    if (++connection.dropped > this.#limits.maxPipelined) this.#drop(connection);
-    return 0;
-  }
-
-  /**
-   * Closes the connection among `candidates` that has waited longest for its client; false when
-   * all are busy being answered. `ordered`: they come in progress order, so the first idle one is it.
-   */
-  #evictFrom(candidates: Iterable<Connection>, ordered: boolean): boolean {
-    let oldest: Connection | undefined;
-    for (const connection of candidates) {
-      if (connection.computing > 0) continue;
-      if (!oldest || connection.lastProgress < oldest.lastProgress) oldest = connection;
-      if (ordered) break;
-    }
-    if (!oldest) return false;
-    this.#drop(oldest);
-    return true;
+    if (++connection.dropped <= this.#limits.maxPipelined) return 0;
+    this.#drop(connection);
+    return STOP_PARSING;
   }
 
   /** A request arrived: answered now, once the client has read enough, or (past the pipelining cap) not at all. */
   request(req: IncomingMessage, res: ServerResponse): void {
     const connection = this.#connections.get(req.socket);
     if (!connection) return; // refused or evicted: its socket is being closed
-    this.#touch(connection);
+    connection.lastProgress = Date.now();
     if (connection.closing) {
       this.#dropRequest(connection);
       return;
@@ -196,16 +207,9 @@ export class ConnectionGuard {
   #finished(connection: Connection, bytes: number): void {
     connection.finished++;
     connection.unsentBytes -= bytes;
-    this.#touch(connection);
+    connection.lastProgress = Date.now();
     const waiting = connection.waiting;
     while (waiting.length > 0 && connection.unsentBytes <= this.#limits.maxUnsentBytes) waiting.shift()!();
-  }
-
-  /** Moves the connection to the end of the progress order. */
-  #touch(connection: Connection): void {
-    connection.lastProgress = Date.now();
-    this.#connections.delete(connection.socket);
-    this.#connections.set(connection.socket, connection);
   }
 
   /**

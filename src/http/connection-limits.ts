@@ -36,6 +36,13 @@ export const DEFAULT_LIMITS: Readonly<ConnectionLimits> = {
   sendTimeout: 30_000,
 };
 
+/**
+ * Connections the kernel may hold for the server to accept (Node's default is 511; Linux caps
+ * it at net.core.somaxconn). A burst of connections past it has the kernel drop handshakes,
+ * and every client caught in it, however ordinary, waits a second for its SYN to be resent.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** A socket closed after an error answer is destroyed this long after, whatever its client does. */
 export const LINGER_MS = 1_000;
 

@@ -7,7 +7,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { SqliteRegistry } from '../registry/sqlite.js';
-import type { ConnectionLimits } from './connection-limits.js';
+import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -107,7 +107,7 @@ function runWorker(options: ServeProcessOptions, announce: boolean): Promise<voi
   });
   return new Promise((resolve, reject) => {
     instance.server.once('error', reject);
-    instance.server.listen(options.port, options.host, () => {
+    instance.server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       const address = instance.server.address() as AddressInfo;
       if (announce) process.stdout.write(listeningLine(address.address, address.port));
       resolve();

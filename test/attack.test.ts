@@ -1,0 +1,164 @@
+/**
+ * `cpmx serve` under the attacks of issue 15, on loopback and on the real catalog. Each attack
+ * comes from other loopback addresses (127.0.0.2 and up) while a probe client, in a process of
+ * its own, asks an ordinary question from 127.0.0.1 on a new connection every 25 ms: at least
+ * 99% of the probes must be answered 200 within 1 s, and the server's peak memory (VmHWM from
+ * /proc) must stay under MEMORY_BOUND_MB. Limits are per client address: what one address does
+ * to its own other connections is its own business, what it does to others is tested here.
+ */
+import type { Socket } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildInto, realCatalogPath, tempDir } from './helpers.js';
+import { connectionsByAddress, memoryOf, openFiles, type ProbeReport, probeFromAnotherProcess, Sockets, waitFor } from './support/attack.js';
+import { bodyOf, exchange, pipelined } from './support/raw-http.js';
+import { startServer, type Started } from './support/serve.js';
+
+/** The most the server process may ever hold resident, attacked or not (it starts near 60 MiB). */
+const MEMORY_BOUND_MB = 200;
+/** The default --max-connections and --max-connections-per-address. */
+const MAX_CONNECTIONS = 1024;
+const PER_ADDRESS = 256;
+/** Probes per attack: two seconds of them. */
+const PROBES = 80;
+
+const dir = tempDir();
+let artifact: string;
+
+beforeAll(async () => {
+  artifact = await buildInto(realCatalogPath(), dir);
+});
+
+/** A server on the real catalog, with the default limits unless `args` say otherwise. */
+async function serve(args: string[] = []): Promise<{ server: Started; pid: number }> {
+  const server = await startServer(['--data', artifact, ...args]);
+  return { server, pid: server.child.pid! };
+}
+
+/** Starts the probes; resolves with a function that awaits their report. */
+async function probing(server: Started): Promise<() => Promise<ProbeReport>> {
+  const probes = probeFromAnotherProcess(server.port, PROBES);
+  await probes.probing;
+  return () => probes.report;
+}
+
+function expectServed(report: ProbeReport) {
+  const failures = report.failures.slice(0, 5).join('; ');
+  expect(report.answered / report.sent, `${report.answered} of ${report.sent} probes answered in time; ${failures}`).toBeGreaterThanOrEqual(0.99);
+}
+
+/** 127.0.0.2, 127.0.0.3, ...: `count` attacking addresses. */
+const attackers = (count: number) => Array.from({ length: count }, (_, i) => `127.0.0.${i + 2}`);
+
+describe('attacks on the connection layer', () => {
+  it('pipelined requests whose answers are never read take bounded memory (they took it to 2.86 GB)', async () => {
+    const { server, pid } = await serve();
+    const baseFiles = openFiles(pid);
+    const report = await probing(server);
+    const sockets = new Sockets();
+    const flood = (path: string) => (socket: Socket) => {
+      socket.pause(); // never reads an answer
+      socket.write(pipelined(path, 1500));
+    };
+    await sockets.open(server.port, 30, { localAddress: '127.0.0.2', onOpen: flood('/query/info_cp/85203?token=demo') });
+    await sockets.open(server.port, 200, { localAddress: '127.0.0.3', onOpen: flood('/query/search_cp/0?token=demo') });
+    // Each connection is closed once its client has pipelined past the cap without reading.
+    await waitFor(() => openFiles(pid) <= baseFiles + 5, 'the flooding connections to be closed');
+    expectServed(await report());
+    sockets.destroy();
+    expect(memoryOf(pid).peakMb).toBeLessThan(MEMORY_BOUND_MB);
+  });
+
+  it('1,100 sockets that never send or read, reconnecting when closed, leave room for everyone else', async () => {
+    const { server, pid } = await serve();
+    const report = await probing(server);
+    const greedy = new Sockets();
+    const others = new Sockets();
+    await greedy.open(server.port, 300, { localAddress: '127.0.0.2', reconnect: true });
+    await Promise.all(attackers(5).slice(1).map((localAddress) => others.open(server.port, 200, { localAddress, reconnect: true })));
+    const held = connectionsByAddress(pid);
+    expectServed(await report());
+    // Past the limits, new connections took the place of the idlest connections of the
+    // address holding most: no address holds more than its share, nobody more than the total.
+    expect(held.get('127.0.0.2')).toBeLessThanOrEqual(PER_ADDRESS);
+    expect([...held.values()].reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(MAX_CONNECTIONS);
+    greedy.destroy();
+    others.destroy();
+    expect(memoryOf(pid).peakMb).toBeLessThan(MEMORY_BOUND_MB);
+  });
+
+  it('slowloris: 1,100 requests whose headers never end leave room for everyone else', async () => {
+    const { server, pid } = await serve();
+    const report = await probing(server);
+    const sockets = new Sockets();
+    const trickles = new Set<NodeJS.Timeout>();
+    const trickle = (socket: Socket) => {
+      socket.write('GET /query/get_estados?token=demo HTTP/1.1\r\nHost: localhost\r\n');
+      const timer = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 300);
+      trickles.add(timer);
+      socket.on('close', () => {
+        clearInterval(timer);
+        trickles.delete(timer);
+      });
+    };
+    await Promise.all(attackers(5).map((localAddress) => sockets.open(server.port, 220, { localAddress, onOpen: trickle })));
+    expectServed(await report());
+    sockets.destroy();
+    for (const timer of trickles) clearInterval(timer);
+    expect(memoryOf(pid).peakMb).toBeLessThan(MEMORY_BOUND_MB);
+  });
+
+  it('1,100 malformed requests whose clients never close are answered 400 and their sockets freed', async () => {
+    const { server, pid } = await serve();
+    const baseFiles = openFiles(pid);
+    const report = await probing(server);
+    const sockets = new Sockets();
+    let answered = 0;
+    const garbage = (socket: Socket) => {
+      socket.write('NOT HTTP AT ALL\r\n\r\n');
+      socket.once('data', (chunk: Buffer) => chunk.toString().startsWith('HTTP/1.1 400 ') && answered++);
+    };
+    await Promise.all(attackers(5).map((localAddress) => sockets.open(server.port, 220, { localAddress, onOpen: garbage })));
+    // Ended but never destroyed, each used to hold its slot for good.
+    await waitFor(() => openFiles(pid) <= baseFiles + 5, 'the server to free the sockets of the malformed requests');
+    expect(answered).toBe(1100);
+    expectServed(await report());
+    sockets.destroy();
+  });
+});
+
+describe('timeouts fire when they say', () => {
+  it('closes a silent connection after --idle-timeout, and answers unfinished headers 408 after --headers-timeout', async () => {
+    const { server } = await serve(['--idle-timeout', '1', '--headers-timeout', '2', '--request-timeout', '2']);
+    const [silent, partial] = await Promise.all([
+      exchange(server.port, ''),
+      exchange(server.port, 'GET /query/get_estados?token=demo HTTP/1.1\r\nHost: local'),
+    ]);
+    expect(silent.text).toBe('');
+    expect(silent.ms).toBeGreaterThanOrEqual(1000);
+    expect(silent.ms).toBeLessThan(2000);
+    expect(partial.status).toBe(408);
+    expect(bodyOf(partial.text)).toEqual({ error: true, code_error: 408, error_message: 'La petición no llegó completa a tiempo', response: null });
+    expect(partial.ms).toBeGreaterThanOrEqual(2000);
+    expect(partial.ms).toBeLessThan(3000);
+  });
+
+  it('closes a connection whose answers stay unread after --send-timeout', async () => {
+    const { server, pid } = await serve(['--send-timeout', '1', '--max-pipelined', '200']);
+    const baseFiles = openFiles(pid);
+    const sockets = new Sockets();
+    const started = performance.now();
+    // 150 answers of 75 KB: more than the kernel's buffers take, fewer than the pipelining
+    // cap, so only the unread answers can close the connection.
+    const flood = (socket: Socket) => {
+      socket.pause();
+      socket.write(pipelined('/query/info_cp/85203?token=demo', 150));
+    };
+    await sockets.open(server.port, 1, { localAddress: '127.0.0.2', onOpen: flood });
+    await waitFor(() => openFiles(pid) === baseFiles + 1, 'the connection to be accepted');
+    await waitFor(() => openFiles(pid) === baseFiles, 'the connection to be closed');
+    const ms = performance.now() - started;
+    expect(ms).toBeGreaterThanOrEqual(1000);
+    expect(ms).toBeLessThan(2500);
+    sockets.destroy();
+  });
+});
