@@ -4,11 +4,12 @@
  * their limits. Each such answer is an envelope whose `code_error` is the HTTP status, sent
  * with `Connection: close`, and the server closes the connection after it.
  */
+import { spawnSync } from 'node:child_process';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenRegistry } from '../src/core/credits.js';
 import { createCpmxServer, type CpmxServer } from '../src/http/server.js';
-import { FIXTURE, buildInto, tempDir } from './helpers.js';
+import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
 import { Sockets, waitFor } from './support/attack.js';
 import { exchange, pipelined, responses, type Exchange } from './support/raw-http.js';
 import { startServer, type Started } from './support/serve.js';
@@ -137,5 +138,21 @@ describe('connection limits', () => {
       for (const release of held) release();
       expect((await Promise.all(busy)).map((result) => result.status)).toEqual([200, 200]);
     });
+  });
+});
+
+describe('the limits’ options', () => {
+  it('refuses values that are not limits, saying which and why (exit 2)', () => {
+    for (const [args, message] of [
+      [['--idle-timeout', '0.01'], /--idle-timeout must be a number of seconds from 0\.1 to 3600, got "0\.01"/],
+      [['--send-timeout', 'soon'], /--send-timeout must be a number of seconds/],
+      [['--max-pipelined', '0'], /--max-pipelined must be a whole number from 1/],
+      [['--max-connections-per-address', 'many'], /--max-connections-per-address must be a whole number/],
+      [['--headers-timeout', '40'], /--headers-timeout must not be longer than --request-timeout/],
+    ] as const) {
+      const run = spawnSync(process.execPath, [CLI, 'serve', '--port', '0', '--data', dataPath, ...args], { encoding: 'utf8', timeout: 10_000 });
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
   });
 });

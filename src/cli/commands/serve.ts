@@ -20,7 +20,10 @@ export const serveCommand = command({
   description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
 once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
-GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.`,
+GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
+The limits below keep any one client from taking the server from the others (each worker
+process holds its own); what the server refuses gets an envelope with the HTTP status as
+code_error. Seconds may have decimals.`,
   exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0.',
   options: {
     host: { type: 'string', value: 'H', help: 'interface to listen on (default: HOST, else 127.0.0.1)' },
@@ -38,7 +41,7 @@ ones 108, and each successful real-data answer costs one credit
       type: 'string',
       value: 'N',
       help: `connections held at once (default ${LIMITS.maxConnections}); at the limit a new one
-replaces the one that has waited longest for its client, or gets 503`,
+takes the place of the idlest one of the address holding most, or gets 503`,
     },
     'max-connections-per-address': {
       type: 'string',
@@ -52,10 +55,25 @@ behind a reverse proxy every connection comes from the proxy`,
       help: `requests a connection may send ahead of reading their answers
 (default ${LIMITS.maxPipelined}); one more answers 503 and closes it`,
     },
-    'idle-timeout': { type: 'string', value: 'S', help: `seconds a connection may send nothing, before its first request or between requests (default ${LIMITS.idleTimeout / 1000})` },
-    'headers-timeout': { type: 'string', value: 'S', help: `seconds from a request's first byte to the end of its headers; then 408 (default ${LIMITS.headersTimeout / 1000})` },
+    'idle-timeout': {
+      type: 'string',
+      value: 'S',
+      help: `seconds a connection may send nothing, before its first request or
+between requests (default ${LIMITS.idleTimeout / 1000})`,
+    },
+    'headers-timeout': {
+      type: 'string',
+      value: 'S',
+      help: `seconds from a request's first byte to the end of its headers; then 408
+(default ${LIMITS.headersTimeout / 1000})`,
+    },
     'request-timeout': { type: 'string', value: 'S', help: `seconds from a request's first byte to its last; then 408 (default ${LIMITS.requestTimeout / 1000})` },
-    'send-timeout': { type: 'string', value: 'S', help: `seconds a client may leave its answers unread before its connection is closed (default ${LIMITS.sendTimeout / 1000})` },
+    'send-timeout': {
+      type: 'string',
+      value: 'S',
+      help: `seconds a client may leave its answers unread before its connection
+is closed (default ${LIMITS.sendTimeout / 1000})`,
+    },
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
     ...HELP_OPTION,
   },
