@@ -101,12 +101,12 @@ describe('connection limits', () => {
     const served = await startServer(['--data', dataPath, '--max-connections-per-address', '2']);
     const idle = new Sockets();
     await idle.open(served.port, 2, { localAddress: '127.0.0.2' });
-    const first = idle.all[0]!;
-    const closed = new Promise<void>((resolve) => first.once('end', resolve));
+    const [first, second] = [...idle.all];
+    const closed = new Promise<void>((resolve) => first!.once('end', resolve));
     const third = await exchange(served.port, 'GET /query/get_estados?token=pruebas HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', { localAddress: '127.0.0.2' });
     expect(third.status).toBe(200);
     await closed;
-    expect(idle.all[1]!.readableEnded).toBe(false);
+    expect(second!.readableEnded).toBe(false);
     // Another address is not counted with it.
     expect((await exchange(served.port, 'GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', { localAddress: '127.0.0.3' })).status).toBe(200);
     idle.destroy();

@@ -154,7 +154,8 @@ export function probeFromAnotherProcess(port: number, count: number, options: Pr
 
 /** A set of hostile connections, and how many of them the server still holds open. */
 export class Sockets {
-  readonly all: Socket[] = [];
+  /** Every connection opened and not yet closed. */
+  readonly all = new Set<Socket>();
   /** Connections the server has closed (their `end` or `close` arrived). */
   closedByServer = 0;
   #stopped = false;
@@ -173,7 +174,7 @@ export class Sockets {
   #openOne(port: number, options: { localAddress: string; onOpen?: (socket: Socket) => void; reconnect?: boolean }): Promise<void> {
     return new Promise((resolve) => {
       const socket = connect({ port, host: '127.0.0.1', localAddress: options.localAddress });
-      this.all.push(socket);
+      this.all.add(socket);
       let ended = false;
       const serverClosed = () => {
         if (ended) return;
@@ -192,6 +193,7 @@ export class Sockets {
         serverClosed();
       });
       socket.on('close', () => {
+        this.all.delete(socket);
         resolve();
         if (!this.#stopped) serverClosed();
       });
@@ -202,4 +204,79 @@ export class Sockets {
     this.#stopped = true;
     for (const socket of this.all) socket.destroy();
   }
+}
+
+/** One kind of hostile client, `count` times from one address. */
+export interface AttackGroup {
+  localAddress: string;
+  count: number;
+  /**
+   * idle: connects and sends nothing; pipeline: sends `requests` pipelined GETs of `path` and
+   * never reads; slowloris: starts a request and sends one more header line every 300 ms,
+   * never ending it; garbage: sends a line that is not HTTP and never closes.
+   */
+  kind: 'idle' | 'pipeline' | 'slowloris' | 'garbage';
+  path?: string;
+  requests?: number;
+  /** Opens a connection again whenever the server closes one. */
+  reconnect?: boolean;
+}
+
+export interface AttackReport {
+  /** Connections the server closed. */
+  closedByServer: number;
+  /** Answers `400` received (garbage). */
+  answered400: number;
+}
+
+/** What each kind of attacker does once connected. */
+export function attackerOf(group: AttackGroup, report: AttackReport): (socket: Socket) => void {
+  switch (group.kind) {
+    case 'idle':
+      return () => undefined;
+    case 'pipeline':
+      return (socket) => {
+        socket.pause(); // never reads an answer
+        socket.write(`GET ${group.path} HTTP/1.1\r\nHost: localhost\r\n\r\n`.repeat(group.requests ?? 1));
+      };
+    case 'slowloris':
+      return (socket) => {
+        socket.write(`GET ${group.path ?? '/'} HTTP/1.1\r\nHost: localhost\r\n`);
+        const timer = setInterval(() => socket.writable && socket.write('X-Slow: 1\r\n'), 300);
+        socket.on('close', () => clearInterval(timer));
+      };
+    case 'garbage':
+      return (socket) => {
+        socket.write('NOT HTTP AT ALL\r\n\r\n');
+        socket.once('data', (chunk: Buffer) => chunk.toString().startsWith('HTTP/1.1 400 ') && report.answered400++);
+      };
+  }
+}
+
+/**
+ * Runs `groups` from a process of their own (test/support/attack-client.ts) at the lowest CPU
+ * priority: on loopback the attackers share the machine with the server, and their own work
+ * must not be what slows the server down. Resolves once every connection is opened (and has
+ * sent what it sends); `stop()` closes them all and resolves with the report.
+ */
+export async function startAttack(port: number, groups: AttackGroup[]): Promise<{ stop(): Promise<AttackReport> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'support', 'attack-client.ts'), JSON.stringify({ port, groups })], { cwd: root });
+  let output = '';
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => output.startsWith('attacking\n') && resolve());
+    void exited.then(() => reject(new Error(`the attack client exited before attacking: ${errors}`)));
+  });
+  return {
+    async stop() {
+      child.stdin.end();
+      const code = await exited;
+      const line = output.split('\n')[1];
+      if (code !== 0 || !line) throw new Error(`the attack client failed (exit ${code}): ${errors}`);
+      return JSON.parse(line) as AttackReport;
+    },
+  };
 }
