@@ -30,6 +30,8 @@ interface Connection {
   closing: boolean;
   /** Requests received after that. */
   dropped: number;
+  /** The limit's value, here for `answerWritten`. */
+  readonly maxUnsentBytes: number;
 }
 
 /** What `onIncoming` returns to make Node's parser stop where it is (its value for an upgrade). */
@@ -66,6 +68,23 @@ export function addressKey(address: string | undefined): string {
     .slice(0, 4)
     .map((group) => group.replace(/^0+(?=.)/, '').toLowerCase())
     .join(':')}::/64`;
+}
+
+const kConnection = Symbol('cpmx.connection');
+const kBytes = Symbol('cpmx.bytes');
+type TrackedResponse = ServerResponse & { [kConnection]: Connection; [kBytes]: number };
+
+/**
+ * An answer was handed to the kernel (its `finish`): the client is reading, so the requests
+ * that waited for it are answered, while the unread answers stay within the bound.
+ */
+function answerWritten(this: TrackedResponse): void {
+  const connection = this[kConnection];
+  connection.finished++;
+  connection.unsentBytes -= this[kBytes];
+  connection.lastProgress = Date.now();
+  const waiting = connection.waiting;
+  while (waiting.length > 0 && connection.unsentBytes <= connection.maxUnsentBytes) waiting.shift()!();
 }
 
 export class ConnectionGuard {
@@ -107,7 +126,7 @@ export class ConnectionGuard {
       }
     }
     const now = Date.now();
-    const connection: Connection = { socket, address, opened: now, lastProgress: now, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0 };
+    const connection: Connection = { socket, address, opened: now, lastProgress: now, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0, maxUnsentBytes: this.#limits.maxUnsentBytes };
     this.#connections.set(socket, connection);
     if (!peers) this.#byAddress.set(address, (peers = new Set()));
     peers.add(connection);
@@ -194,22 +213,17 @@ export class ConnectionGuard {
     if (!connection) return;
     connection.computing--;
     connection.unsentBytes += bytes;
-    res.once('finish', () => this.#finished(connection, bytes));
+    // One shared listener and two fields rather than a closure and a `once` wrapper per answer.
+    const tracked = res as TrackedResponse;
+    tracked[kConnection] = connection;
+    tracked[kBytes] = bytes;
+    res.on('finish', answerWritten);
   }
 
   /** Whether answers on this socket are still to be written (an error answer written now would come before them). */
   answering(socket: Socket): boolean {
     const connection = this.#connections.get(socket);
     return connection !== undefined && connection.received > connection.finished;
-  }
-
-  /** An answer was handed to the kernel: the client is reading, so answer the requests that waited for it. */
-  #finished(connection: Connection, bytes: number): void {
-    connection.finished++;
-    connection.unsentBytes -= bytes;
-    connection.lastProgress = Date.now();
-    const waiting = connection.waiting;
-    while (waiting.length > 0 && connection.unsentBytes <= this.#limits.maxUnsentBytes) waiting.shift()!();
   }
 
   /**

@@ -104,7 +104,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     const raw = req.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
-      if (name.length === 4 && name.toLowerCase() === 'host') host = true;
+      if (name === 'Host' || name === 'host' || (name.length === 4 && name.toLowerCase() === 'host')) host = true;
       else if (name.length === 13 && name.toLowerCase() === 'if-none-match') ifNoneMatch = raw[i + 1];
     }
     // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal has an empty body.
