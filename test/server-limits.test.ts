@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenRegistry } from '../src/core/credits.js';
+import { addressKey } from '../src/http/connection-guard.js';
 import { createCpmxServer, type CpmxServer } from '../src/http/server.js';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
 import { Sockets, waitFor } from './support/attack.js';
@@ -97,6 +98,15 @@ describe('pipelining', () => {
 });
 
 describe('connection limits', () => {
+  it('count an IPv4 address (also IPv4-mapped) as itself and an IPv6 address by its /64', () => {
+    expect(addressKey('192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    for (const address of ['2001:db8:0:1::5', '2001:0db8:0000:0001:0000:0000:0000:0009', '2001:DB8:0:1:ffff::']) expect(addressKey(address)).toBe('2001:db8:0:1::/64');
+    expect(addressKey('2001:db8:0:2::5')).toBe('2001:db8:0:2::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+  });
+
+
   it('at the per-address limit, a new connection takes the place of the longest-waiting one of that address', async () => {
     const served = await startServer(['--data', dataPath, '--max-connections-per-address', '2']);
     const idle = new Sockets();
@@ -133,7 +143,8 @@ describe('connection limits', () => {
       const request = 'GET /query/info_cp/09810?token=paying&type=simplified HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n';
       const busy = [exchange(port, request), exchange(port, request)];
       await waitFor(() => held.length === 2, 'both requests to reach the registry');
-      const refused = expectEnvelope(await exchange(port, request), 503, /conexiones/);
+      // However many requests it pipelined, it gets the 503 and nothing else.
+      const refused = expectEnvelope(await exchange(port, pipelined('/query/get_estados?token=pruebas', 200)), 503, /conexiones/);
       expect(refused.headers['retry-after']).toBe('1');
       for (const release of held) release();
       expect((await Promise.all(busy)).map((result) => result.status)).toEqual([200, 200]);

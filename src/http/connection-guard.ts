@@ -42,6 +42,10 @@ interface RequestParser {
   onIncoming?: (req: IncomingMessage, keepAlive: boolean) => number;
 }
 
+function parserOf(socket: Socket): RequestParser | undefined {
+  return (socket as Socket & { parser?: RequestParser }).parser;
+}
+
 /** How the server answers what the guard decides. Every answer started must come back through `sent`. */
 export interface GuardedServer {
   /** Answers a request. */
@@ -121,6 +125,9 @@ export class ConnectionGuard {
     if (atAddressLimit || this.#connections.size >= this.#limits.maxConnections) {
       const evicted = this.#evictFrom(atAddressLimit ? peers! : this.#largestAddress());
       if (!evicted) {
+        // Whatever its client sends is not parsed into requests that would wait for the close.
+        const parser = parserOf(socket);
+        if (typeof parser?.onIncoming === 'function') parser.onIncoming = () => STOP_PARSING;
         this.#server.refuse(socket);
         return;
       }
@@ -160,7 +167,7 @@ export class ConnectionGuard {
    * answers, more memory held for a moment).
    */
   #interceptRequests(connection: Connection): void {
-    const parser = (connection.socket as Socket & { parser?: RequestParser }).parser;
+    const parser = parserOf(connection.socket);
     const onIncoming = parser?.onIncoming;
     if (!parser || typeof onIncoming !== 'function') return;
     parser.onIncoming = (req, keepAlive) => (connection.closing ? this.#dropRequest(connection) : onIncoming(req, keepAlive));
