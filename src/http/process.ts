@@ -45,7 +45,10 @@ function runPrimary(count: number): Promise<void> {
     // same while any of them lives (with --port 0, a socket closed by the last worker would
     // come back on another port).
     let listening = 0;
-    cluster.on('listening', (_worker, address) => {
+    /** Workers serving: they heed 'shutdown'. One still starting has no listener for it yet. */
+    const serving = new Set<number>();
+    cluster.on('listening', (worker, address) => {
+      serving.add(worker.id);
       if (announced || ++listening < count) return;
       announced = true;
       process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port));
@@ -62,7 +65,12 @@ function runPrimary(count: number): Promise<void> {
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.send('shutdown');
+      // A worker still starting (a replacement) would miss the message and hold the exit for
+      // the whole budget; it has no request in flight, so it is simply ended.
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        if (worker && serving.has(worker.id)) worker.send('shutdown');
+        else worker?.process.kill('SIGKILL');
+      }
       setTimeout(() => {
         for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
         process.exit(0);
