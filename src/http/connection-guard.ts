@@ -107,11 +107,6 @@ export class ConnectionGuard {
     server.once('close', () => clearInterval(sweeper));
   }
 
-  /** Connections held now. */
-  get size(): number {
-    return this.#connections.size;
-  }
-
   /**
    * A new connection: held; at a limit, held in place of the connection that has waited
    * longest for its client among those of the address holding the most connections (its own

@@ -35,8 +35,6 @@ export interface CpmxServer {
   server: Server;
   /** Whether the artifact is loaded (test mode is served either way). */
   loaded: boolean;
-  /** Connections held now. */
-  readonly connections: number;
   /** Stops accepting, lets requests in flight finish (idle connections are closed), then resolves. */
   close(graceMs?: number): Promise<void>;
 }
@@ -169,9 +167,6 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     server,
     get loaded() {
       return source.loaded() !== undefined;
-    },
-    get connections() {
-      return guard.size;
     },
     close(graceMs = 4000) {
       closing = true;
