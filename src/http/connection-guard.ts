@@ -77,6 +77,12 @@ export function addressKey(address: string | undefined): string {
 const kConnection = Symbol('cpmx.connection');
 const kBytes = Symbol('cpmx.bytes');
 type TrackedResponse = ServerResponse & { [kConnection]: Connection; [kBytes]: number };
+/** A socket carries its connection while the guard holds it: cheaper to read than a map. */
+type TrackedSocket = Socket & { [kConnection]?: Connection | undefined };
+
+function connectionOf(socket: Socket): Connection | undefined {
+  return (socket as TrackedSocket)[kConnection];
+}
 
 /**
  * An answer was handed to the kernel (its `finish`): the client is reading, so the requests
@@ -130,6 +136,7 @@ export class ConnectionGuard {
     const now = Date.now();
     const connection: Connection = { socket, address, opened: now, lastProgress: now, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0, maxUnsentBytes: this.#limits.maxUnsentBytes };
     this.#connections.set(socket, connection);
+    (socket as TrackedSocket)[kConnection] = connection;
     if (!peers) this.#byAddress.set(address, (peers = new Set()));
     peers.add(connection);
     socket.once('close', () => this.#forget(connection));
@@ -183,7 +190,7 @@ export class ConnectionGuard {
 
   /** A request arrived: answered now, once the client has read enough, or (past the pipelining cap) not at all. */
   request(req: IncomingMessage, res: ServerResponse): void {
-    const connection = this.#connections.get(req.socket);
+    const connection = connectionOf(req.socket);
     if (!connection) return; // refused or evicted: its socket is being closed
     connection.lastProgress = Date.now();
     if (connection.closing) {
@@ -211,9 +218,15 @@ export class ConnectionGuard {
 
   /** An answer was given to Node: `bytes` more to send on the request's connection. */
   sent(req: IncomingMessage, res: ServerResponse, bytes: number): void {
-    const connection = this.#connections.get(req.socket);
+    const connection = connectionOf(req.socket);
     if (!connection) return;
     connection.computing--;
+    // Usually the answer went on its socket and straight into the kernel: it is as good as
+    // written, and needs no listener.
+    if (res.socket !== null && req.socket.writableLength === 0) {
+      connection.finished++;
+      return;
+    }
     connection.unsentBytes += bytes;
     // One shared listener and two fields rather than a closure and a `once` wrapper per answer.
     const tracked = res as TrackedResponse;
@@ -224,7 +237,7 @@ export class ConnectionGuard {
 
   /** Whether answers on this socket are still to be written (an error answer written now would come before them). */
   answering(socket: Socket): boolean {
-    const connection = this.#connections.get(socket);
+    const connection = connectionOf(socket);
     return connection !== undefined && connection.received > connection.finished;
   }
 
@@ -254,6 +267,7 @@ export class ConnectionGuard {
   #forget(connection: Connection): void {
     if (this.#connections.get(connection.socket) !== connection) return;
     this.#connections.delete(connection.socket);
+    (connection.socket as TrackedSocket)[kConnection] = undefined;
     connection.waiting.length = 0;
     const peers = this.#byAddress.get(connection.address);
     peers?.delete(connection);
