@@ -47,8 +47,9 @@ export const LISTEN_BACKLOG = 4096;
 export const LINGER_MS = 1_000;
 
 /**
- * How often timeouts are checked: a twentieth of the shortest, so each fires within 5% of when
- * it says (Node's own check runs every 30 s by default), and never more often than every 50 ms.
+ * How often timeouts are checked: a twentieth of the shortest, so it fires within 5% of when it
+ * says (Node's own check runs every 30 s by default), at least every second and at most every
+ * 50 ms.
  */
 export function checkInterval(limits: ConnectionLimits): number {
   const shortest = Math.min(limits.idleTimeout, limits.headersTimeout, limits.requestTimeout, limits.sendTimeout);
