@@ -154,6 +154,20 @@ describe('connection limits', () => {
   });
 });
 
+describe('out of file descriptors', () => {
+  it('goes on serving once connections past the process’s file limit are gone', async () => {
+    const served = await startServer(['--data', dataPath], {}, { fileLimit: 48 });
+    const idle = new Sockets();
+    await idle.open(served.port, 80, { localAddress: '127.0.0.2' });
+    // The kernel completes handshakes the process cannot accept; libuv closes those.
+    await waitFor(() => idle.closedByServer > 0, 'connections past the limit to be closed');
+    idle.destroy();
+    const after = await exchange(served.port, 'GET /query/get_estados?token=pruebas HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    expect(after.status).toBe(200);
+    expect(served.child.exitCode).toBeNull();
+  });
+});
+
 describe('the limits’ options', () => {
   it('refuses values that are not limits, saying which and why (exit 2)', () => {
     for (const [args, message] of [

@@ -153,15 +153,6 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
       () => closeWith(socket, undefined),
     );
   });
-  // Once listening, an accept() that fails (out of file descriptors) must not end the process.
-  let lastAcceptError = 0;
-  server.once('listening', () =>
-    server.on('error', (error: Error) => {
-      if (Date.now() - lastAcceptError < 1_000) return;
-      lastAcceptError = Date.now();
-      process.stderr.write(`cpmx serve: ${error.message}\n`);
-    }),
-  );
 
   return {
     server,

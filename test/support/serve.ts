@@ -20,9 +20,15 @@ afterAll(() => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Starts `cpmx serve --port 0 ...args` and waits for its "listening on" line. */
-export function startServer(args: string[] = [], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
+/**
+ * Starts `cpmx serve --port 0 ...args` and waits for its "listening on" line. `fileLimit` runs
+ * it under `ulimit -n` (through sh, which it replaces: the pid is the server's).
+ */
+export function startServer(args: string[] = [], env: Record<string, string> = {}, options: { fileLimit?: number } = {}): Promise<Started> {
+  const command = [process.execPath, CLI, 'serve', '--port', '0', ...args];
+  const child = options.fileLimit
+    ? spawn('sh', ['-c', `ulimit -n ${options.fileLimit} && exec "$0" "$@"`, ...command], { env: { ...process.env, ...env } })
+    : spawn(command[0]!, command.slice(1), { env: { ...process.env, ...env } });
   running.add(child);
   let output = '';
   const exited = new Promise<number | null>((resolve) =>
