@@ -11,7 +11,7 @@ import type { TokenRegistry } from '../src/core/credits.js';
 import { addressKey } from '../src/http/connection-guard.js';
 import { createCpmxServer, type CpmxServer } from '../src/http/server.js';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
-import { Sockets, waitFor } from './support/attack.js';
+import { openFiles, Sockets, waitFor } from './support/attack.js';
 import { exchange, pipelined, responses, type Exchange } from './support/raw-http.js';
 import { startServer, type Started } from './support/serve.js';
 
@@ -157,11 +157,13 @@ describe('connection limits', () => {
 describe('out of file descriptors', () => {
   it('goes on serving once connections past the process’s file limit are gone', async () => {
     const served = await startServer(['--data', dataPath], {}, { fileLimit: 48 });
+    const baseFiles = openFiles(served.child.pid!);
     const idle = new Sockets();
     await idle.open(served.port, 80, { localAddress: '127.0.0.2' });
     // The kernel completes handshakes the process cannot accept; libuv closes those.
     await waitFor(() => idle.closedByServer > 0, 'connections past the limit to be closed');
     idle.destroy();
+    await waitFor(() => openFiles(served.child.pid!) <= baseFiles, 'the server to close its side of them');
     const after = await exchange(served.port, 'GET /query/get_estados?token=pruebas HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
     expect(after.status).toBe(200);
     expect(served.child.exitCode).toBeNull();
