@@ -7,6 +7,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
+import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -20,9 +21,10 @@ export interface ServeProcessOptions {
   registryOptions?: ServedOptions | undefined;
   dataPath?: string | undefined;
   log: boolean;
-  maxConnections: number;
   /** The token of requests that carry none; none by default. */
   defaultToken?: string | undefined;
+  /** Connection limits; the defaults for any not given. */
+  limits?: Partial<ConnectionLimits> | undefined;
 }
 
 /** Whole shutdown budget; requests still running after the grace period are cut. */
@@ -52,7 +54,10 @@ function runPrimary(count: number): Promise<void> {
     // same while any of them lives (with --port 0, a socket closed by the last worker would
     // come back on another port).
     let listening = 0;
-    cluster.on('listening', (_worker, address) => {
+    /** Workers serving: they heed 'shutdown'. One still starting has no listener for it yet. */
+    const serving = new Set<number>();
+    cluster.on('listening', (worker, address) => {
+      serving.add(worker.id);
       if (announced || ++listening < count) return;
       announced = true;
       process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port));
@@ -69,7 +74,12 @@ function runPrimary(count: number): Promise<void> {
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.send('shutdown');
+      // A worker still starting (a replacement) would miss the message and hold the exit for
+      // the whole budget; it has no request in flight, so it is simply ended.
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        if (worker && serving.has(worker.id)) worker.send('shutdown');
+        else worker?.process.kill('SIGKILL');
+      }
       setTimeout(() => {
         for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
         process.exit(0);
@@ -87,8 +97,8 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
   const instance = createCpmxServer({
     dataPath: options.dataPath,
     registry,
-    maxConnections: options.maxConnections,
     defaultToken: options.defaultToken,
+    limits: options.limits,
     log: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
   });
   if (!instance.loaded && announce) {
@@ -115,7 +125,7 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
   });
   return new Promise((resolve, reject) => {
     instance.server.once('error', reject);
-    instance.server.listen(options.port, options.host, () => {
+    instance.server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       const address = instance.server.address() as AddressInfo;
       if (announce) process.stdout.write(listeningLine(address.address, address.port));
       resolve();
