@@ -7,16 +7,18 @@
  * server routes like any other (not `/health`, not past the 2,048-character limit).
  */
 import { random } from '../../bench/workload.js';
+import { METHODS as CONTRACT_METHODS, UNAVAILABLE_METHODS } from '../../src/core/request.js';
 
 /** What the generator draws real values from (taken from the catalog under test). */
 export interface FuzzMaterial {
   codes: string[];
   states: string[];
+  municipalities: string[];
 }
 
 const PRINTABLE = Array.from({ length: 0x7e - 0x20 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
-const METHODS = ['info_cp', 'search_cp', 'get_estados', 'get_municipio_por_estado'];
-const METHOD_NOISE = ['INFO_CP', 'info-cp', 'info_cp2', 'Search_cp', 'get_estado', 'get_municipios_por_estado', '', '%69nfo_cp', 'info_cp%00'];
+const METHODS: readonly string[] = [...Object.keys(CONTRACT_METHODS), ...UNAVAILABLE_METHODS];
+const METHOD_NOISE = ['INFO_CP', 'info-cp', 'info_cp2', 'Search_cp', 'get_estado', 'get_municipios_por_estado', '', '%69nfo_cp', 'info_cp%00', 'info%5Fcp', 'cuenta', 'cuenta%2Fconsultas_disponibles', 'getcitiesbystatecode'];
 const ALIASES = ['CDMX', 'cdmx', 'Distrito Federal', 'Estado de México', 'Edomex', 'Coahuila', 'Michoacán', 'Veracruz', 'estado de mexico', ' Jalisco ', 'JALISCO', 'Texas', ''];
 const ENCODING_NOISE = ['%', '%2', '%zz', '%C3', '%C3%28', '%E0%A4', '%ED%A0%80', '%F0%9F%98%80', '%00', '%2F', '%3F', '%23', '%26', '%3D', '%25', '+', '%20', '%0A'];
 
@@ -56,11 +58,11 @@ export function fuzzPaths(seed: number, count: number, material: FuzzMaterial): 
       case 6:
         return encode(pick(material.states), next, 0.2);
       case 7:
-        return encode(pick(ALIASES), next, 0.3);
+        return chance(0.5) ? encode(pick(ALIASES), next, 0.3) : encode(pick(material.municipalities), next, 0.2).replaceAll('%20', chance(0.5) ? '+' : '%20');
       case 8:
         return code.slice(0, 2) + pick(ENCODING_NOISE) + code.slice(2, 4);
       case 9:
-        return noise(1 + Math.floor(next() * 8));
+        return chance(0.5) ? noise(1 + Math.floor(next() * 8)) : pick(['9', '09', '00', '33', '1', ' 9', '7a', '123']);
       case 10:
         return `${code}${pick(['.0', ' ', '%20', 'x', '0', '/', '//'])}`.replace(' ', '%20');
       default:
@@ -74,6 +76,11 @@ export function fuzzPaths(seed: number, count: number, material: FuzzMaterial): 
     if (!chance(0.1)) parameters.push(chance(0.05) ? `token` : `token=${token}`);
     if (chance(0.35)) parameters.push(`type=${pick(['simplified', 'simplified', 'SIMPLIFIED', '', 'full', 'simplified%20', 'simpli%66ied'])}`);
     if (chance(0.15)) parameters.push(pick([`x=${noise(3)}`, '', '=', '&', `token=${pick(['pruebas', 'demo', ''])}`, `type=${pick(['simplified', 'x'])}`, 'TOKEN=demo']));
+    // The parameters of the version-2 methods, real and bent.
+    if (chance(0.3)) parameters.push(`estado=${encode(pick([...material.states, ...ALIASES]), next, 0.2)}`);
+    if (chance(0.3)) parameters.push(`municipio=${encode(pick([...material.municipalities, '', ' ', 'Nowhere']), next, 0.2).replaceAll('%20', '+')}`);
+    if (chance(0.2)) parameters.push(`colonia=${encode(pick(['centro', 'Centro', 'san', 'a', '', 'zzzz', 'é']), next, 0.3)}`);
+    if (chance(0.2)) parameters.push(`limit=${pick(['1', '10', '100000', '100001', '0', '-1', '', 'x', '05', digits(3)])}`);
     if (chance(0.3)) parameters.sort(() => next() - 0.5);
     return parameters.length === 0 && chance(0.5) ? '' : `?${parameters.join('&')}`;
   };
