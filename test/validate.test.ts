@@ -1,15 +1,15 @@
 /**
  * Address validation: the library (`validateAddress`, `validateStream`) and `cpmx validate`
- * on hand-written fixtures against the fixture catalog, and on a large generated file.
+ * on hand-written fixtures against the fixture catalog (more in validate-*.test.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, ERRORS, type CpmxClient } from '../src/index.js';
-import { validateAddress, validateStream, VALIDATION_ERRORS, type LineResult } from '../src/validate/index.js';
-import { CLI, FIXTURE, buildInto, root, tempDir } from './helpers.js';
+import { createClient, type CpmxClient } from '../src/index.js';
+import { validateAddress, validateStream, type LineResult } from '../src/validate/index.js';
+import { FIXTURE, buildInto, root, tempDir } from './helpers.js';
+import { bad, err, ok, unreadable, validate } from './validate-support.js';
 
 const dir = tempDir();
 const CSV = join(root, 'test', 'fixtures', 'addresses.csv');
@@ -17,16 +17,7 @@ const NDJSON = join(root, 'test', 'fixtures', 'addresses.ndjson');
 let dataPath: string;
 let client: CpmxClient;
 
-function cpmx(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [CLI, 'validate', '--data', dataPath, ...args], { input: input ?? '', encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LineResult) };
-}
-
-const message = (code: number) => (code in VALIDATION_ERRORS ? VALIDATION_ERRORS[code as keyof typeof VALIDATION_ERRORS] : ERRORS[code as keyof typeof ERRORS][0]);
-const err = (field: string | null, code: number) => ({ field, code_error: code, error_message: message(code) });
-const unreadable = (reason: string) => ({ field: null, code_error: 130, error_message: message(130), reason });
-const ok = (line: number) => ({ line, valid: true, errors: [], suggestions: {} });
-const bad = (line: number, errors: ReturnType<typeof err>[], suggestions: Record<string, string> = {}) => ({ line, valid: false, errors, suggestions });
+const cpmx = (args: string[], input?: string) => validate(dataPath, args, input);
 
 /** What the fixture CSV must give, line by line (line = the record's line in the file). */
 const EXPECTED_CSV = [
@@ -156,6 +147,30 @@ describe('cpmx validate', () => {
     ];
     expect(cpmx([NDJSON]).lines).toEqual(expected);
     expect(cpmx(['--input-format', 'ndjson', '-'], readFileSync(NDJSON, 'utf8')).lines).toEqual(expected);
+  });
+
+  it('gives every 130 its reason, next to the code', () => {
+    const csv = cpmx(['-', '--invalid-only'], 'cp,colonia,municipio,estado,ciudad\n09810,Minerva,Iztapalapa,CDMX\n09810,"Minerva\n');
+    expect(csv.lines).toEqual([bad(2, [unreadable('expected 5 fields, found 4')]), bad(3, [unreadable('unterminated quote')])]);
+    const ndjson = cpmx(['-', '--invalid-only'], '{"cp":"09810","colonia":Minerva}\n["09810"]\n');
+    expect(ndjson.lines).toEqual([bad(1, [unreadable('invalid JSON at column 25')]), bad(2, [unreadable('not a JSON object')])]);
+    const long = cpmx(['-', '--invalid-only', '--max-record-bytes', '1024'], `cp,colonia\n09810,${'M'.repeat(2000)}\n09810,Minerva\n`);
+    expect(long.lines).toEqual([bad(2, [unreadable('record longer than 1024 bytes')])]);
+    expect(long.stderr).toContain('2 records, 1 valid, 1 invalid (130: 1)');
+  });
+
+  it('writes results as CSV rows with --format csv, and only the invalid ones with --invalid-only', () => {
+    const run = cpmx([CSV, '--format', 'csv']);
+    const rows = run.stdout.split('\n');
+    expect(rows[0]).toBe('line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad');
+    expect(rows.slice(1, 4)).toEqual(['2,true,,,,,,,', '3,true,,,,,,,', '4,false,102,,01000,,,,']);
+    expect(rows).toContain('8,false,120,,,Ciudad de México,,,');
+    expect(rows).toContain('15,false,130,"expected 5 fields, found 3",,,,,');
+    expect(rows).toHaveLength(EXPECTED_CSV.length + 2);
+    const invalid = cpmx([CSV, '--invalid-only']);
+    expect(invalid.status).toBe(1);
+    expect(invalid.lines).toEqual(EXPECTED_CSV.filter((result) => !result.valid));
+    expect(cpmx([CSV, '--invalid-only', '--format', 'csv']).stdout.split('\n')).toHaveLength(EXPECTED_CSV.filter((r) => !r.valid).length + 2);
   });
 
   it('takes --column overrides, matching header names without case or accents', () => {

@@ -96,11 +96,16 @@ export class RangeJudge implements RecordVisitor {
 
   /** A record longer than the maximum that the cutter did not keep. */
   overlong(line: number): RangeOutcome {
+    this.refuseTooLong(line);
+    this.judged(line, unreadable(tooLong(this.plan.maxRecordBytes)));
+    return this.take();
+  }
+
+  /** --fix cannot write back a record it does not keep: refused, whether the cutter kept this one or not. */
+  private refuseTooLong(line: number): void {
     if (this.plan.fix) {
       throw new InputError(`line ${line} holds a record longer than ${this.plan.maxRecordBytes} bytes, which --fix cannot write back; raise --max-record-bytes`);
     }
-    this.judged(line, unreadable(tooLong(this.plan.maxRecordBytes)));
-    return this.take();
   }
 
   private take(): RangeOutcome {
@@ -189,6 +194,7 @@ export class RangeJudge implements RecordVisitor {
   }
 
   unreadable(line: number, reason: string, start: number, end: number, next: number): void {
+    if (reason === tooLong(this.plan.maxRecordBytes)) this.refuseTooLong(line);
     this.judged(line, unreadable(reason));
     if (!this.encodeFix) return;
     // Written back as it was: CSV records marked invalid, NDJSON lines unchanged (not objects).

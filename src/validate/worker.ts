@@ -39,6 +39,21 @@ function movable(...bytes: (Uint8Array | undefined)[]): ArrayBuffer[] {
   return bytes.filter((b): b is Uint8Array => b !== undefined && b.byteLength > 0 && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength).map((b) => b.buffer as ArrayBuffer);
 }
 
+/**
+ * The parent's Node options, less those that say what the main script is (`node
+ * --input-type=module -e ...` would stop every worker from loading its own file).
+ */
+function workerArgv(): string[] {
+  const argv: string[] = [];
+  const parent = process.execArgv;
+  for (let i = 0; i < parent.length; i++) {
+    const option = parent[i]!;
+    if (/^(-e|--eval|-p|--print)$/.test(option)) i++;
+    else if (!/^(--input-type|--eval|--print)(=|$)/.test(option)) argv.push(option);
+  }
+  return argv;
+}
+
 interface Waiting {
   resolve: (outcome: RangeOutcome) => void;
   reject: (error: Error) => void;
@@ -57,7 +72,7 @@ export class ValidationPool {
     for (let i = 0; i < count; i++) {
       // A small young generation keeps each worker's memory flat (it collects more often,
       // and almost everything it allocates dies with its range).
-      const worker = new Worker(new URL(import.meta.url), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      const worker = new Worker(new URL(import.meta.url), { workerData: data, execArgv: workerArgv(), resourceLimits: { maxYoungGenerationSizeMb: 8 } });
       worker.on('message', (reply: RangeReply) => this.settle(reply));
       worker.on('error', (error) => this.failAll(error));
       worker.on('exit', (code) => {
