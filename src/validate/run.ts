@@ -38,6 +38,8 @@ export interface RunValidateOptions {
 
 /** Read size: also about the size of a range each worker judges at once. */
 const READ_BYTES = 64 * 1024;
+/** Ranges each worker is given ahead, so it never waits for this thread. */
+const WORKER_QUEUE = 3;
 
 /** A temporary file renamed into place at the end: complete, or not there at all. */
 class PendingFile {
@@ -191,7 +193,8 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     };
     // Ranges being judged, in input order: bounded, so memory is too however large the input.
     const queue: Slot[] = [];
-    const inFlight = Math.max(2, options.jobs * 4);
+    // Room for this thread to run ahead of a worker the system has paused for a while.
+    const inFlight = Math.max(2, options.jobs * 8);
     const writeReady = async (atMost: number) => {
       while (queue.length > atMost || (queue.length && (queue[0]!.outcome || queue[0]!.error))) {
         const slot = queue.shift()!;
@@ -211,8 +214,11 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
           const { ValidationPool } = await import('./worker.js');
           pool = new ValidationPool(options.jobs - 1, { token: options.token, dataPath: options.client.dataPath, plan });
         }
-        const here = !pool || pool.pending >= pool.size * 2;
+        const here = !pool || pool.pending >= pool.size * WORKER_QUEUE;
         queue.push(slotOf(here ? judge.judge(piece.bytes, piece.line) : pool!.run(piece.bytes, piece.line)));
+        // Let the workers' answers in (reading the input may not wait for the event loop), so
+        // they are given more work as soon as they are free.
+        if (here && pool) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       await writeReady(inFlight - 1);
     }
