@@ -3,10 +3,11 @@
  * with every unambiguous suggestion applied and `cpmx_status`, `cpmx_errors` added; a value
  * that was right is never rewritten.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE, buildInto, tempDir } from './helpers.js';
+import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
 import { utf16, validate, windows1252 } from './validate-support.js';
 
 const dir = tempDir();
@@ -136,5 +137,28 @@ describe('cpmx validate --fix', () => {
     expect(refused.stderr).toContain('line 2 holds a record longer than 65536 bytes, which --fix cannot write back; raise --max-record-bytes');
     expect(existsSync(join(dir, 'long.fixed.csv')) || existsSync(join(dir, 'long.ndjson'))).toBe(false);
     expect(validate(data, [path, '--fix', output, '--output', output]).stderr).toContain('--fix and --output must be different files');
+  });
+});
+
+describe('cpmx validate stopped by a signal', () => {
+  it('leaves neither --output nor --fix behind, nor their temporary files', async () => {
+    const out = join(dir, 'stopped');
+    mkdirSync(out);
+    const child = spawn(process.execPath, [CLI, 'validate', '--data', data, '-', '--output', join(out, 'r.ndjson'), '--fix', join(out, 'f.csv')], { stdio: ['pipe', 'ignore', 'pipe'] });
+    // Waits for the command to open its temporary files (the event itself, no sleep), the input still open.
+    const opened = new Promise<void>((resolve) => {
+      const watcher = watch(out, () => {
+        if (readdirSync(out).filter((name) => name.endsWith('.tmp')).length === 2) {
+          watcher.close();
+          resolve();
+        }
+      });
+    });
+    child.stdin.write(`${HEADER}\n${ROWS.map(([given]) => given).join('\n')}\n`);
+    await opened;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(readdirSync(out)).toEqual([]);
   });
 });

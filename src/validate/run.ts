@@ -134,11 +134,18 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
   const files: PendingFile[] = [];
   let output: PendingFile | undefined;
   let fixed: PendingFile | undefined;
+  // Stopped by a signal, nothing half-written stays behind (set before any file is opened).
+  const stop = (signal: NodeJS.Signals) => {
+    for (const file of files) file.discard();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  if (options.output || options.fix) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
   try {
     if (options.output) files.push((output = new PendingFile(options.output, '--output')));
     if (options.fix) files.push((fixed = new PendingFile(options.fix, '--fix')));
   } catch (error) {
     for (const file of files) file.discard();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
     if (error instanceof OutputError) return fail(error.message);
     throw error;
   }
@@ -234,6 +241,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return fail(`${options.input}: cannot be read (${code})`);
     throw error;
   } finally {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
     await pool?.close();
   }
   draw(true);
