@@ -3,13 +3,14 @@
  * with BOM, Windows-1252), with accented names and headers: each is judged exactly as its
  * UTF-8 twin. A file that is not valid in its encoding is refused with the line.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src/index.js';
 import { validateStream, type LineResult } from '../src/validate/index.js';
-import { FIXTURE, buildInto, tempDir } from './helpers.js';
+import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
 import { bad, err, ok, utf16, validate, windows1252 } from './validate-support.js';
 
 const dir = tempDir();
@@ -112,6 +113,31 @@ describe('cpmx validate on Excel-style files', () => {
     const forced = validate(data, ['-', '--encoding', 'utf-8'], ENCODINGS['Windows-1252']);
     expect(forced.status).toBe(2);
     expect(forced.stderr).toBe('cpmx validate: stdin: line 1 is not valid UTF-8\n');
+  });
+
+  it('ends when it refuses the input, even with stdin still open', async () => {
+    const [header, ...rows] = EXCEL.split('\r\n');
+    const many = `${Array.from({ length: 1000 }, () => rows.join('\r\n')).join('\r\n')}\r\n`;
+    const refusals = [
+      // Refused in the middle (a Windows-1252 line after UTF-8 ones, with whole ranges of
+      // records around it so that it is read before the input ends), and at the header.
+      [Buffer.concat([Buffer.from(`${header}\r\n${many}`), windows1252('09810;Minerva;;México;;\r\n'), Buffer.from(many)]), /line 8002 is not valid UTF-8/],
+      [Buffer.from('id;nombre\r\n1;Ana\r\n'), /no postal-code column/],
+    ] as const;
+    for (const [bytes, message] of refusals) {
+      for (const jobs of ['1', '2']) {
+        const child = spawn(process.execPath, [CLI, 'validate', '--data', data, '-', '--jobs', jobs], { stdio: ['pipe', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+        child.stdin.on('error', () => {});
+        child.stdin.write(bytes);
+        const status = await exited;
+        child.stdin.destroy();
+        expect(status).toBe(2);
+        expect(stderr).toMatch(message);
+      }
+    }
   });
 
   it('refuses broken UTF-16 with the line: a lone surrogate, half a character at the end', () => {

@@ -95,13 +95,15 @@ const CP1252_HIGH = [
 ];
 const FROM_C1 = new Map(CP1252_HIGH.map((code, i) => [String.fromCharCode(0x80 + i), String.fromCharCode(code)]));
 const TO_CP1252 = new Map(CP1252_HIGH.map((code, i) => [String.fromCharCode(code), String.fromCharCode(0x80 + i)]));
-const C1 = /[\x80-\x9f]/g;
-const BEYOND_LATIN1 = /[\u0100-\uffff]/g;
+const C1 = /[\x80-\x9f]/;
+const C1_ALL = /[\x80-\x9f]/g;
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+const BEYOND_LATIN1_ALL = /[\u0100-\uffff]/g;
 
 /** Decodes Windows-1252 bytes (never fails: every byte is a character). */
 export function decodeWindows1252(bytes: Uint8Array): string {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  return C1.test(text) ? text.replace(C1, (c) => FROM_C1.get(c)!) : text;
+  return C1.test(text) ? text.replace(C1_ALL, (c) => FROM_C1.get(c)!) : text;
 }
 
 /** Decodes carried bytes; UTF-8 strictly, refusing the file at the first invalid line. */
@@ -156,7 +158,7 @@ export function encoderFor(encoding: Encoding): (text: string) => Uint8Array {
     case 'windows-1252':
       // Text read from the file and the catalog's names are all Windows-1252 characters; a
       // character beyond it (none is expected) is written as "?".
-      return (text) => Buffer.from(BEYOND_LATIN1.test(text) ? text.replace(BEYOND_LATIN1, (c) => TO_CP1252.get(c) ?? '?') : text, 'latin1');
+      return (text) => Buffer.from(BEYOND_LATIN1.test(text) ? text.replace(BEYOND_LATIN1_ALL, (c) => TO_CP1252.get(c) ?? '?') : text, 'latin1');
   }
 }
 

@@ -3,6 +3,7 @@
  * first non-ASCII line), its format (NDJSON when it starts with `{`), for a CSV its header
  * (delimiter, columns), and the ranges of whole records that follow (ranges.ts).
  */
+import { isAscii } from 'node:buffer';
 import { columnMatcher, type ColumnOverrides, type Field } from './fields.js';
 import { bomOf, decodeCarried, sniffEncoding, utf16ToUtf8, type CarriedEncoding, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
@@ -81,6 +82,29 @@ function headerColumns(names: string[], overrides: ColumnOverrides = {}): JudgeP
   return [column('cp'), column('asentamiento'), column('municipio'), column('estado'), column('ciudad')];
 }
 
+/**
+ * Checks the header of a CSV whose first line is ASCII (so reads the same in any encoding)
+ * as soon as the line is whole; false while it is not.
+ */
+function checkAsciiHeader(head: Buffer, options: InputOptions, parse: ParseCsv): boolean {
+  const lf = head.indexOf(LF);
+  const cr = head.indexOf(CR);
+  const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+  if (end < 0) return false;
+  const line = head.subarray(0, end);
+  const text = line.toString('latin1');
+  if (options.format === 'ndjson' || !isAscii(line) || !text.trim() || text.trimStart().startsWith('{')) return true;
+  const delimiter = detectDelimiter(text);
+  let names: string[];
+  try {
+    names = parse(text, { delimiter, relax_quotes: true, relax_column_count: true })[0] ?? [];
+  } catch {
+    return true; // refused, with its reason, once the whole header is read
+  }
+  headerColumns(names, options.columns);
+  return true;
+}
+
 function hintFor(given: boolean, encoding: Encoding): string {
   if (given) return '';
   if (encoding === 'utf-8') return ': its start was read as UTF-8; if the file is Windows-1252 (Latin-1), give the encoding: --encoding windows-1252';
@@ -92,8 +116,18 @@ const CR = 13;
 
 /** Opens a text input; throws InputError (or EncodingError) when it cannot be read at all. */
 export async function openInput(chunks: AsyncIterable<Uint8Array>, options: InputOptions, parse: ParseCsv): Promise<OpenedInput> {
-  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const raw = chunks[Symbol.asyncIterator]();
+  try {
+    return await open(raw, options, parse);
+  } catch (error) {
+    // Refused: the input is let go at once (stdin from a pipe that stays open must not hold the process).
+    await raw.return?.();
+    throw error;
+  }
+}
+
+async function open(raw: AsyncIterator<Uint8Array>, options: InputOptions, parse: ParseCsv): Promise<OpenedInput> {
+  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   let head: Buffer = Buffer.alloc(0);
   let ended = false;
   const more = async () => {
@@ -107,7 +141,11 @@ export async function openInput(chunks: AsyncIterable<Uint8Array>, options: Inpu
   const bom = marked !== undefined && (encoding === undefined || encoding === marked);
   if (encoding === undefined) {
     encoding = marked;
+    let headerSeen = false;
     while (encoding === undefined) {
+      // An ASCII start can take up to SNIFF_BYTES to tell its encoding: its header is checked
+      // first, so a wrong file is refused at once, even from a pipe that stays open.
+      if (!headerSeen) headerSeen = checkAsciiHeader(head, options, parse);
       encoding = sniffEncoding(head, ended);
       if (encoding === undefined) await more();
     }
@@ -115,8 +153,13 @@ export async function openInput(chunks: AsyncIterable<Uint8Array>, options: Inpu
   const hint = hintFor(options.encoding !== undefined, encoding);
   const start = bom ? head.subarray(marked === 'utf-8' ? 3 : 2) : head;
   const rest = (async function* () {
-    if (start.length) yield start;
-    for (let next = await raw.next(); !next.done; next = await raw.next()) yield next.value;
+    try {
+      if (start.length) yield start;
+      for (let next = await raw.next(); !next.done; next = await raw.next()) yield next.value;
+    } finally {
+      // Left early (an error, a consumer that stops): the input is let go (a stream is destroyed).
+      await raw.return?.();
+    }
   })();
   const carried: CarriedEncoding = encoding === 'windows-1252' ? 'windows-1252' : 'utf-8';
   const stream = encoding === 'utf-16le' || encoding === 'utf-16be' ? utf16ToUtf8(rest, encoding, () => hint) : rest;
@@ -141,8 +184,12 @@ export async function openInput(chunks: AsyncIterable<Uint8Array>, options: Inpu
   }
   if (done && blank()) throw new InputError(first.length ? 'the input holds only blank lines' : 'the input is empty');
   async function* remaining(from: Buffer): AsyncGenerator<Uint8Array> {
-    if (from.length) yield new Uint8Array(from);
-    for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
+    try {
+      if (from.length) yield new Uint8Array(from);
+      for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
+    } finally {
+      await source.return?.(undefined);
+    }
   }
 
   const firstByte = first.find((byte) => byte !== 0x20 && byte !== 0x09 && byte !== LF && byte !== CR);

@@ -104,7 +104,7 @@ interface Slot {
   settled: Promise<void>;
 }
 
-function slotOf(work: RangeOutcome | Promise<RangeOutcome>): Slot {
+function slotOf(work: RangeOutcome | Promise<RangeOutcome>, failed: (error: unknown) => void): Slot {
   if (!(work instanceof Promise)) return { outcome: work, settled: Promise.resolve() };
   const slot: Slot = { settled: Promise.resolve() };
   slot.settled = work.then(
@@ -113,6 +113,7 @@ function slotOf(work: RangeOutcome | Promise<RangeOutcome>): Slot {
     },
     (error: unknown) => {
       slot.error = error;
+      failed(error);
     },
   );
   return slot;
@@ -210,11 +211,18 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
         await write(slot.outcome!);
       }
     };
+    // A range a worker refuses stops the run at once, not when the next input comes: the
+    // input is ended with that error, so a read waiting on a pipe left open fails with it.
+    const failed = (error: unknown) => source.destroy(error as Error);
+    const pieces = input.pieces[Symbol.asyncIterator]();
     // This thread judges ranges too, whenever the workers have enough to do: with --jobs N
     // there are N - 1 workers, and this thread's cutting and writing leave it mostly free.
     let ranges = 0;
-    for await (const piece of input.pieces) {
-      if (piece.kind === 'overlong') queue.push(slotOf(judge.overlong(piece.line)));
+    for (;;) {
+      const next = await pieces.next();
+      if (next.done) break;
+      const piece = next.value;
+      if (piece.kind === 'overlong') queue.push(slotOf(judge.overlong(piece.line), failed));
       else {
         // A file of one range starts no worker.
         if (++ranges === 2 && options.jobs > 1) {
@@ -222,7 +230,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
           pool = new ValidationPool(options.jobs - 1, { token: options.token, dataPath: options.client.dataPath, plan });
         }
         const here = !pool || pool.pending >= pool.size * WORKER_QUEUE;
-        queue.push(slotOf(here ? judge.judge(piece.bytes, piece.line) : pool!.run(piece.bytes, piece.line)));
+        queue.push(slotOf(here ? judge.judge(piece.bytes, piece.line) : pool!.run(piece.bytes, piece.line), failed));
         // Let the workers' answers in (reading the input may not wait for the event loop), so
         // they are given more work as soon as they are free.
         if (here && pool) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -242,6 +250,8 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     throw error;
   } finally {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
+    // Stopped early or not, the input is let go: a pipe left open must not keep the command waiting.
+    source.destroy();
     await pool?.close();
   }
   draw(true);
