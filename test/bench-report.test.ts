@@ -89,11 +89,13 @@ describe('the report of the committed run', () => {
     const verdict = (targets: Target[], start: string) => targets.find((t) => t.name.startsWith(start))?.pass;
     const { sizes, validate } = results;
     expect(verdict(report.targets, 'artifact size')).toBe(sizes.artifact <= 2.5 * 1024 * 1024);
-    expect(verdict(report.targets, 'validate: records/s')).toBe(validate!.cpmx.recordsPerSecond >= 0.5 * validate!.csvParse.recordsPerSecond);
+    // Validation on every core is held to csv-parse's own rate; a run measured before it, on one thread, to half of it.
+    const judgedRun = validate!.parallel ?? validate!.cpmx;
+    expect(verdict(report.targets, 'validate: records/s')).toBe(judgedRun.recordsPerSecond >= (validate!.parallel ? 1 : 0.5) * validate!.csvParse.recordsPerSecond);
 
     const worse = copy(results);
     worse.sizes.artifact = 3 * 1024 * 1024;
-    worse.validate!.cpmx.recordsPerSecond = worse.validate!.csvParse.recordsPerSecond;
+    (worse.validate!.parallel ?? worse.validate!.cpmx).recordsPerSecond = worse.validate!.csvParse.recordsPerSecond;
     const judged = renderReport(worse);
     expect(verdict(judged.targets, 'artifact size')).toBe(false);
     expect(verdict(judged.targets, 'validate: records/s')).toBe(true);

@@ -162,18 +162,27 @@ export const TARGETS: TargetRule[] = [
     diff
       ? { name: 'cpmx diff: the whole catalog against its artifact', target: '≤ 3 s', value: format(diff.ms.median, 'ms'), pass: diff.ms.median <= 3000 }
       : null,
+  // Validation is judged on every core (--jobs N) against csv-parse on one; results measured
+  // before validation ran on every core hold one single-threaded run, judged by the budgets of then.
   ({ validate }) => {
     if (!validate) return null;
-    const share = validate.cpmx.recordsPerSecond / validate.csvParse.recordsPerSecond;
-    return { name: `validate: records/s vs csv-parse alone (${count(validate.records)} records)`, target: '≥ 50%', value: percent(share), pass: share >= 0.5 };
+    const { parallel, jobs } = validate;
+    const share = (parallel ?? validate.cpmx).recordsPerSecond / validate.csvParse.recordsPerSecond;
+    return parallel
+      ? { name: `validate: records/s with --jobs ${jobs} vs csv-parse alone on one thread (${count(validate.records)} records)`, target: '≥ 100%', value: percent(share), pass: share >= 1 }
+      : { name: `validate: records/s vs csv-parse alone (${count(validate.records)} records)`, target: '≥ 50%', value: percent(share), pass: share >= 0.5 };
   },
-  ({ validate }) =>
-    validate && {
-      name: 'validate: peak memory flat as the file grows 4×',
-      target: '≤ 1.25× (and < 200 MB)',
-      value: `${(validate.smallMaxRssBytes / MB).toFixed(0)} → ${megabytes(validate.cpmx.maxRssBytes, 0)}`,
-      pass: validate.cpmx.maxRssBytes <= 1.25 * validate.smallMaxRssBytes && validate.cpmx.maxRssBytes < 200 * MB,
-    },
+  ({ validate }) => {
+    if (!validate) return null;
+    const { parallel, parallelSmallMaxRssBytes, jobs } = validate;
+    const [small, large, limit] = parallel && parallelSmallMaxRssBytes !== undefined ? [parallelSmallMaxRssBytes, parallel.maxRssBytes, 250] : [validate.smallMaxRssBytes, validate.cpmx.maxRssBytes, 200];
+    return {
+      name: `validate: peak memory flat as the file grows 4×${parallel ? ` (--jobs ${jobs})` : ''}`,
+      target: `≤ 1.25× (and < ${limit} MB)`,
+      value: `${(small / MB).toFixed(0)} → ${megabytes(large, 0)}`,
+      pass: large <= 1.25 * small && large < limit * MB,
+    };
+  },
   ...CREDIT_TARGETS,
 ];
 
