@@ -55,6 +55,8 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   exit: string;
   /** Options that appear in the usage line, beside the synopsis. */
   usageOptions?: string;
+  /** A lookup of the contract (listed apart in the overview); tools leave it unset. */
+  lookup?: boolean;
   /** Positional arguments that look like options (a negative code) are kept as arguments. */
   negativeNumbers?: boolean;
   run(invocation: Invocation<O>): number | Promise<number>;

@@ -1,14 +1,30 @@
 /** Help texts, made from the command table: the overview and each command's usage and options. */
 import type { Command } from './command.js';
 
-/** The overview: one line per command, then how to get more. */
+/** Usage lines longer than this put their summary on the next line, so the overview fits 100 columns. */
+const USAGE_COLUMN = 52;
+
+/**
+ * The overview: the lookups (one per COPOMEX method, the token from --token or CPMX_TOKEN),
+ * then the tools, one line each, then how to get more.
+ */
 export function overview(commands: readonly Command[]): string {
   const usage = (cmd: Command) => `cpmx ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}${cmd.usageOptions ? ` ${cmd.usageOptions}` : ''}`;
-  const width = Math.max(...commands.map((cmd) => usage(cmd).length)) + 2;
+  const width = Math.min(USAGE_COLUMN, Math.max(...commands.map((cmd) => usage(cmd).length)) + 2);
+  const line = (cmd: Command) => {
+    const text = usage(cmd);
+    return text.length < width ? `  ${text.padEnd(width)}${cmd.summary}` : `  ${text}
+  ${' '.repeat(width)}${cmd.summary}`;
+  };
+  const lookups = commands.filter((cmd) => cmd.lookup);
+  const tools = commands.filter((cmd) => !cmd.lookup);
   return `cpmx: Mexican postal codes (SEPOMEX catalog) answered offline, by the COPOMEX API's contract.
 
-Usage:
-${commands.map((cmd) => `  ${usage(cmd).padEnd(width)}${cmd.summary}`).join('\n')}
+Lookups, one per COPOMEX method (the body the API returns; --token T or CPMX_TOKEN):
+${lookups.map(line).join('\n')}
+
+Tools:
+${tools.map(line).join('\n')}
 
 Run "cpmx <command> --help" for a command's options. Example:
   cpmx info_cp 09810 --type simplified --token demo`;

@@ -132,6 +132,7 @@ function lookupCommand(method: Method): Command {
     description: TEXTS[method].description,
     exit: EXIT_TEXT,
     negativeNumbers: true,
+    lookup: true,
     options: {
       ...(parameters as Record<string, OptionSpec>),
       type: {
