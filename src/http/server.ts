@@ -27,6 +27,8 @@ export interface ServeOptions {
   /** Time allowed to receive a request's headers, and the whole request (ms). */
   headersTimeout?: number;
   requestTimeout?: number;
+  /** The control panel (src/panel/): takes the requests under /panel (returns true), before the API. */
+  panel?: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -81,7 +83,9 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     else res.destroy();
   }
 
+  const panel = options.panel;
   const server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+    if (panel?.(req, res)) return;
     try {
       const answer = respond({
         method: req.method ?? 'GET',
