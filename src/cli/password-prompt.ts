@@ -38,8 +38,9 @@ function firstLine(): Promise<string> {
 /** One line typed at the terminal with echo off: raw mode, the keys handled here. */
 function quietly(prompt: string): Promise<string> {
   const input = process.stdin;
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows: keys typed as soon as it appears are not echoed either.
   input.setRawMode(true);
+  process.stderr.write(prompt);
   input.setEncoding('utf8');
   input.resume();
   return new Promise((resolve, reject) => {

@@ -59,8 +59,11 @@ thead th{border-bottom:2px solid var(--borde)}
 td.numero,th.numero{text-align:right;font-variant-numeric:tabular-nums}
 .tabla{overflow-x:auto}
 table form{display:flex;gap:.25rem;margin:0}
-table input[type=number]{width:7rem}
-table button{padding:.25rem .625rem}
+table input[type=number]{width:5.5rem}
+table button{padding:.25rem .625rem;white-space:nowrap}
+#cuentas th,#cuentas td{padding:.5rem .375rem}
+#cuentas small{overflow-wrap:anywhere;font-weight:400}
+td.fecha{white-space:nowrap}
 code,.codigo{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;background:var(--zona);padding:.125rem .25rem;border-radius:3px;overflow-wrap:anywhere}
 pre.codigo{padding:.75rem;white-space:pre-wrap}
 .grafica{margin:0}

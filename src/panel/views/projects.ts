@@ -88,7 +88,7 @@ ${credits(account)}
 <li>Hoy (UTC): <strong id="peticiones-hoy">${formatNumber(today?.requests ?? 0)}</strong> ${today?.requests === 1 ? 'petición' : 'peticiones'}, <strong id="creditos-hoy">${formatNumber(today?.credits ?? 0)}</strong> ${today?.credits === 1 ? 'crédito gastado' : 'créditos gastados'}.</li>
 <li>Últimos ${usage.days.length} días: ${formatNumber(total.requests)} ${total.requests === 1 ? 'petición' : 'peticiones'}, ${formatNumber(total.credits)} ${total.credits === 1 ? 'crédito gastado' : 'créditos gastados'}.</li>
 </ul>
-${usageChart(usage.days, 'uso')}
+${usageChart(usage.days, 'grafica')}
 </section>
 <section aria-labelledby="errores-titulo">
 <h2 id="errores-titulo">Errores recientes</h2>
