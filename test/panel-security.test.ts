@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
 import { createAdmin, csrfOf, PanelClient, send, type Answer } from './support/panel.js';
@@ -340,11 +341,37 @@ describe('password guessing', () => {
     expect(refused.body).toContain('Se crearon demasiadas cuentas desde su dirección.');
   });
 
+  it('an X-Forwarded-For that is not an address is not taken as one: the connection’s address counts instead', async () => {
+    const hana = await person('Hana');
+    const junk = `no-es-una-dirección-${randomUUID()}`;
+    expect((await new PanelClient(base, { 'x-forwarded-for': junk }).logIn(hana.email, 'no es la buena')).status).toBe(401);
+    const db = new Database(registry, { readonly: true });
+    const keys = (db.prepare('SELECT key FROM attempts').all() as { key: string }[]).map((row) => row.key);
+    db.close();
+    expect(keys).toContain(`cuenta:${hana.email}`);
+    expect(keys.filter((key) => key.includes(junk))).toEqual([]);
+    expect(keys.filter((key) => /^ip:(::ffff:)?127\.0\.0\.1$/.test(key)).length).toBeGreaterThan(0);
+  });
+
   it('a second account with the same email, in any case, is refused', async () => {
     const gil = await person('Gil');
     const again = await new PanelClient(base).signUp('Otro Gil', gil.email.toUpperCase(), PASSWORD);
     expect(again.status).toBe(422);
     expect(again.body).toContain('Ya hay una cuenta con este correo');
+  });
+});
+
+describe('projects', () => {
+  it('are at most 100 per account', async () => {
+    const iris = await person('Iris');
+    const csrf = csrfOf((await iris.client.get('/panel/')).body);
+    for (let i = 2; i <= 100; i++) expect((await iris.client.post('/panel/proyectos', { nombre: `Proyecto ${i}` }, { csrf })).status).toBe(303);
+    const refused = await iris.client.post('/panel/proyectos', { nombre: 'El 101' }, { csrf });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toContain('Ya tiene 100 proyectos, el máximo por cuenta');
+    const page = await iris.client.get('/panel/');
+    expect(page.body.match(/href="\/panel\/proyectos\/\d+"/g)).toHaveLength(100);
+    expect(page.body).toContain('Tiene 100 proyectos, el máximo por cuenta: borre uno para crear otro.');
   });
 });
 

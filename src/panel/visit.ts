@@ -5,6 +5,7 @@
  * headers.
  */
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import type { Account, PanelStore } from '../registry/panel-types.js';
 import type { Html } from './html.js';
 import { page, type PageOptions } from './layout.js';
@@ -66,6 +67,12 @@ function last(header: string | string[] | undefined): string | undefined {
   return parts?.at(-1);
 }
 
+/** The last X-Forwarded-For entry (the one the nearest proxy added), if it is an IP address: it becomes a key in the registry. */
+function forwardedAddress(req: IncomingMessage): string | undefined {
+  const address = last(req.headers['x-forwarded-for']);
+  return address !== undefined && isIP(address) !== 0 ? address : undefined;
+}
+
 export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: string, cookies: Visit['cookies'], now: number): Visit {
   const proxied = settings.behindProxy;
   const host = req.headers.host ?? '';
@@ -76,7 +83,7 @@ export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: s
     url: new URL(req.url ?? '/', 'http://panel.invalid'),
     now,
     secure,
-    address: (proxied ? last(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress ?? '-',
+    address: (proxied ? forwardedAddress(req) : undefined) ?? req.socket.remoteAddress ?? '-',
     hosts: [host, ...(forwardedHost ? [forwardedHost] : [])].filter(Boolean).map((h) => h.toLowerCase()),
     origin: `${secure ? 'https' : 'http'}://${forwardedHost ?? host}`,
     cookies,
