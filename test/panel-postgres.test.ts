@@ -59,7 +59,7 @@ describe('two servers, one PostgreSQL', () => {
     // Disabled from the second server: its tokens and its session end on the first.
     const admin = new PanelClient(servers[1]!.url, { 'x-forwarded-for': '10.1.1.2' });
     expect((await admin.logIn(ADMIN.email, ADMIN.password)).location).toBe('/panel/');
-    const account = Number(new RegExp(`id="cuenta-(\\d+)">\\s*<th scope="row">Compartida`).exec((await admin.get('/panel/admin')).body)![1]);
+    const account = Number(/id="cuenta-(\d+)">\s*<th scope="row">Compartida/.exec((await admin.get('/panel/admin')).body)![1]);
     expect((await admin.post(`/panel/admin/cuentas/${account}/estado`, { desactivar: 'si' }, { from: '/panel/admin' })).status).toBe(303);
     expect(await api(0, fresh)).toBe(401);
     expect((await first.get('/panel/')).location).toBe('/panel/entrar?aviso=sesion');
