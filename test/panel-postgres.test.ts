@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
 import { createAdmin, csrfOf, PanelClient, send } from './support/panel.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
-import { startServe, type Served } from './support/serve.js';
+import { startServe, waitFor, type Served } from './support/serve.js';
 
 const dir = tempDir();
 const PASSWORD = 'contraseña compartida';
@@ -63,6 +63,26 @@ describe('two servers, one PostgreSQL', () => {
     expect((await admin.post(`/panel/admin/cuentas/${account}/estado`, { desactivar: 'si' }, { from: '/panel/admin' })).status).toBe(303);
     expect(await api(0, fresh)).toBe(401);
     expect((await first.get('/panel/')).location).toBe('/panel/entrar?aviso=sesion');
+  });
+
+  it('answer 503 while the database is down, never a page as someone else, and serve again once it is back', async () => {
+    const email = `${randomUUID()}@ejemplo.mx`;
+    const person = new PanelClient(servers[0]!.url, { 'x-forwarded-for': '10.3.0.1' });
+    expect((await person.signUp('Paciente', email, PASSWORD)).status).toBe(303);
+    await postgres.stop();
+    try {
+      for (const path of ['/panel/', '/panel/entrar']) {
+        const answer = await person.get(path);
+        expect([path, answer.status]).toEqual([path, 503]);
+        expect(answer.headers['retry-after']).toBe('5');
+        expect(answer.body).toContain('El panel no puede consultar el registro en este momento.');
+        expect(answer.setCookies).toEqual([]);
+      }
+    } finally {
+      await postgres.start();
+    }
+    await waitFor(async () => (await person.get('/panel/')).status === 200, 'the panel answering again');
+    expect((await person.get('/panel/')).body).toContain('Sesión de <strong>Paciente</strong>');
   });
 
   it('count wrong passwords together: the 11th in a minute is refused by either', async () => {
