@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
 import { launchBrowser } from './support/browser.js';
+import { listen } from './support/http.js';
 import { createAdmin } from './support/panel.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { startServe, tokensOk, type Served } from './support/serve.js';
@@ -365,6 +366,20 @@ describe('in the browser, on SQLite', () => {
     await page.keyboard.press('Enter');
     await page.locator('#copiado', { hasText: 'Token copiado al portapapeles.' }).waitFor();
     expect(await page.locator('#copiado').getAttribute('aria-live')).toBe('polite');
+    await context.close();
+  });
+
+  it('cannot be framed by another site (clickjacking): the browser refuses to show it in a frame', async () => {
+    const other = await listen((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>Otro sitio</title><iframe src="${base}/panel/entrar" width="600" height="400"></iframe>`);
+    });
+    const { context, page } = await open(other.url);
+    const refused = page.waitForEvent('console', (message) => /frame-ancestors|X-Frame-Options/.test(message.text()));
+    await page.goto(other.url);
+    await refused;
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    expect(await frame.locator('#correo').count()).toBe(0);
     await context.close();
   });
 
