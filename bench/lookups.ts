@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Bench } from 'tinybench';
 import { createClient } from 'cpmx';
 import { dataPaths, type ContestantModule } from './contestants/types.js';
-import { OPS, WARMUP_MS } from './ops.js';
+import { OPS, VERSION_2_OPS, WARMUP_MS, copyId } from './ops.js';
 import type { LookupStat } from './results.js';
 import { quantiles } from './stats.js';
 import type { Workload } from './workload.js';
@@ -20,7 +20,7 @@ const api = ((await import(`./contestants/${name}.js`)) as ContestantModule).ope
 let sink: unknown;
 
 /** Warms the call up, then sizes batches so one sample lasts about 20 µs. */
-function task(call: (query: string) => unknown, queries: string[]) {
+function task<Q>(call: (query: Q) => unknown, queries: readonly Q[]) {
   let i = 0;
   const one = () => {
     const result = call(queries[i]!);
@@ -46,7 +46,7 @@ function task(call: (query: string) => unknown, queries: string[]) {
 // Samples are kept so their quantiles come from bench/stats.ts like every other number.
 const bench = new Bench({ time: Number(time), warmupTime: WARMUP_MS, retainSamples: true });
 const batches = new Map<string, number>();
-const add = (id: string, call: (query: string) => unknown, queries: string[]) => {
+const add = <Q>(id: string, call: (query: Q) => unknown, queries: readonly Q[]) => {
   const { batch, fn } = task(call, queries);
   batches.set(id, batch);
   bench.add(id, fn);
@@ -66,6 +66,22 @@ if (name === 'cpmx') {
     },
     [''],
   );
+  add('consultasDisponibles', () => client.consultasDisponibles(), ['']);
+  // What no answer can avoid: copying its list (or object) into a fresh envelope, for the same queries.
+  for (const op of VERSION_2_OPS) {
+    const responses = op.queries(workload).map((query) => (op.run(api, query) as { response: Record<string, unknown> }).response);
+    add(copyId(op.id), (response: Record<string, unknown>) => copyResponse(response), responses);
+  }
+}
+
+/** A fresh envelope around a copy of `response`'s one member: an array sliced, an object spread. */
+function copyResponse(response: Record<string, unknown>) {
+  const copy: Record<string, unknown> = {};
+  for (const key in response) {
+    const value = response[key];
+    copy[key] = Array.isArray(value) ? value.slice() : { ...(value as object) };
+  }
+  return { error: false, code_error: 0, error_message: null, response: copy };
 }
 await bench.run();
 void sink;

@@ -31,6 +31,7 @@ export async function prepare(catalog: string, work: string): Promise<Prepared> 
     d_ciudad: r.city,
     c_estado: String(r.stateKey).padStart(2, '0'),
     c_mnpio: String(r.municipalityKey).padStart(3, '0'),
+    c_cve_ciudad: r.cityKey === undefined ? '' : String(r.cityKey).padStart(2, '0'),
   }));
   writeFileSync(paths.json, JSON.stringify(json));
   const size = (path: string) => statSync(path).size;

@@ -116,9 +116,20 @@ export interface ValidateResults {
   records: number;
   smallRecords: number;
   rounds: number;
+  /** `cpmx validate --jobs 1`: one thread. */
   cpmx: ValidateRun;
   csvParse: ValidateRun;
+  /** `--jobs 1` on the file of `smallRecords`. */
   smallMaxRssBytes: number;
+  // Absent from results measured before validation ran on every core.
+  /** The threads of the runs below (the machine's cores). */
+  jobs?: number;
+  /** `cpmx validate --jobs N`. */
+  parallel?: ValidateRun;
+  /** `--jobs N` on the same file in Windows-1252. */
+  latin1?: ValidateRun;
+  /** `--jobs N` on the file of `smallRecords`. */
+  parallelSmallMaxRssBytes?: number;
 }
 
 export interface Results {

@@ -18,6 +18,17 @@ export interface Workload {
   prefixes5: string[];
   /** State names as written, folded and upper-cased, and the aliases. */
   estados: string[];
+  /** Municipality names as written, and folded and upper-cased: a name of several states answers for all. */
+  municipios: string[];
+  /** A state and one of its municipalities, as written. */
+  municipiosDeEstado: [string, string][];
+  /** State keys, `1` to `32` and `01` to `09`. */
+  claves: string[];
+  /**
+   * The state with the most settlements and texts to find in its settlement names, as people
+   * type them: a word of a real name, lower-cased, some without accents.
+   */
+  colonias: [string, string][];
 }
 
 /** mulberry32: a small, well-known seeded generator. */
@@ -59,6 +70,27 @@ export function makeWorkload(cpmx: Lookups, size = 4096): Workload {
     [...states, ...states.map((s) => foldStateName(s).toUpperCase()), ...Object.values(STATE_ALIASES).flat()],
     next,
   );
+  const pairs: [string, string][] = [];
+  let largest = { estado: '', settlements: -1 };
+  for (const estado of states) {
+    for (const municipio of (cpmx.getMunicipioPorEstado(estado) as { response: { municipios: string[] } }).response.municipios) pairs.push([estado, municipio]);
+    let settlements = 0;
+    for (const cp of (cpmx.getCpPorEstado(estado) as { response: { cp: string[] } }).response.cp) {
+      settlements += (cpmx.getColoniaPorCp(cp) as { response: { colonia: string[] } }).response.colonia.length;
+    }
+    if (settlements > largest.settlements) largest = { estado, settlements };
+  }
+  const names = [...new Set(pairs.map(([, municipio]) => municipio))];
+  const words: string[] = [];
+  for (const [estado, municipio] of pairs) {
+    if (estado !== largest.estado) continue;
+    for (const name of (cpmx.getColoniaPorEstadoMunicipio(estado, municipio) as { response: { colonia: string[] } }).response.colonia) {
+      for (const word of name.split(/\s+/)) if (word.length >= 4) words.push(word);
+    }
+  }
+  const colonias = shuffle(words, next)
+    .slice(0, size)
+    .map((word, i): [string, string] => [largest.estado, i % 2 ? foldStateName(word) : word.toLowerCase()]);
   return {
     codes,
     notFound,
@@ -67,5 +99,9 @@ export function makeWorkload(cpmx: Lookups, size = 4096): Workload {
     prefixes3: codes.map((cp) => cp.slice(0, 3)),
     prefixes5: codes,
     estados,
+    municipios: shuffle([...names, ...names.map((name) => foldStateName(name).toUpperCase())], next).slice(0, size),
+    municipiosDeEstado: shuffle(pairs, next).slice(0, size),
+    claves: shuffle([...Array.from({ length: 32 }, (_, i) => String(i + 1)), ...Array.from({ length: 9 }, (_, i) => `0${i + 1}`)], next),
+    colonias,
   };
 }

@@ -23,7 +23,8 @@ interface CodeEntry {
   municipality: number;
   /** First non-empty city of the code in catalog order. */
   city: string;
-  settlements: { name: string; type: string }[];
+  /** `rank`: the settlement's place among its municipality's settlements, in catalog order. */
+  settlements: { name: string; type: string; rank: number }[];
 }
 
 interface Named {
@@ -58,6 +59,10 @@ export class CatalogModel {
   private readonly codes = new Map<string, CodeEntry>();
   private readonly states = new Map<number, Named>();
   private readonly municipalities = new Map<number, Named>();
+  /** Per state key: each city name (in catalog order of first use) with the lowest `c_cve_ciudad` it has. */
+  private readonly cities = new Map<number, Map<string, number>>();
+  /** Settlements counted so far per municipality (of their code), for their ranks. */
+  private readonly municipalitySettlements = new Map<number, number>();
 
   /** `where` names the source in errors; `readingFrom` changes it when several sources are read. */
   constructor(private where: string) {}
@@ -83,6 +88,7 @@ export class CatalogModel {
       'c_mnpio',
       `${String(row.municipalityKey).padStart(3, '0')} of c_estado ${String(row.stateKey).padStart(2, '0')}`,
     );
+    if (row.city) this.addCity(row);
     let code = this.codes.get(row.postalCode);
     if (!code) {
       code = { municipality, city: row.city, settlements: [] };
@@ -90,7 +96,22 @@ export class CatalogModel {
     } else if (!code.city) {
       code.city = row.city;
     }
-    code.settlements.push({ name: row.settlement, type: row.settlementType });
+    const rank = this.municipalitySettlements.get(code.municipality) ?? 0;
+    this.municipalitySettlements.set(code.municipality, rank + 1);
+    code.settlements.push({ name: row.settlement, type: row.settlementType, rank });
+  }
+
+  /**
+   * Cities are listed by key, each name once at its lowest key; a city without a key comes
+   * after the keyed ones. Nothing here is refused: the key only orders a list, so a key that
+   * names two cities lists both there, in catalog order.
+   */
+  private addCity(row: CatalogRow): void {
+    let cities = this.cities.get(row.stateKey);
+    if (!cities) this.cities.set(row.stateKey, (cities = new Map()));
+    const key = row.cityKey ?? Number.POSITIVE_INFINITY;
+    const known = cities.get(row.city);
+    if (known === undefined || key < known) cities.set(row.city, key);
   }
 
   /** A key must carry one name throughout the catalog, or lookups would depend on row order. */
@@ -120,13 +141,21 @@ export class CatalogModel {
     const codeCity: number[] = [];
     const codeSettlements: number[] = [];
     const settlements = new Uint8Array(this.rows * SETTLEMENT_BYTES);
+    // Each settlement's rank in its municipality, kept only if some municipality's settlements
+    // are not in catalog order once grouped by code (never in a catalog sorted by code).
+    const settlementRanks: number[] = [];
+    const lastRank = new Map<number, number>();
+    let inCatalogOrder = true;
     let at = 0;
     for (const postalCode of postalCodes) {
       const code = this.codes.get(postalCode)!;
       codeMunicipality.push(municipalityIndex.get(code.municipality)!);
       codeCity.push(cities.id(code.city));
       codeSettlements.push(code.settlements.length);
-      for (const { name, type } of code.settlements) {
+      for (const { name, type, rank } of code.settlements) {
+        if (rank !== (lastRank.get(code.municipality) ?? -1) + 1) inCatalogOrder = false;
+        lastRank.set(code.municipality, rank);
+        settlementRanks.push(rank);
         const packed = names.id(name) | (types.id(type) << SETTLEMENT_NAME_BITS);
         settlements[at++] = packed & 0xff;
         settlements[at++] = (packed >>> 8) & 0xff;
@@ -139,6 +168,16 @@ export class CatalogModel {
         `has ${names.entries.length} distinct settlement names and ${types.entries.length} types; ` +
           `format ${FORMAT_VERSION} holds at most ${MAX_SETTLEMENT_NAMES} and ${MAX_SETTLEMENT_TYPES}`,
       );
+    }
+
+    // Each state's cities by key (each name once, at its lowest key), then those without a key.
+    const stateCityCounts: number[] = [];
+    const stateCities: number[] = [];
+    for (const stateKey of stateKeys) {
+      // A stable sort: cities of one key stay in catalog order.
+      const names = [...(this.cities.get(stateKey) ?? [])].sort(([, a], [, b]) => (a === b ? 0 : a < b ? -1 : 1)).map(([name]) => name);
+      stateCityCounts.push(names.length);
+      for (const name of names) stateCities.push(cities.id(name));
     }
 
     return {
@@ -167,6 +206,9 @@ export class CatalogModel {
       codeCity: compactUints(codeCity),
       codeSettlements: compactUints(codeSettlements),
       settlements,
+      ...(inCatalogOrder ? {} : { settlementRanks: compactUints(settlementRanks) }),
+      stateCityCounts: compactUints(stateCityCounts),
+      stateCities: compactUints(stateCities),
     };
   }
 }

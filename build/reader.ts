@@ -35,6 +35,8 @@ export interface CatalogRow {
   city: string;
   stateKey: number;
   municipalityKey: number;
+  /** `c_cve_ciudad`, the city's key within its state; undefined when the row has none. */
+  cityKey: number | undefined;
 }
 
 /** What is known about the source once it has been read to the end. */
@@ -60,6 +62,7 @@ const COLUMNS = {
   city: 'd_ciudad',
   stateKey: 'c_estado',
   municipalityKey: 'c_mnpio',
+  cityKey: 'c_cve_ciudad',
 } as const;
 type Column = keyof typeof COLUMNS;
 
@@ -249,6 +252,7 @@ function toRow(record: string[], at: Record<Column, number>, line: number, where
     city: field('city'),
     stateKey: key('stateKey', TWO_DIGITS, 2),
     municipalityKey: key('municipalityKey', THREE_DIGITS, 3),
+    cityKey: field('cityKey') === '' ? undefined : key('cityKey', THREE_DIGITS, 3),
   };
 }
 

@@ -18,7 +18,14 @@
  * loads nothing it does not need. The public surface is kept small on purpose: the client,
  * the handlers, the contract's types and error table, and the errors a caller may catch.
  */
-export { createClient, type ClientOptions, type CpmxClient, type InfoCpOptions } from './client/client.js';
+export {
+  createClient,
+  type ClientOptions,
+  type CpmxClient,
+  type InfoCpOptions,
+  type MunicipioOptions,
+  type SearchCpAdvancedOptions,
+} from './client/client.js';
 export type { ArtifactData } from './client/bytes-source.js';
 export { createFetchHandler, type FetchHandler } from './http/fetch.js';
 export type { HandlerOptions } from './http/handler.js';
@@ -28,15 +35,29 @@ export {
   TEST_TOKEN,
   isSuccess,
   type Body,
+  type CitiesByStateCodeBody,
+  type ColoniaListBody,
+  type ColoniaPorCpBody,
+  type ColoniaPorEstadoMunicipioBody,
+  type ColoniaPorMunicipioBody,
+  type ConsultasDisponiblesBody,
+  type CpListBody,
+  type CpPorEstadoBody,
+  type CpPorMunicipioBody,
   type Envelope,
   type ErrorCode,
   type ErrorEnvelope,
+  type EstadoClaveBody,
   type EstadosBody,
   type InfoCpBody,
   type InfoCpFullBody,
   type InfoCpSimplifiedBody,
+  type MunicipioClaveBody,
+  type MunicipioClavePorClaveEstadoBody,
+  type MunicipioClavePorEstadoBody,
   type MunicipiosBody,
   type PostalCodeRecord,
+  type SearchCpAdvancedBody,
   type SearchCpBody,
   type SimplifiedPostalCodeRecord,
   type SuccessEnvelope,

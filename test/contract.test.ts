@@ -3,8 +3,9 @@
  * error with its status, list orders, aliases, path rules, test mode and token rules.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, ERRORS, type CpmxClient, type TokenRegistry } from '../src/index.js';
+import { createClient, ERRORS, type CpmxClient } from '../src/index.js';
 import { FIXTURE, buildInto, tempDir, ok } from './helpers.js';
+import { memoryRegistry } from './support/memory-registry.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -71,15 +72,22 @@ describe('info_cp', () => {
       ['/query/info_cp/0981a?token=demo', 104],
       ['/query/info_cp/０９８１０?token=demo', 104],
       ['/query/info_cp/99999?token=demo', 105],
-      ['/query/info_cp/09810', 106],
-      ['/query/info_cp/09810?token=', 106],
       ['/query/info_cp/09810?token=demo&type=full', 112],
       ['/query/info_cp/09810?token=demo&type=Simplified', 112],
-      ['/query/info_cp/09810?token=demo&type=', 112],
+      ['/query/info_cp/09810?token=demo&type=%20', 112],
     ];
     for (const [path, code] of cases) {
       expect(q(path), path).toEqual({ status: ERRORS[code][1], body: errorOf(code) });
     }
+    const anonymous = createClient({ dataPath });
+    for (const path of ['/query/info_cp/09810', '/query/info_cp/09810?token=', '/query/info_cp/09810?token=&token=demo']) {
+      expect(anonymous.query(path), path).toEqual({ status: 401, body: errorOf(106) });
+    }
+  });
+
+  it('takes an empty type as absent (full mode), as every empty optional parameter', () => {
+    expect(q('/query/info_cp/09810?token=demo&type=')).toEqual(q('/query/info_cp/09810?token=demo'));
+    expect(q('/query/info_cp/09810?token=demo&type=&type=simplified').body).toEqual(client.infoCp('09810'));
   });
 
   it('counts length in code points: a 5-character code of non-ASCII digits is 104, not 102', () => {
@@ -187,12 +195,19 @@ describe('paths', () => {
     expect(q('/query/get_estados/?token=demo').status).toBe(200);
   });
 
-  it('percent-decodes segments as UTF-8; an invalid encoding is taken as written; + stays +', () => {
+  it('percent-decodes segments as UTF-8; an invalid encoding is taken as written; + is a space, %2B a +', () => {
     expect(q('/query/info_cp/%30%39%38%31%30?token=demo').body).toEqual(client.infoCp('09810'));
     expect(q('/query/info_cp/0981%?token=demo').body).toEqual(errorOf(104));
     expect(q('/query/info_cp/%E0%A4%A?token=demo').body).toEqual(errorOf(102));
     expect(q('/query/info_cp/%E0%A?token=demo').body).toEqual(errorOf(104));
     expect(q('/query/search_cp/+1?token=demo').body).toEqual(errorOf(104));
+    expect(q('/query/search_cp/%2B1?token=demo').body).toEqual(errorOf(104));
+    expect(q('/query/get_municipio_por_estado/Estado+de+M%C3%A9xico?token=demo').body).toEqual(client.getMunicipioPorEstado('México'));
+    expect(q('/query/get_municipio_por_estado/+Quintana+Roo+?token=demo').body).toEqual(client.getMunicipioPorEstado('Quintana Roo'));
+    expect(q('/query/get_municipio_por_estado/Quintana%2BRoo?token=demo').body).toEqual(errorOf(110));
+    // An invalid encoding is taken as written, its + still a space.
+    expect(q('/query/get_municipio_por_estado/Quintana+Roo%?token=demo').body).toEqual(errorOf(110));
+    expect(q('/query/get_municipio_por_estado/+++?token=demo').body).toEqual(errorOf(109));
     expect(q('/query/get_municipio_por_estado/Michoac%C3%A1n?token=demo').status).toBe(200);
     expect(q('/query/get_municipio_por_estado/Michoac%E1n?token=demo').body).toEqual(errorOf(110));
   });
@@ -258,16 +273,7 @@ describe('tokens and test mode', () => {
 
   it('with a registry: 107 for an unknown token, 108 once credits are spent, credits only for real successes', () => {
     const credits = new Map([['project-a', 2]]);
-    const registry: TokenRegistry = {
-      credits: (token) => credits.get(token),
-      consume: (token) => {
-        const left = credits.get(token);
-        if (left === undefined) return 'unknown';
-        if (left <= 0) return 'none-left';
-        credits.set(token, left - 1);
-        return 'spent';
-      },
-    };
+    const registry = memoryRegistry(credits);
     const guarded = createClient({ token: 'project-a', dataPath, registry });
     expect(createClient({ token: 'stranger', dataPath, registry }).getEstados()).toEqual(errorOf(107));
     expect(createClient({ token: 'stranger', dataPath, registry }).infoCp('0')).toEqual(errorOf(107));

@@ -97,7 +97,7 @@ describe('the installed package', () => {
   it('ships types that a strict TypeScript consumer compiles against', () => {
     writeFileSync(
       join(project, 'use.ts'),
-      `import { createClient, isSuccess, ArtifactError, ERRORS, type InfoCpBody, type CpmxClient, type PostalCodeRecord } from 'cpmx';
+      `import { createClient, isSuccess, ArtifactError, ERRORS, type InfoCpBody, type CpmxClient, type CpListBody, type PostalCodeRecord } from 'cpmx';
 const client: CpmxClient = createClient({ token: 'demo' });
 const body: InfoCpBody = client.infoCp('09810', { type: 'simplified' });
 const { status } = client.query('/query/get_estados?token=demo');
@@ -115,7 +115,16 @@ for (const envelope of client.infoCp('09810')) records.push(envelope);
 client.infoCp('09810', { type: 'simplfied' });
 const states = client.getEstados();
 const first: string | undefined = isSuccess(states) ? states.response.estado[0] : undefined;
-export const more = [names, records, first, new ArtifactError('x', 'y').path];
+// Each version-2 method is typed by its own body.
+const codes: string[] | undefined = client.getCpPorMunicipio('Benito Juárez', { estado: 'cdmx' }).response?.cp;
+const keys: Record<string, string> | undefined = client.getMunicipioClavePorClaveEstado(9).response?.municipio_clave;
+const left: number | null | undefined = client.consultasDisponibles().response?.consultas_disponibles;
+const advanced: CpListBody = client.searchCpAdvanced('cdmx', { colonia: 'centro', limit: 10 });
+// @ts-expect-error searchCpAdvanced takes municipio, colonia and limit, nothing else
+client.searchCpAdvanced('cdmx', { estado: 'x' });
+// @ts-expect-error a list of settlements is not a list of codes
+const wrong: string[] | undefined = client.getColoniaPorCp('09810').response?.cp;
+export const more = [names, records, first, new ArtifactError('x', 'y').path, codes, keys, left, advanced, wrong];
 `,
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');

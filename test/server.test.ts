@@ -3,68 +3,20 @@
  * over HTTP with fetch: the contract's statuses, CORS, caching, limits, health, credits,
  * several workers sharing a registry, shutdown, and a SIGKILL that loses no credit.
  */
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS } from '../src/index.js';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
 import { FORMAT_VERSION } from '../src/core/format.js';
+import { outputMatches, startServer as startCpmx, type Started } from './support/serve.js';
 
 const dir = tempDir();
 let dataPath: string;
-const running = new Set<ChildProcessWithoutNullStreams>();
-
-interface Started {
-  url: string;
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `cpmx serve` on a free loopback port and waits for its "listening on" line. */
-function startServer(args: string[] = [], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dataPath, ...args], { env: { ...process.env, ...env } });
-  running.add(child);
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-    running.delete(child);
-    resolve(code);
-  }));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1]!, child, output: () => output, exited });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-  });
-}
-
-/** Resolves once the server's output (stdout and stderr) matches `pattern` `count` times. */
-function outputMatches(started: Started, pattern: RegExp, count = 1): Promise<void> {
-  const global = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
-  const enough = () => (started.output().match(global)?.length ?? 0) >= count;
-  return new Promise((resolve, reject) => {
-    if (enough()) return resolve();
-    const check = () => {
-      if (!enough()) return;
-      started.child.stdout.off('data', check);
-      started.child.stderr.off('data', check);
-      resolve();
-    };
-    started.child.stdout.on('data', check);
-    started.child.stderr.on('data', check);
-    started.exited.then(() => (enough() ? resolve() : reject(new Error(`the server exited before printing ${pattern}: ${started.output()}`))));
-  });
-}
+/** `cpmx serve` on the fixture's artifact (a later `--data` in `args` wins). */
+const startServer = (args: string[] = [], env: Record<string, string> = {}) => startCpmx(['--data', dataPath, ...args], env);
 
 function tokens(args: string[]): string {
   return execFileSync(process.execPath, [CLI, 'tokens', ...args], { encoding: 'utf8' });
@@ -94,10 +46,6 @@ async function body<T = { error: boolean; error_message: string | null }>(respon
 beforeAll(async () => {
   dataPath = await buildInto(FIXTURE, dir);
   server = await startServer();
-});
-
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
 });
 
 describe('the contract over HTTP', () => {

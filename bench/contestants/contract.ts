@@ -4,9 +4,10 @@
  * the pure string logic (envelopes, state-name folding), never its data access.
  */
 import { failure, success, type ErrorEnvelope } from '../../src/core/contract.js';
-import { foldStateName, stateSpellings } from '../../src/core/names.js';
+import { foldSettlementName, foldStateName, stateSpellings } from '../../src/core/names.js';
+import type { AdvancedOptions } from './types.js';
 
-export { failure, success };
+export { failure, foldSettlementName, success };
 
 const DIGITS = /^[0-9]+$/;
 
@@ -66,4 +67,34 @@ export function infoBody(cp: string, rows: readonly SettlementRow[], municipio: 
 /** Names once each, in the order given. */
 export function unique(names: readonly string[]): string[] {
   return [...new Set(names)];
+}
+
+/** Missing, empty or only white space. */
+export function blank(value: string | undefined): boolean {
+  return value === undefined || value.trim() === '';
+}
+
+/** 109 or 116 for a state key (`clave`), else undefined. */
+export function keyError(clave: string): ErrorEnvelope | undefined {
+  if (blank(clave)) return failure(109);
+  return /^[0-9]{1,2}$/.test(clave) ? undefined : failure(116);
+}
+
+/** 114 or 109 for a municipality method's municipio and optional estado, else undefined. */
+export function municipalityError(municipio: string, estado: string | undefined): ErrorEnvelope | undefined {
+  if (blank(municipio)) return failure(114);
+  return estado && blank(estado) ? failure(109) : undefined;
+}
+
+/** 109, 114 or 117 for search_cp_advanced, else undefined. */
+export function advancedError(estado: string, { municipio, limit }: AdvancedOptions): ErrorEnvelope | undefined {
+  if (blank(estado)) return failure(109);
+  if (municipio && blank(municipio)) return failure(114);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100_000)) return failure(117);
+  return undefined;
+}
+
+/** The text a colonia filter looks for, or undefined when it filters nothing. */
+export function coloniaNeedle(colonia: string | undefined): string | undefined {
+  return colonia ? foldSettlementName(colonia) || undefined : undefined;
 }

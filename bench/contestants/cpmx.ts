@@ -10,5 +10,15 @@ export function open(paths: DataPaths): Lookups {
     searchCp: (prefix) => client.searchCp(prefix),
     getEstados: () => client.getEstados(),
     getMunicipioPorEstado: (estado) => client.getMunicipioPorEstado(estado),
+    getColoniaPorCp: (cp) => client.getColoniaPorCp(cp),
+    getCpPorEstado: (estado) => client.getCpPorEstado(estado),
+    getCpPorMunicipio: (municipio, estado) => client.getCpPorMunicipio(municipio, { estado }),
+    getColoniaPorMunicipio: (municipio, estado) => client.getColoniaPorMunicipio(municipio, { estado }),
+    getColoniaPorEstadoMunicipio: (estado, municipio) => client.getColoniaPorEstadoMunicipio(estado, municipio),
+    searchCpAdvanced: (estado, options) => client.searchCpAdvanced(estado, options),
+    getEstadoClave: () => client.getEstadoClave(),
+    getMunicipioClavePorEstado: (estado) => client.getMunicipioClavePorEstado(estado),
+    getMunicipioClavePorClaveEstado: (clave) => client.getMunicipioClavePorClaveEstado(clave),
+    getCitiesByStateCode: (clave) => client.getCitiesByStateCode(clave),
   };
 }

@@ -4,7 +4,25 @@ export interface Lookups {
   searchCp(prefix: string): unknown;
   getEstados(): unknown;
   getMunicipioPorEstado(estado: string): unknown;
+  getColoniaPorCp(cp: string): unknown;
+  getCpPorEstado(estado: string): unknown;
+  /** Every state's municipality of that name, or only `estado`'s. */
+  getCpPorMunicipio(municipio: string, estado?: string): unknown;
+  getColoniaPorMunicipio(municipio: string, estado?: string): unknown;
+  getColoniaPorEstadoMunicipio(estado: string, municipio: string): unknown;
+  searchCpAdvanced(estado: string, options: AdvancedOptions): unknown;
+  getEstadoClave(): unknown;
+  getMunicipioClavePorEstado(estado: string): unknown;
+  getMunicipioClavePorClaveEstado(clave: string): unknown;
+  getCitiesByStateCode(clave: string): unknown;
   close?(): void;
+}
+
+/** search_cp_advanced's narrowing, as the workload gives it (absent: not narrowed). */
+export interface AdvancedOptions {
+  municipio?: string | undefined;
+  colonia?: string | undefined;
+  limit?: number | undefined;
 }
 
 /** Where `prepare` left each contestant's data. */

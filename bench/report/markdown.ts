@@ -194,16 +194,23 @@ function controlPanel(p: PanelResults, cpus: number): string[] {
 
 function addressValidation(v: ValidateResults): string[] {
   const reader = (label: string, run: ValidateResults['cpmx']) => row([label, count(Math.round(run.recordsPerSecond)), `${run.seconds.toFixed(2)} s`, megabytes(run.maxRssBytes, 0)]);
+  const share = (run: ValidateResults['cpmx']) => percent(run.recordsPerSecond / v.csvParse.recordsPerSecond);
+  // Results measured before validation ran on every core have one cpmx run.
+  const { jobs, parallel, latin1, parallelSmallMaxRssBytes } = v;
+  const everyCore = jobs !== undefined && parallel && latin1 && parallelSmallMaxRssBytes !== undefined;
   return [
     '## Address validation (`cpmx validate`)',
     '',
     `A CSV of ${count(v.records)} address records drawn from the catalog with a seeded generator (about 90% right; the rest with a lost leading zero, an unknown or wrong code, the wrong state or municipality, a "Col." prefix or a typo in the settlement, or upper-cased and stripped of accents), validated by the command's own code with its output sent to /dev/null, next to csv-parse alone reading the same file and counting records. Child processes, alternating, ${v.rounds} rounds; medians.`,
     '',
     ...head(['reader', 'records/s', 'time', 'peak RSS'], ['---', '---:', '---:', '---:']),
-    reader('cpmx validate', v.cpmx),
+    reader(everyCore ? 'cpmx validate --jobs 1' : 'cpmx validate', v.cpmx),
+    ...(everyCore ? [reader(`cpmx validate --jobs ${jobs}`, parallel), reader(`cpmx validate --jobs ${jobs}, the file in Windows-1252`, latin1)] : []),
     reader('csv-parse alone', v.csvParse),
     '',
-    `cpmx validate runs at ${percent(v.cpmx.recordsPerSecond / v.csvParse.recordsPerSecond)} of csv-parse's own rate. Peak RSS: ${megabytes(v.smallMaxRssBytes, 0)} for ${count(v.smallRecords)} records, ${megabytes(v.cpmx.maxRssBytes, 0)} for ${count(v.records)}.`,
+    everyCore
+      ? `cpmx validate runs at ${share(v.cpmx)} of csv-parse's own single-threaded rate on one thread, and at ${share(parallel)} with --jobs ${jobs} (${share(latin1)} on the Windows-1252 copy of the file). Peak RSS with --jobs 1: ${megabytes(v.smallMaxRssBytes, 0)} for ${count(v.smallRecords)} records, ${megabytes(v.cpmx.maxRssBytes, 0)} for ${count(v.records)}; with --jobs ${jobs}: ${megabytes(parallelSmallMaxRssBytes, 0)} and ${megabytes(parallel.maxRssBytes, 0)}.`
+      : `cpmx validate runs at ${share(v.cpmx)} of csv-parse's own rate. Peak RSS: ${megabytes(v.smallMaxRssBytes, 0)} for ${count(v.smallRecords)} records, ${megabytes(v.cpmx.maxRssBytes, 0)} for ${count(v.records)}.`,
     '',
   ];
 }

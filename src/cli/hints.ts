@@ -4,7 +4,7 @@
  * Hints never change an answer or an exit status.
  */
 import { TEST_TOKEN, isSuccess, type Body } from '../core/contract.js';
-import type { Method, RawRequest } from '../core/request.js';
+import { rawRequest, type Method, type RawRequest } from '../core/request.js';
 
 /** The candidate nearest to `word` when near enough to be a typo (at most a third of it, and 3, edited). */
 export async function closest(word: string, candidates: readonly string[]): Promise<string | undefined> {
@@ -34,9 +34,9 @@ export function afterLookup(method: Method, segment: string | undefined, body: B
   if (isSuccess(body)) return;
   const code = (body as { code_error?: number }).code_error;
   if (code === 106 && process.stderr.isTTY) process.stderr.write(`${TOKEN_HINT}\n`);
-  if (code === 102 && method === 'info_cp' && token !== TEST_TOKEN && segment && /^\d{4}$/.test(segment)) {
+  if (code === 102 && (method === 'info_cp' || method === 'get_colonia_por_cp') && token !== TEST_TOKEN && segment && /^\d{4}$/.test(segment)) {
     const padded = `0${segment}`;
-    if (isSuccess(answer({ method, segment: padded, token: undefined, type: undefined }))) {
+    if (isSuccess(answer(rawRequest(method, padded, undefined)))) {
       process.stderr.write(`cpmx: ${padded} exists: postal codes have 5 digits, and a leading zero is often lost (cpmx info_cp ${padded})\n`);
     }
   }

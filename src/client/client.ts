@@ -6,15 +6,26 @@ import { catalogAge, type ArtifactHeader, type CatalogAge } from '../core/format
 import {
   TEST_TOKEN,
   type Body,
+  type CitiesByStateCodeBody,
+  type ColoniaPorCpBody,
+  type ColoniaPorEstadoMunicipioBody,
+  type ColoniaPorMunicipioBody,
+  type ConsultasDisponiblesBody,
+  type CpPorEstadoBody,
+  type CpPorMunicipioBody,
+  type EstadoClaveBody,
   type EstadosBody,
   type InfoCpBody,
   type InfoCpFullBody,
   type InfoCpSimplifiedBody,
+  type MunicipioClavePorClaveEstadoBody,
+  type MunicipioClavePorEstadoBody,
   type MunicipiosBody,
+  type SearchCpAdvancedBody,
   type SearchCpBody,
 } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
-import { parseRequestPath, type Method, type RawRequest } from '../core/request.js';
+import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import { openSource, type SourceOptions } from './open-source.js';
 
@@ -30,6 +41,20 @@ export interface InfoCpOptions {
   type?: 'simplified' | undefined;
 }
 
+/** The municipality methods' options: without `estado`, every state's municipality of that name answers. */
+export interface MunicipioOptions {
+  estado?: string | undefined;
+}
+
+export interface SearchCpAdvancedOptions {
+  /** Only the codes of this municipality of the state. */
+  municipio?: string | undefined;
+  /** Only the codes with a settlement whose name contains this (ignoring case, accents and repeated spaces). */
+  colonia?: string | undefined;
+  /** At most this many codes (1 to 100000). */
+  limit?: number | string | undefined;
+}
+
 export interface CpmxClient {
   /** The artifact file this client reads (loaded on the first real-data answer); "the artifact given as data" for bytes. */
   readonly dataPath: string;
@@ -40,7 +65,29 @@ export interface CpmxClient {
   searchCp(partial: string): SearchCpBody;
   getEstados(): EstadosBody;
   getMunicipioPorEstado(estado: string): MunicipiosBody;
-  /** Answers a request path exactly as the HTTP API would, with the HTTP status. */
+  /** The settlement names of a code, as simplified `infoCp` lists them. */
+  getColoniaPorCp(cp: string): ColoniaPorCpBody;
+  /** Every code of a state, ascending. */
+  getCpPorEstado(estado: string): CpPorEstadoBody;
+  /** Every code of the municipalities of that name (only `estado`'s when given), ascending. */
+  getCpPorMunicipio(municipio: string, options?: MunicipioOptions): CpPorMunicipioBody;
+  /** The distinct settlement names of the municipalities of that name, in catalog order. */
+  getColoniaPorMunicipio(municipio: string, options?: MunicipioOptions): ColoniaPorMunicipioBody;
+  /** `getColoniaPorMunicipio(municipio, { estado })`, both required. */
+  getColoniaPorEstadoMunicipio(estado: string, municipio: string): ColoniaPorEstadoMunicipioBody;
+  /** The codes of a state, narrowed by municipality, settlement name and count. */
+  searchCpAdvanced(estado: string, options?: SearchCpAdvancedOptions): SearchCpAdvancedBody;
+  /** Every state's name to its two-digit key. */
+  getEstadoClave(): EstadoClaveBody;
+  /** A state's municipality names to their three-digit keys. */
+  getMunicipioClavePorEstado(estado: string): MunicipioClavePorEstadoBody;
+  /** The same, the state named by its key (`9` or `09`). */
+  getMunicipioClavePorClaveEstado(clave: string | number): MunicipioClavePorClaveEstadoBody;
+  /** A state's city names, by city key; the state named by its key. */
+  getCitiesByStateCode(clave: string | number): CitiesByStateCodeBody;
+  /** The credits left to the client's token in its registry; `null` without a registry or in test mode. Costs none. */
+  consultasDisponibles(): ConsultasDisponiblesBody;
+  /** Answers a request path exactly as the HTTP API would, with the HTTP status; a path without a token uses the client's. */
   query(path: string): { status: number; body: Body };
   /**
    * The artifact's header with the catalog's date and age in days (null when the artifact does
@@ -65,26 +112,48 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     if (isPromise(settled)) throw new TypeError('createClient: the registry answered with a promise; the client is synchronous, so its registry must be too');
     return settled;
   };
-  // Every request is built in one shape, so the router's property reads stay monomorphic.
-  const ask = (method: Method, segment: string | undefined, type?: string): Body => answer({ method, segment, token, type }).body;
+  // Every request is built by rawRequest, in one shape, so the router's property reads stay monomorphic.
+  const ask = (raw: RawRequest): Body => answer(raw).body;
   // JavaScript callers may pass a number: it is read as its text, as a path would carry it.
   const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
+  /** An optional value: absent stays absent, anything else is read as its text. */
+  const optional = (value: unknown) => (value === undefined || value === null ? undefined : text(value));
 
   function infoCp(cp: string): InfoCpFullBody;
   function infoCp(cp: string, options: { type: 'simplified' }): InfoCpSimplifiedBody;
   function infoCp(cp: string, options?: InfoCpOptions): InfoCpBody;
   function infoCp(cp: string, options?: InfoCpOptions): InfoCpBody {
-    return ask('info_cp', text(cp), options?.type) as InfoCpBody;
+    return ask(rawRequest('info_cp', text(cp), token, options?.type)) as InfoCpBody;
   }
 
   return {
     dataPath,
     infoCp,
-    searchCp: (partial) => ask('search_cp', text(partial)) as SearchCpBody,
-    getEstados: () => ask('get_estados', undefined) as EstadosBody,
-    getMunicipioPorEstado: (estado) => ask('get_municipio_por_estado', text(estado)) as MunicipiosBody,
+    searchCp: (partial) => ask(rawRequest('search_cp', text(partial), token)) as SearchCpBody,
+    getEstados: () => ask(rawRequest('get_estados', undefined, token)) as EstadosBody,
+    getMunicipioPorEstado: (estado) => ask(rawRequest('get_municipio_por_estado', text(estado), token)) as MunicipiosBody,
+    getColoniaPorCp: (cp) => ask(rawRequest('get_colonia_por_cp', text(cp), token)) as ColoniaPorCpBody,
+    getCpPorEstado: (estado) => ask(rawRequest('get_cp_por_estado', text(estado), token)) as CpPorEstadoBody,
+    getCpPorMunicipio: (municipio, options) =>
+      ask(rawRequest('get_cp_por_municipio', text(municipio), token, undefined, optional(options?.estado))) as CpPorMunicipioBody,
+    getColoniaPorMunicipio: (municipio, options) =>
+      ask(rawRequest('get_colonia_por_municipio', text(municipio), token, undefined, optional(options?.estado))) as ColoniaPorMunicipioBody,
+    getColoniaPorEstadoMunicipio: (estado, municipio) =>
+      ask(rawRequest('get_colonia_por_estado_municipio', undefined, token, undefined, optional(estado), optional(municipio))) as ColoniaPorEstadoMunicipioBody,
+    searchCpAdvanced: (estado, options) =>
+      ask(
+        rawRequest('search_cp_advanced', text(estado), token, undefined, undefined, optional(options?.municipio), optional(options?.colonia), optional(options?.limit)),
+      ) as SearchCpAdvancedBody,
+    getEstadoClave: () => ask(rawRequest('get_estado_clave', undefined, token)) as EstadoClaveBody,
+    getMunicipioClavePorEstado: (estado) => ask(rawRequest('get_municipio_clave_por_estado', text(estado), token)) as MunicipioClavePorEstadoBody,
+    getMunicipioClavePorClaveEstado: (clave) => ask(rawRequest('get_municipio_clave_por_clave_estado', text(clave), token)) as MunicipioClavePorClaveEstadoBody,
+    getCitiesByStateCode: (clave) => ask(rawRequest('getCitiesByStateCode', text(clave), token)) as CitiesByStateCodeBody,
+    consultasDisponibles: () => ask(rawRequest('cuenta/consultas_disponibles', undefined, token)) as ConsultasDisponiblesBody,
     query: (path) => {
-      const { status, body } = answer(parseRequestPath(String(path)));
+      const raw = parseRequestPath(String(path));
+      // The client's token stands in for a path that carries none, as a default token does.
+      if (raw && raw.token === undefined) raw.token = token || undefined;
+      const { status, body } = answer(raw);
       return { status, body };
     },
     catalogInfo: () => {

@@ -21,6 +21,7 @@ import {
   type StringTable,
   type UintArray,
 } from './format.js';
+import { copyStateMembers } from './copy-members.js';
 
 /** The artifact at `path` is missing, unreadable, foreign, truncated or of another version. */
 export class ArtifactError extends Error {
@@ -80,10 +81,10 @@ export class Catalog {
   private readonly cities: Strings;
   private readonly types: Strings;
   private readonly names: Strings;
-  private readonly municipalityState: UintArray;
-  private readonly municipalityName: UintArray;
-  private readonly municipalityKey: UintArray;
   private readonly stateKeys: UintArray;
+  private readonly municipalityState: UintArray;
+  private readonly municipalityKey: UintArray;
+  private readonly municipalityName: UintArray;
   private readonly codeMunicipality: UintArray;
   private readonly codeCity: UintArray;
   /** Settlements of code `i` are `settlementStart[i]` to `settlementStart[i + 1]`. */
@@ -99,9 +100,29 @@ export class Catalog {
   private readonly firstChild: Uint32Array;
   /** First internal node id of each depth 0 to 4, and the node count after them. */
   private readonly levelStart: number[] = [];
+  /** Each settlement's rank in its municipality's catalog order; undefined when settlements are already in that order. */
+  private readonly settlementRanks: UintArray | undefined;
+  /** Where each state's cities start in `stateCities` (one more entry than states). */
+  private readonly stateCityStart: Uint32Array;
+  private readonly stateCities: UintArray;
   private codeStrings: string[] | undefined;
   private stateNameList: string[] | undefined;
   private stateMunicipalities: string[][] | undefined;
+  /** Built on first need: code runs `[start, end, start, end, ...]` per municipality and per state. */
+  private municipalityRuns: number[][] | undefined;
+  private stateRuns: number[][] | undefined;
+  /** Distinct settlement names per municipality (by index) and per group of them (by key), kept once made. */
+  private readonly settlementNameLists = new Map<number | string, string[]>();
+  /** Merged code runs of groups of municipalities (by key), kept once made. */
+  private readonly groupRuns = new Map<string, number[]>();
+  /**
+   * Answers that are objects, made once by Object.fromEntries and copied by spreading: V8 keeps
+   * such an object in fast mode, so a copy of 570 members costs about 1 µs, where building one
+   * member by member costs some 50 times that (see copy-members.ts).
+   */
+  private stateKeyObject: Record<string, string> | undefined;
+  private readonly municipalityKeyObjects: Record<string, string>[] = [];
+  private readonly stateCityLists: string[][] = [];
 
   /** Throws when the parts of the artifact do not fit together. */
   constructor(artifact: Artifact) {
@@ -113,10 +134,10 @@ export class Catalog {
     this.cities = new Strings(strings.cities);
     this.types = new Strings(strings.types);
     this.names = new Strings(strings.settlements);
-    this.municipalityState = artifact.municipalityState;
-    this.municipalityName = artifact.municipalityName;
-    this.municipalityKey = artifact.municipalityKey;
     this.stateKeys = artifact.stateKeys;
+    this.municipalityState = artifact.municipalityState;
+    this.municipalityKey = artifact.municipalityKey;
+    this.municipalityName = artifact.municipalityName;
     this.codeMunicipality = artifact.codeMunicipality;
     this.codeCity = artifact.codeCity;
 
@@ -148,16 +169,32 @@ export class Catalog {
     expect(levelEnd === nodes && next === this.codeCount, 'trie does not match the code count');
 
     expect(this.codeMunicipality.length === this.codeCount && this.codeCity.length === this.codeCount, 'code columns have the wrong length');
-    expect(this.municipalityState.length === artifact.header.municipalities, 'municipality columns have the wrong length');
-    expect(this.states.size === artifact.header.states, 'state table has the wrong size');
+    expect(
+      this.municipalityState.length === artifact.header.municipalities &&
+        this.municipalityKey.length === artifact.header.municipalities &&
+        this.municipalityName.length === artifact.header.municipalities,
+      'municipality columns have the wrong length',
+    );
+    expect(this.states.size === artifact.header.states && this.stateKeys.length === artifact.header.states, 'state table has the wrong size');
+
+    this.settlementRanks = artifact.settlementRanks;
+    expect(this.settlementRanks === undefined || (ArrayBuffer.isView(this.settlementRanks) && this.settlementRanks.length === rows), 'settlement ranks have the wrong length');
+    const cityCounts = artifact.stateCityCounts;
+    this.stateCities = artifact.stateCities;
+    expect(ArrayBuffer.isView(cityCounts) && ArrayBuffer.isView(this.stateCities) && cityCounts.length === this.states.size, 'state cities are missing');
+    this.stateCityStart = new Uint32Array(cityCounts.length + 1);
+    let cities = 0;
+    for (let i = 0; i < cityCounts.length; i++) this.stateCityStart[i + 1] = cities += cityCounts[i]!;
+    expect(cities === this.stateCities.length, 'state cities do not add up');
 
     // Every index must point inside what it indexes: a lookup never reads past a table,
     // whatever the file says (the checksum catches damage; this catches a forged file).
-    expect(this.municipalityName.length === this.municipalityState.length, 'municipality columns have the wrong length');
     expectBelow(this.municipalityState, this.states.size, 'a municipality names a state');
     expectBelow(this.municipalityName, this.municipalityNames.size, 'a municipality names a name');
     expectBelow(this.codeMunicipality, this.municipalityState.length, 'a code names a municipality');
     expectBelow(this.codeCity, this.cities.size, 'a code names a city');
+    expectBelow(this.stateCities, this.cities.size, 'a state names a city');
+    if (this.settlementRanks) expectBelow(this.settlementRanks, rows, 'a settlement ranks');
     expect(settlementsWithin(this.settlements, this.names.size, this.types.size), 'a settlement names a name or type that is not in its table');
   }
 
@@ -287,6 +324,191 @@ export class Catalog {
     }
     return this.stateMunicipalities[state] ?? [];
   }
+
+  /** The number of states; state indices run from 0, ordered by `c_estado`. */
+  get stateCount(): number {
+    return this.states.size;
+  }
+
+  /** The state whose `c_estado` is `key`, or -1. */
+  stateWithKey(key: number): number {
+    for (let state = 0; state < this.stateKeys.length; state++) if (this.stateKeys[state] === key) return state;
+    return -1;
+  }
+
+  /** Every state's name to its two-digit key, in key order (a fresh object). */
+  stateKeysByName(): Record<string, string> {
+    this.stateKeyObject ??= Object.fromEntries(this.stateNames().map((name, state) => [name, twoDigits(this.stateKeys[state]!)]));
+    return { ...this.stateKeyObject };
+  }
+
+  nameOfMunicipality(municipality: number): string {
+    return this.municipalityNames.get(this.municipalityName[municipality]!);
+  }
+
+  /** The state index of a municipality. */
+  stateOfMunicipality(municipality: number): number {
+    return this.municipalityState[municipality]!;
+  }
+
+  /** A state's municipality names to their three-digit keys, ordered by key (a fresh object). */
+  municipalityKeysOf(state: number): Record<string, string> {
+    let keys = this.municipalityKeyObjects[state];
+    if (!keys) {
+      const entries: [string, string][] = [];
+      for (let m = 0; m < this.municipalityState.length; m++) {
+        if (this.municipalityState[m] !== state) continue;
+        const name = this.nameOfMunicipality(m);
+        // Should one state ever name two municipalities alike, the first key keeps the name.
+        if (!entries.some(([known]) => known === name)) entries.push([name, String(this.municipalityKey[m]!).padStart(3, '0')]);
+      }
+      keys = this.municipalityKeyObjects[state] = Object.fromEntries(entries);
+    }
+    return copyStateMembers(state, keys);
+  }
+
+  /** A state's city names, each once, ordered by `c_cve_ciudad` (a fresh array). */
+  citiesOf(state: number): string[] {
+    let cities = this.stateCityLists[state];
+    if (!cities) {
+      const start = this.stateCityStart[state]!;
+      cities = this.stateCityLists[state] = Array.from({ length: this.stateCityStart[state + 1]! - start }, (_, i) => this.cities.get(this.stateCities[start + i]!));
+    }
+    return cities.slice();
+  }
+
+  /** Code `code` as a 5-character string. */
+  postalCode(code: number): string {
+    return (this.codeStrings ??= this.listCodes())[code]!;
+  }
+
+  /** The settlement names of a code in catalog order, as simplified `info_cp` lists them (a fresh array). */
+  settlementNamesOf(code: number): string[] {
+    const start = this.settlementStart[code]!;
+    const names = new Array<string>(this.settlementStart[code + 1]! - start);
+    for (let i = 0; i < names.length; i++) names[i] = this.settlementName(start + i);
+    return names;
+  }
+
+  /** Runs of consecutive code indices `[start, end, ...]` of a state, ascending. */
+  codeRunsOfState(state: number): readonly number[] {
+    if (!this.stateRuns) {
+      const municipalityRuns = this.codeRunsByMunicipality();
+      this.stateRuns = Array.from({ length: this.states.size }, () => []);
+      // Municipalities are ordered by state, so each state's runs come out ascending once merged.
+      for (let m = 0; m < municipalityRuns.length; m++) this.stateRuns[this.municipalityState[m]!]!.push(...municipalityRuns[m]!);
+      this.stateRuns = this.stateRuns.map(mergeRuns);
+    }
+    return this.stateRuns[state] ?? [];
+  }
+
+  /** Runs of consecutive code indices `[start, end, ...]` of a municipality, ascending. */
+  codeRunsOfMunicipality(municipality: number): readonly number[] {
+    return this.codeRunsByMunicipality()[municipality] ?? [];
+  }
+
+  private codeRunsByMunicipality(): number[][] {
+    if (!this.municipalityRuns) {
+      const runs: number[][] = Array.from({ length: this.municipalityState.length }, () => []);
+      for (let code = 0; code < this.codeCount; code++) {
+        const own = runs[this.codeMunicipality[code]!]!;
+        if (own.length && own[own.length - 1] === code) own[own.length - 1] = code + 1;
+        else own.push(code, code + 1);
+      }
+      this.municipalityRuns = runs;
+    }
+    return this.municipalityRuns;
+  }
+
+  /** The codes of a state, ascending, at most `limit` of them (a fresh array). */
+  codesOfState(state: number, limit = Number.POSITIVE_INFINITY): string[] {
+    return this.codesOfRuns(this.codeRunsOfState(state), limit);
+  }
+
+  /** The codes of some municipalities (indices ascending), ascending, at most `limit` (a fresh array). */
+  codesOfMunicipalities(municipalities: readonly number[], limit = Number.POSITIVE_INFINITY): string[] {
+    return this.codesOfRuns(this.codeRunsOfMunicipalities(municipalities), limit);
+  }
+
+  /** Runs of consecutive code indices of some municipalities (indices ascending), merged, ascending. */
+  private codeRunsOfMunicipalities(municipalities: readonly number[]): readonly number[] {
+    if (municipalities.length === 1) return this.codeRunsOfMunicipality(municipalities[0]!);
+    const key = municipalities.join(',');
+    let runs = this.groupRuns.get(key);
+    if (!runs) this.groupRuns.set(key, (runs = mergeRuns(municipalities.flatMap((m) => this.codeRunsOfMunicipality(m)))));
+    return runs;
+  }
+
+  private codesOfRuns(runs: readonly number[], limit: number): string[] {
+    const codes = (this.codeStrings ??= this.listCodes());
+    if (runs.length === 2) return codes.slice(runs[0], Math.min(runs[1]!, runs[0]! + limit));
+    const out: string[] = [];
+    for (let r = 0; r < runs.length && out.length < limit; r += 2) {
+      for (let code = runs[r]!; code < runs[r + 1]! && out.length < limit; code++) out.push(codes[code]!);
+    }
+    return out;
+  }
+
+  /**
+   * The settlement names of some municipalities (indices ascending), each distinct name once,
+   * in catalog order of its first occurrence (a fresh array; the list is made once and kept).
+   * Each municipality's settlements come in its catalog order; several municipalities (one name
+   * in several states) come one after the other in the order of their lowest code, which is
+   * the catalog's in a catalog sorted by code.
+   */
+  settlementNamesOfMunicipalities(municipalities: readonly number[]): string[] {
+    const key = municipalities.length === 1 ? municipalities[0]! : municipalities.join(',');
+    let names = this.settlementNameLists.get(key);
+    if (!names) {
+      const byFirstCode = [...municipalities].sort((a, b) => this.codeRunsOfMunicipality(a)[0]! - this.codeRunsOfMunicipality(b)[0]!);
+      const seen = new Set<number>();
+      names = [];
+      for (const m of byFirstCode) {
+        const runs = this.codeRunsOfMunicipality(m);
+        const settlements: number[] = [];
+        for (let r = 0; r < runs.length; r += 2) {
+          for (let s = this.settlementStart[runs[r]!]!; s < this.settlementStart[runs[r + 1]!]!; s++) settlements.push(s);
+        }
+        const ranks = this.settlementRanks;
+        if (ranks) settlements.sort((a, b) => ranks[a]! - ranks[b]!);
+        for (const s of settlements) {
+          const name = this.settlement(s) & SETTLEMENT_NAME_MASK;
+          if (seen.has(name)) continue;
+          seen.add(name);
+          names.push(this.names.get(name));
+        }
+      }
+      this.settlementNameLists.set(key, names);
+    }
+    return names.slice();
+  }
+
+  /** The settlements of a code: indices from `settlementStartOf` to `settlementEndOf`. Names by index: */
+  settlementNameIndex(settlement: number): number {
+    return this.settlement(settlement) & SETTLEMENT_NAME_MASK;
+  }
+
+  /** The name of settlement-name index `name` (see `settlementNameIndex`). */
+  settlementNameAt(name: number): string {
+    return this.names.get(name);
+  }
+}
+
+/** Sorts runs `[start, end, ...]` by start and joins the ones that touch. */
+function mergeRuns(runs: readonly number[]): number[] {
+  const pairs: [number, number][] = [];
+  for (let r = 0; r < runs.length; r += 2) pairs.push([runs[r]!, runs[r + 1]!]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  const merged: number[] = [];
+  for (const [start, end] of pairs) {
+    if (merged.length && merged[merged.length - 1] === start) merged[merged.length - 1] = end;
+    else merged.push(start, end);
+  }
+  return merged;
+}
+
+function twoDigits(key: number): string {
+  return key < 10 ? `0${key}` : String(key);
 }
 
 function expect(condition: boolean, reason: string): asserts condition {

@@ -20,6 +20,11 @@ export const ERRORS = {
   110: ['No se encontró el estado', 404],
   111: ['Método no encontrado', 404],
   112: ['El tipo de respuesta es inválido', 400],
+  113: ['Método no disponible sin conexión', 501],
+  114: ['No se recibió el municipio', 400],
+  115: ['No se encontró el municipio', 404],
+  116: ['La clave del estado es inválida', 400],
+  117: ['El límite es inválido', 400],
 } as const satisfies Record<number, readonly [string, number]>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -61,10 +66,39 @@ export type InfoCpFullBody = SuccessEnvelope<PostalCodeRecord>[] | ErrorEnvelope
 /** `info_cp` with `type=simplified`: one envelope. */
 export type InfoCpSimplifiedBody = Envelope<SimplifiedPostalCodeRecord>;
 export type InfoCpBody = InfoCpFullBody | InfoCpSimplifiedBody;
-export type SearchCpBody = Envelope<{ cp: string[] }>;
+/** A list of postal codes, ascending. */
+export type CpListBody = Envelope<{ cp: string[] }>;
+/** A list of settlement names. */
+export type ColoniaListBody = Envelope<{ colonia: string[] }>;
+/** Names to their keys, in key order. */
+export type MunicipioClaveBody = Envelope<{ municipio_clave: Record<string, string> }>;
+
+export type SearchCpBody = CpListBody;
 export type EstadosBody = Envelope<{ estado: string[] }>;
 export type MunicipiosBody = Envelope<{ municipios: string[] }>;
-export type Body = InfoCpBody | SearchCpBody | EstadosBody | MunicipiosBody;
+export type ColoniaPorCpBody = ColoniaListBody;
+export type CpPorEstadoBody = CpListBody;
+export type CpPorMunicipioBody = CpListBody;
+export type ColoniaPorMunicipioBody = ColoniaListBody;
+export type ColoniaPorEstadoMunicipioBody = ColoniaListBody;
+export type SearchCpAdvancedBody = CpListBody;
+export type EstadoClaveBody = Envelope<{ estado_clave: Record<string, string> }>;
+export type MunicipioClavePorEstadoBody = MunicipioClaveBody;
+export type MunicipioClavePorClaveEstadoBody = MunicipioClaveBody;
+export type CitiesByStateCodeBody = Envelope<{ ciudad: string[] }>;
+/** The credits left to the token; `null` where nothing counts them (no registry, or test mode). */
+export type ConsultasDisponiblesBody = Envelope<{ consultas_disponibles: number | null }>;
+
+export type Body =
+  | InfoCpBody
+  | CpListBody
+  | EstadosBody
+  | MunicipiosBody
+  | ColoniaListBody
+  | EstadoClaveBody
+  | MunicipioClaveBody
+  | CitiesByStateCodeBody
+  | ConsultasDisponiblesBody;
 
 export function success<R>(response: R): SuccessEnvelope<R> {
   return { error: false, code_error: 0, error_message: null, response };

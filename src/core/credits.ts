@@ -4,6 +4,7 @@
  * (or only looks for one, for HEAD and 304), test mode and early errors cost nothing, and
  * any other error still needs a token the registry holds (107 comes before parameters).
  */
+import { success } from './contract.js';
 import type { Answer } from './router.js';
 import { errorAnswer } from './router.js';
 
@@ -24,10 +25,19 @@ export interface TokenRegistry {
 /** `spend` for an answer that is delivered; `look` for HEAD and 304, which cost nothing but need a credit. */
 export type SettleMode = 'spend' | 'look';
 
-/** The final answer, once the registry has had its say; a promise when the registry answers with one. */
+/**
+ * The final answer, once the registry has had its say; a promise when the registry answers
+ * with one. `cuenta/consultas_disponibles` gets the registry's count here (`null` stays where
+ * no registry counts): it never spends a credit, and a token with none left reads 0.
+ */
 export function settle(answer: Answer, registry: TokenRegistry | undefined, mode: SettleMode = 'spend'): Answer | Promise<Answer> {
   if (!registry || answer.credit === 'none') return answer;
   const token = answer.token!;
+  if (answer.credit === 'count') {
+    return after(registry.credits(token), (left) =>
+      left === undefined ? errorAnswer(107, token, 'none') : { ...answer, body: success({ consultas_disponibles: Math.max(0, left) }) },
+    );
+  }
   if (answer.credit === 'spend' && mode === 'spend') {
     return after(registry.consume(token), (outcome) => (outcome === 'spent' ? answer : errorAnswer(outcome === 'unknown' ? 107 : 108, token, 'none')));
   }

@@ -9,8 +9,11 @@
  */
 /** Identifies a cpmx artifact; a file whose header lacks it is foreign. */
 export const FORMAT_NAME = 'cpmx-catalog';
-/** Bumped whenever the layout below changes; the runtime refuses any other version. */
-export const FORMAT_VERSION = 3;
+/**
+ * Bumped whenever the layout below changes; the runtime refuses any other version. 3: the
+ * checksummed envelope; 4: each state's cities and the settlement ranks (contract version 2).
+ */
+export const FORMAT_VERSION = 4;
 
 /** Settlement entries pack the name index into the low bits and the type index above it. */
 export const SETTLEMENT_NAME_BITS = 18;
@@ -103,7 +106,7 @@ export interface Artifact {
   strings: {
     states: StringTable;
     municipalities: StringTable;
-    /** Entry 0 is always the empty string (a code with no city). */
+    /** Entry 0 is always the empty string (a code with no city); then every city a row names. */
     cities: StringTable;
     types: StringTable;
     settlements: StringTable;
@@ -126,6 +129,21 @@ export interface Artifact {
   codeSettlements: UintArray;
   /** Per settlement, grouped by code in catalog order: `name | type << 18`, 3 bytes little-endian. */
   settlements: Uint8Array;
+  /**
+   * Each settlement's place among the settlements of its municipality (its code's) in catalog
+   * order, in the order of `settlements`. Absent when that order already is the catalog's (a
+   * catalog sorted by code, as the official one is), so that it costs nothing there. Ranks
+   * within a municipality, not rows of a file, so that a catalog built from per-state files
+   * is the same whatever order the files are given in.
+   */
+  settlementRanks?: UintArray;
+  /**
+   * The cities of each state (`d_ciudad`, each name once) ordered by their key `c_cve_ciudad`:
+   * state `i` has `stateCityCounts[i]` entries of `stateCities` (indices into `strings.cities`),
+   * after those of the states before it.
+   */
+  stateCityCounts: UintArray;
+  stateCities: UintArray;
 }
 
 /**

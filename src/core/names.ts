@@ -1,7 +1,8 @@
 /**
  * Names as people type them: one fold (case and accents dropped), the contract's state
- * aliases, and the index that finds a state by any of its spellings. The router, address
- * validation and the benchmark's contestants all fold through here.
+ * aliases, and the indexes that find a state by any of its spellings or its key, and the
+ * municipalities of a name. The router, address validation and the benchmark's contestants
+ * all fold through here.
  */
 import type { Catalog } from './catalog.js';
 
@@ -12,7 +13,41 @@ export function foldAccents(text: string): string {
 
 /** Folds a state or municipality name as the contract matches it: trimmed, no case, no accents. */
 export function foldStateName(name: string): string {
-  return foldAccents(name.trim());
+  const trimmed = name.trim();
+  // Latin-1 text (all of the official catalog, most of what people type) folds through a
+  // table of each character's fold; anything wider takes Unicode's own path. Both agree.
+  const accents = accentTable();
+  let out = '';
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed.charCodeAt(i);
+    if (c > 0xff) return foldAccents(trimmed);
+    out += accents[c]!;
+  }
+  return out;
+}
+
+/**
+ * Folds a settlement name for the `colonia` filter: the fold of names, with every run of
+ * white space made one space, so `Lomas  de Chapultepec` contains `lomas de`.
+ */
+export function foldSettlementName(name: string): string {
+  const trimmed = name.trim();
+  const accents = accentTable();
+  const spaces = spaceTable();
+  let out = '';
+  let space = false;
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed.charCodeAt(i);
+    if (c > 0xff) return foldAccents(trimmed).replace(/\s+/g, ' ');
+    if (spaces[c]) {
+      if (!space) out += ' ';
+      space = true;
+    } else {
+      out += accents[c]!;
+      space = false;
+    }
+  }
+  return out;
 }
 
 /** The contract's aliases, by the catalog name they stand for. */
@@ -68,6 +103,53 @@ export function findState(catalog: Catalog, name: string): number {
   return state;
 }
 
+/** The index of the state whose `c_estado` is `clave` (1 or 2 ASCII digits, checked before: `9` is `09`), or -1. */
+export function findStateByKey(catalog: Catalog, clave: string): number {
+  return catalog.stateWithKey(Number(clave));
+}
+
+interface MunicipalityIndex {
+  /** Folded name → the municipalities of that name, ascending (so by state, then key). */
+  byFoldedName: Map<string, readonly number[]>;
+  seen: Map<string, readonly number[]>;
+}
+
+const municipalityIndexes = new WeakMap<Catalog, MunicipalityIndex>();
+const NONE: readonly number[] = [];
+
+function municipalityIndex(catalog: Catalog): MunicipalityIndex {
+  let index = municipalityIndexes.get(catalog);
+  if (!index) {
+    const byFoldedName = new Map<string, number[]>();
+    for (let m = 0; m < catalog.municipalityCount; m++) {
+      const folded = foldStateName(catalog.nameOfMunicipality(m));
+      const same = byFoldedName.get(folded);
+      if (same) same.push(m);
+      else byFoldedName.set(folded, [m]);
+    }
+    index = { byFoldedName, seen: new Map() };
+    municipalityIndexes.set(catalog, index);
+  }
+  return index;
+}
+
+/**
+ * The municipalities that `name` names (folded as states are, no aliases), ascending: every
+ * state's municipality of that name, or only the one in `state` when a state index is given.
+ * Empty when none.
+ */
+export function findMunicipalities(catalog: Catalog, name: string, state = -1): readonly number[] {
+  const index = municipalityIndex(catalog);
+  let all = index.seen.get(name);
+  if (all === undefined) {
+    all = index.byFoldedName.get(foldStateName(name)) ?? NONE;
+    if (index.seen.size < SEEN_LIMIT) index.seen.set(name, all);
+  }
+  if (state < 0) return all;
+  for (const m of all) if (catalog.stateOfMunicipality(m) === state) return [m];
+  return NONE;
+}
+
 /**
  * Folds for comparing free text (address validation): case, accents, punctuation and runs of
  * white space, so `granjas  esmeralda` matches `Granjas Esmeralda`.
@@ -99,6 +181,21 @@ function foldPunctuation(text: string): string {
     .replace(/[\p{P}\p{S}]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * `foldAccents` of each Latin-1 character alone, made by running it, and which of them are
+ * white space to `\s` (and to `trim`): made on first use, to keep loading cheap.
+ */
+let latin1Accents: readonly string[] | undefined;
+let latin1Space: readonly boolean[] | undefined;
+
+function accentTable(): readonly string[] {
+  return (latin1Accents ??= Array.from({ length: 0x100 }, (_, c) => foldAccents(String.fromCharCode(c))));
+}
+
+function spaceTable(): readonly boolean[] {
+  return (latin1Space ??= Array.from({ length: 0x100 }, (_, c) => /\s/.test(String.fromCharCode(c))));
 }
 
 /** `foldPunctuation` of each Latin-1 character alone ("" for a separator), made by running it. */

@@ -1,27 +1,96 @@
 /**
  * Requests: a path as the contract reads it (`/query/info_cp/09810?token=T&type=simplified`)
  * becomes a `RawRequest`; its parameter checks turn it into a `Request` narrowed per method,
- * or the error code the contract gives it.
+ * or the error code the contract gives it. `METHODS` says what each method takes; the
+ * parser, the command line and its help are made from it.
  */
 import type { ErrorCode } from './contract.js';
 
-export type Method = 'info_cp' | 'search_cp' | 'get_estados' | 'get_municipio_por_estado';
+/** What a method's path segment holds, named as the contract names it. */
+export type SegmentKind = 'cp' | 'partial' | 'estado' | 'municipio' | 'clave';
+/** The query parameters the contract reads (besides `token`). */
+export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type';
 
-const METHODS: ReadonlySet<string> = new Set<Method>(['info_cp', 'search_cp', 'get_estados', 'get_municipio_por_estado']);
-/** Methods that take no path segment: one more is a path the contract does not know. */
-const NO_SEGMENT: ReadonlySet<Method> = new Set<Method>(['get_estados']);
+export interface MethodSpec {
+  /** The one path segment the method takes; none when absent. */
+  readonly segment?: SegmentKind;
+  /** The query parameters it reads, in the order they are checked. */
+  readonly parameters: readonly Parameter[];
+  /** Those of them it requires (the others are optional). */
+  readonly required?: readonly Parameter[];
+}
+
+/** Every method of the contract answered here, by its COPOMEX name. */
+export const METHODS = {
+  info_cp: { segment: 'cp', parameters: ['type'] },
+  search_cp: { segment: 'partial', parameters: [] },
+  get_estados: { parameters: [] },
+  get_municipio_por_estado: { segment: 'estado', parameters: [] },
+  get_colonia_por_cp: { segment: 'cp', parameters: [] },
+  get_cp_por_estado: { segment: 'estado', parameters: [] },
+  get_cp_por_municipio: { segment: 'municipio', parameters: ['estado'] },
+  get_colonia_por_municipio: { segment: 'municipio', parameters: ['estado'] },
+  get_colonia_por_estado_municipio: { parameters: ['estado', 'municipio'], required: ['estado', 'municipio'] },
+  search_cp_advanced: { segment: 'estado', parameters: ['municipio', 'colonia', 'limit'] },
+  get_cp_advanced: { segment: 'estado', parameters: ['municipio', 'colonia', 'limit'] },
+  get_estado_clave: { parameters: [] },
+  get_municipio_clave_por_estado: { segment: 'estado', parameters: [] },
+  get_municipio_clave_por_clave_estado: { segment: 'clave', parameters: [] },
+  getCitiesByStateCode: { segment: 'clave', parameters: [] },
+  'cuenta/consultas_disponibles': { parameters: [] },
+} as const satisfies Record<string, MethodSpec>;
+
+export type Method = keyof typeof METHODS;
+
+/** COPOMEX methods whose data (coordinates, INEGI localities, streets) the postal catalog does not hold: 113. */
+export const UNAVAILABLE_METHODS = [
+  'info_cp_geocoding',
+  'info_cp_geocoding_reverse',
+  'get_localidad_por_estado_municipio',
+  'get_localidad_por_clave_estado_municipio',
+  'info_localidad',
+  'get_vialidad',
+  'get_tipo_vialidad',
+] as const;
+export type UnavailableMethod = (typeof UNAVAILABLE_METHODS)[number];
+
+const SPECS: ReadonlyMap<string, MethodSpec> = new Map(Object.entries(METHODS));
+const UNAVAILABLE: ReadonlySet<string> = new Set(UNAVAILABLE_METHODS);
+
+/** True for a method the contract answers with 113. */
+export function isUnavailable(method: Method | UnavailableMethod): method is UnavailableMethod {
+  return UNAVAILABLE.has(method);
+}
 
 /**
  * A request as received: every field of every method in one shape, so that the router's
- * property reads stay monomorphic. The typed client methods build these directly.
+ * property reads stay monomorphic. Make them with `rawRequest` (the typed client methods and
+ * the command line do), which keeps that one shape. Absent and empty parameters are undefined.
  */
 export interface RawRequest {
-  method: Method;
+  method: Method | UnavailableMethod;
   /** The decoded path segment after the method's name, when there is one. */
   segment: string | undefined;
   token: string | undefined;
-  /** The `type` query parameter, when present (even empty). */
   type: string | undefined;
+  estado: string | undefined;
+  municipio: string | undefined;
+  colonia: string | undefined;
+  limit: string | undefined;
+}
+
+/** A RawRequest, always built in the same shape. */
+export function rawRequest(
+  method: Method | UnavailableMethod,
+  segment: string | undefined,
+  token: string | undefined,
+  type: string | undefined = undefined,
+  estado: string | undefined = undefined,
+  municipio: string | undefined = undefined,
+  colonia: string | undefined = undefined,
+  limit: string | undefined = undefined,
+): RawRequest {
+  return { method, segment, token, type, estado, municipio, colonia, limit };
 }
 
 export interface InfoCpRequest {
@@ -35,31 +104,75 @@ export interface SearchCpRequest {
   token: string;
   partial: string;
 }
-export interface EstadosRequest {
-  method: 'get_estados';
+/** Methods that take nothing but the token. */
+export interface PlainRequest {
+  method: 'get_estados' | 'get_estado_clave' | 'cuenta/consultas_disponibles';
   token: string;
 }
-export interface MunicipiosRequest {
-  method: 'get_municipio_por_estado';
+export interface ColoniaPorCpRequest {
+  method: 'get_colonia_por_cp';
+  token: string;
+  cp: string;
+}
+/** Methods of one state named by `estado`. */
+export interface StateRequest {
+  method: 'get_municipio_por_estado' | 'get_cp_por_estado' | 'get_municipio_clave_por_estado';
   token: string;
   estado: string;
 }
+/** Methods of one state named by its key (`clave`, 1 or 2 ASCII digits). */
+export interface StateKeyRequest {
+  method: 'get_municipio_clave_por_clave_estado' | 'getCitiesByStateCode';
+  token: string;
+  clave: string;
+}
+/** Methods of the municipalities of a name, in every state or in `estado`'s. */
+export interface MunicipalityRequest {
+  /** `get_colonia_por_estado_municipio` is `get_colonia_por_municipio` with `estado` required. */
+  method: 'get_cp_por_municipio' | 'get_colonia_por_municipio';
+  token: string;
+  municipio: string;
+  estado: string | undefined;
+}
+/** `search_cp_advanced` and its older name `get_cp_advanced`. */
+export interface SearchCpAdvancedRequest {
+  method: 'search_cp_advanced';
+  token: string;
+  estado: string;
+  municipio: string | undefined;
+  colonia: string | undefined;
+  limit: number | undefined;
+}
 /** A request whose parameters passed the contract's checks. */
-export type Request = InfoCpRequest | SearchCpRequest | EstadosRequest | MunicipiosRequest;
+export type Request =
+  | InfoCpRequest
+  | SearchCpRequest
+  | PlainRequest
+  | ColoniaPorCpRequest
+  | StateRequest
+  | StateKeyRequest
+  | MunicipalityRequest
+  | SearchCpAdvancedRequest;
 
-/** Percent-decodes a path segment as UTF-8; a segment with an invalid encoding stays as written. */
-function decodeSegment(segment: string): string {
-  if (!segment.includes('%')) return segment;
+/**
+ * A path segment or query value as the contract decodes it: `+` is a space (as PHP's
+ * `urlencode` and HTML forms write it), then percent-decoding as UTF-8 (`%2B` is a `+`); an
+ * invalid encoding is taken as written, its `+` still spaces.
+ */
+export function decodeComponent(text: string): string {
+  const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  if (!spaced.includes('%')) return spaced;
   try {
-    return decodeURIComponent(segment);
+    return decodeURIComponent(spaced);
   } catch {
-    return segment;
+    return spaced;
   }
 }
 
-function decodeQueryValue(value: string): string {
-  const spaced = value.includes('+') ? value.replaceAll('+', ' ') : value;
-  return decodeSegment(spaced);
+/** Where the segment of `path` that starts at `start` ends: the next "/", or `end`. */
+function segmentEnd(path: string, start: number, end: number): number {
+  const slash = path.indexOf('/', start);
+  return slash < 0 || slash > end ? end : slash;
 }
 
 /**
@@ -80,40 +193,81 @@ export function parseRequestPath(path: string): RawRequest | undefined {
   let pathEnd = mark;
   if (pathEnd > start && path.charCodeAt(pathEnd - 1) === 47) pathEnd--; // one trailing "/"
   if (path.charCodeAt(start) === 47) start++;
-  if (!path.startsWith('query/', start)) return undefined;
-  const methodStart = start + 6;
-  let slash = path.indexOf('/', methodStart);
-  if (slash < 0 || slash > pathEnd) slash = pathEnd;
-  const name = path.slice(methodStart, slash);
-  if (!METHODS.has(name)) return undefined;
+  // Every segment is decoded before it is read, `query` and the method's name included.
+  let at = start + 6;
+  if (!path.startsWith('query/', start)) {
+    const slash = segmentEnd(path, start, pathEnd);
+    if (slash >= pathEnd || decodeComponent(path.slice(start, slash)) !== 'query') return undefined;
+    at = slash + 1;
+  }
+  let slash = segmentEnd(path, at, pathEnd);
+  let name = decodeComponent(path.slice(at, slash));
+  // A name is one segment, or the account method's two: a decoded "/" joins no segments.
+  if (name.includes('/')) return undefined;
+  if (name === 'cuenta' && slash < pathEnd) {
+    const next = segmentEnd(path, slash + 1, pathEnd);
+    if (decodeComponent(path.slice(slash + 1, next)) === 'consultas_disponibles') {
+      name = 'cuenta/consultas_disponibles';
+      slash = next;
+    }
+  }
+  const spec = SPECS.get(name);
+  if (!spec) {
+    // A method whose data the catalog lacks answers 113, whatever follows its name.
+    return UNAVAILABLE.has(name) ? rawRequest(name as UnavailableMethod, undefined, undefined) : undefined;
+  }
   const method = name as Method;
   let segment: string | undefined;
   if (slash < pathEnd) {
     const extra = path.indexOf('/', slash + 1);
-    if (NO_SEGMENT.has(method) || (extra >= 0 && extra < pathEnd)) return undefined; // a segment too many
-    segment = decodeSegment(path.slice(slash + 1, pathEnd));
+    if (spec.segment === undefined || (extra >= 0 && extra < pathEnd)) return undefined; // a segment too many
+    segment = decodeComponent(path.slice(slash + 1, pathEnd));
   }
 
-  // The query string: the first occurrence of each parameter wins; unknown ones are ignored.
+  // The query string: the first occurrence of each parameter counts, empty or not; an empty
+  // one is then absent. Unknown parameters are ignored.
   let token: string | undefined;
   let type: string | undefined;
-  for (let at = mark + 1; at < end; ) {
-    let amp = path.indexOf('&', at);
+  let estado: string | undefined;
+  let municipio: string | undefined;
+  let colonia: string | undefined;
+  let limit: string | undefined;
+  for (let from = mark + 1; from < end; ) {
+    let amp = path.indexOf('&', from);
     if (amp < 0 || amp > end) amp = end;
-    let equals = path.indexOf('=', at);
+    let equals = path.indexOf('=', from);
     if (equals < 0 || equals > amp) equals = amp;
-    const parameter = decodeQueryValue(path.slice(at, equals));
-    const value = () => (equals < amp ? decodeQueryValue(path.slice(equals + 1, amp)) : '');
-    if (parameter === 'token') token ??= value();
-    else if (parameter === 'type') type ??= value();
-    at = amp + 1;
+    const parameter = decodeComponent(path.slice(from, equals));
+    const value = () => (equals < amp ? decodeComponent(path.slice(equals + 1, amp)) : '');
+    switch (parameter) {
+      case 'token':
+        token ??= value();
+        break;
+      case 'type':
+        type ??= value();
+        break;
+      case 'estado':
+        estado ??= value();
+        break;
+      case 'municipio':
+        municipio ??= value();
+        break;
+      case 'colonia':
+        colonia ??= value();
+        break;
+      case 'limit':
+        limit ??= value();
+        break;
+    }
+    from = amp + 1;
   }
-  return { method, segment, token, type };
+  return rawRequest(method, segment, token || undefined, type || undefined, estado || undefined, municipio || undefined, colonia || undefined, limit || undefined);
 }
 
 /**
- * The parameter checks (101, 102, 104, 109, 112), the same in both modes: the narrowed
- * request, or the error. The token is checked before, by the router.
+ * The parameter checks (101, 102, 104, 109, 112, 114, 116, 117), the same in both modes, in
+ * the contract's order (the segment, then `estado`, `municipio`, `limit`, `type`): the narrowed
+ * request, or the error. The path (111, 113) and the token are checked before, by the router.
  */
 export function checkParameters(raw: RawRequest, token: string): Request | ErrorCode {
   const { segment } = raw;
@@ -121,18 +275,60 @@ export function checkParameters(raw: RawRequest, token: string): Request | Error
     case 'info_cp': {
       const error = checkCode(segment, 5);
       if (error) return error;
-      if (raw.type !== undefined && raw.type !== 'simplified') return 112;
-      return { method: 'info_cp', token, cp: segment!, simplified: raw.type !== undefined };
+      const type = raw.type || undefined;
+      if (type !== undefined && type !== 'simplified') return 112;
+      return { method: 'info_cp', token, cp: segment!, simplified: type !== undefined };
     }
-    case 'search_cp': {
-      const error = checkCode(segment, 1);
-      return error ?? { method: 'search_cp', token, partial: segment! };
-    }
-    case 'get_municipio_por_estado':
-      return segment === undefined || !segment.trim() ? 109 : { method: 'get_municipio_por_estado', token, estado: segment };
+    case 'get_colonia_por_cp':
+      return checkCode(segment, 5) ?? { method: 'get_colonia_por_cp', token, cp: segment! };
+    case 'search_cp':
+      return checkCode(segment, 1) ?? { method: 'search_cp', token, partial: segment! };
     case 'get_estados':
-      return { method: 'get_estados', token };
+    case 'get_estado_clave':
+    case 'cuenta/consultas_disponibles':
+      return { method: raw.method, token };
+    case 'get_municipio_por_estado':
+    case 'get_cp_por_estado':
+    case 'get_municipio_clave_por_estado':
+      return blank(segment) ? 109 : { method: raw.method, token, estado: segment! };
+    case 'get_municipio_clave_por_clave_estado':
+    case 'getCitiesByStateCode':
+      if (blank(segment)) return 109;
+      return /^[0-9]{1,2}$/.test(segment!) ? { method: raw.method, token, clave: segment! } : 116;
+    case 'get_cp_por_municipio':
+    case 'get_colonia_por_municipio': {
+      if (blank(segment)) return 114;
+      const estado = raw.estado || undefined;
+      if (estado !== undefined && blank(estado)) return 109;
+      return { method: raw.method, token, municipio: segment!, estado };
+    }
+    case 'get_colonia_por_estado_municipio':
+      if (blank(raw.estado)) return 109;
+      if (blank(raw.municipio)) return 114;
+      return { method: 'get_colonia_por_municipio', token, municipio: raw.municipio!, estado: raw.estado! };
+    case 'search_cp_advanced':
+    case 'get_cp_advanced': {
+      if (blank(segment)) return 109;
+      const municipio = raw.municipio || undefined;
+      if (municipio !== undefined && blank(municipio)) return 114;
+      let limit: number | undefined;
+      if (raw.limit) {
+        limit = /^[0-9]+$/.test(raw.limit) ? Number(raw.limit) : 0;
+        if (!(limit >= 1 && limit <= MAX_LIMIT)) return 117;
+      }
+      return { method: 'search_cp_advanced', token, estado: segment!, municipio, colonia: raw.colonia || undefined, limit };
+    }
+    default:
+      return 113;
   }
+}
+
+/** The largest `limit` of `search_cp_advanced`. */
+export const MAX_LIMIT = 100_000;
+
+/** Missing, empty or only white space. */
+function blank(value: string | undefined): boolean {
+  return value === undefined || value.trim() === '';
 }
 
 /** 101, 102 or 104 for a code (`shortest` 5) or a code's prefix (`shortest` 1); undefined when fine. */

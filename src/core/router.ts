@@ -6,14 +6,15 @@
 import { answerFromCatalog } from './answers/catalog.js';
 import { answerTestMode } from './answers/test-mode.js';
 import type { Catalog } from './catalog.js';
-import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { checkParameters, parseRequestPath, type RawRequest } from './request.js';
+import { TEST_TOKEN, failure, statusOf, success, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
+import { checkParameters, isUnavailable, parseRequestPath, type RawRequest } from './request.js';
 
 /**
  * What an answer asks of the token registry: nothing (test mode, or an error found before the
- * token could be known), to know the token (any other error), or one credit (a real answer).
+ * token could be known), to know the token (any other error), one credit (a real answer), or
+ * the token's count of credits, which `settle` fills in (`cuenta/consultas_disponibles`).
  */
-export type Credit = 'none' | 'check' | 'spend';
+export type Credit = 'none' | 'check' | 'spend' | 'count';
 
 /** An answer with its HTTP status, before the credit step. */
 export interface Answer<B extends Body = Body> {
@@ -37,12 +38,15 @@ export function errorAnswer(code: ErrorCode, token: string | undefined, credit: 
 /** Answers a request; undefined stands for a path the contract does not know (111). */
 export function handle(raw: RawRequest | undefined, context: RouterContext): Answer {
   if (!raw) return errorAnswer(111, undefined, 'none');
+  if (isUnavailable(raw.method)) return errorAnswer(113, undefined, 'none');
   const token = raw.token;
   if (!token) return errorAnswer(106, token, 'none');
   const testing = token === TEST_TOKEN;
   const request = checkParameters(raw, token);
   if (typeof request === 'number') return errorAnswer(request, token, testing ? 'none' : 'check');
   if (testing) return { status: 200, body: answerTestMode(request), credit: 'none', token };
+  // The account method reads no catalog; its count is the credit step's to fill in.
+  if (request.method === 'cuenta/consultas_disponibles') return { status: 200, body: success({ consultas_disponibles: null }), credit: 'count', token };
   const body = answerFromCatalog(request, context.catalog());
   if (typeof body === 'number') return errorAnswer(body, token, 'check');
   return { status: 200, body, credit: 'spend', token };

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { RegistryError } from '../registry/errors.js';
 import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
+import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -21,7 +22,10 @@ export interface ServeProcessOptions {
   registryOptions?: ServedOptions | undefined;
   dataPath?: string | undefined;
   log: boolean;
-  maxConnections: number;
+  /** The token of requests that carry none; none by default. */
+  defaultToken?: string | undefined;
+  /** Connection limits; the defaults for any not given. */
+  limits?: Partial<ConnectionLimits> | undefined;
   /** The control panel under /panel (needs a registry). */
   panel?: { freeCredits: number; behindProxy: boolean } | undefined;
 }
@@ -55,7 +59,10 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
     // same while any of them lives (with --port 0, a socket closed by the last worker would
     // come back on another port).
     let listening = 0;
-    cluster.on('listening', (_worker, address) => {
+    /** Workers serving: they heed 'shutdown'. One still starting has no listener for it yet. */
+    const serving = new Set<number>();
+    cluster.on('listening', (worker, address) => {
+      serving.add(worker.id);
       if (announced || ++listening < count) return;
       announced = true;
       process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port, panel));
@@ -72,7 +79,12 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.send('shutdown');
+      // A worker still starting (a replacement) would miss the message and hold the exit for
+      // the whole budget; it has no request in flight, so it is simply ended.
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        if (worker && serving.has(worker.id)) worker.send('shutdown');
+        else worker?.process.kill('SIGKILL');
+      }
       setTimeout(() => {
         for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
         process.exit(0);
@@ -87,14 +99,14 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
 
 async function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
   const registry = options.registry ? await openServed(options.registry, options.registryOptions) : undefined;
-  const log = options.log ? (line: string) => process.stdout.write(`${line}\n`) : undefined;
   // Loaded only when asked for: a server without the panel never reads its modules.
-  const panel = options.panel && registry ? (await import('../panel/handler.js')).createPanel({ store: registry.panel, ...options.panel, log }) : undefined;
+  const panel = options.panel && registry ? (await import('../panel/handler.js')).createPanel({ store: registry.panel, ...options.panel }) : undefined;
   const instance = createCpmxServer({
     dataPath: options.dataPath,
     registry,
-    maxConnections: options.maxConnections,
-    log,
+    defaultToken: options.defaultToken,
+    limits: options.limits,
+    log: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
     panel,
   });
   if (!instance.loaded && announce) {
@@ -121,7 +133,7 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
   });
   return new Promise((resolve, reject) => {
     instance.server.once('error', reject);
-    instance.server.listen(options.port, options.host, () => {
+    instance.server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       const address = instance.server.address() as AddressInfo;
       if (announce) process.stdout.write(listeningLine(address.address, address.port, panel !== undefined));
       resolve();

@@ -26,6 +26,8 @@ export interface HttpRequest {
   method: string;
   target: string;
   ifNoneMatch: string | undefined;
+  /** The Authorization header: `Bearer T` carries the token of a request whose query has none. */
+  authorization?: string | undefined;
   /** The Access-Control-Request-Headers of a preflight. */
   requestHeaders?: string | undefined;
 }
@@ -48,6 +50,8 @@ export interface ResponderOptions {
   registry?: ResponderRegistry | undefined;
   /** cpmx's version, part of every ETag. */
   version: string;
+  /** The token of requests that carry none, in the query or as a Bearer header (`--default-token`); none by default. */
+  defaultToken?: string | undefined;
 }
 
 export type Responder = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
@@ -118,6 +122,8 @@ export function createResponder(options: ResponderOptions): Responder {
     }
 
     const raw = parseRequestPath(target);
+    // The query's token first; where it is absent or empty, a Bearer header; then the default.
+    if (raw && raw.token === undefined) raw.token = bearerToken(request.authorization) ?? options.defaultToken;
     let answer: Answer;
     try {
       answer = handle(raw, context);
@@ -146,6 +152,13 @@ export function createResponder(options: ResponderOptions): Responder {
       return registryUnavailable(error);
     }
   };
+}
+
+/** The token of an `Authorization: Bearer T` header (the scheme in any case), or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : undefined;
 }
 
 interface Cacheable {

@@ -5,8 +5,8 @@
  * its origin and CSRF token; then the route runs. What the registry cannot answer now is a
  * 503 page; nothing the panel does ever reaches the API's answers.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accessLogLine } from '../http/access-log.js';
+import type { IncomingMessage } from 'node:http';
+import type { HttpAnswer } from '../http/respond.js';
 import { RegistryError, RegistryUnavailableError } from '../registry/errors.js';
 import type { PanelStore } from '../registry/panel-types.js';
 import { ASSETS } from './assets.js';
@@ -22,12 +22,14 @@ export interface PanelOptions {
   freeCredits: number;
   behindProxy?: boolean | undefined;
   maxProjects?: number | undefined;
-  /** One Common Log Format line per request, as the API's access log. */
-  log?: ((line: string) => void) | undefined;
 }
 
-/** Takes the request if it is the panel's (true), else leaves it to the API (false). */
-export type PanelHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+/**
+ * The answer to a request under /panel (the server sends it, as it sends the API's: the
+ * access log, connection limits and HEAD apply alike; `close` ends the connection after it),
+ * or undefined for any other request, which is the API's.
+ */
+export type PanelHandler = (req: IncomingMessage) => Promise<HttpAnswer & { close?: boolean }> | undefined;
 
 export const PANEL_PREFIX = '/panel';
 
@@ -51,13 +53,6 @@ export function createPanel(options: PanelOptions): PanelHandler {
       secret = undefined;
       throw error;
     }));
-
-  function send(req: IncomingMessage, res: ServerResponse, reply: Reply) {
-    const head = req.method === 'HEAD';
-    res.writeHead(reply.status, { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)) });
-    res.end(head ? undefined : reply.body);
-    options.log?.(accessLogLine({ address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion }, reply.status, head ? '-' : Buffer.byteLength(reply.body)));
-  }
 
   async function answer(req: IncomingMessage): Promise<Reply> {
     const target = req.url ?? '/';
@@ -97,14 +92,21 @@ export function createPanel(options: PanelOptions): PanelHandler {
     return route.run(visit, id, form);
   }
 
-  return (req, res) => {
-    if (!isPanelTarget(req.url ?? '/')) return false;
-    answer(req).then(
-      (reply) => send(req, res, reply),
-      (error: unknown) => send(req, res, failure(req, error)),
-    );
-    return true;
+  return (req) => {
+    if (!isPanelTarget(req.url ?? '/')) return undefined;
+    return answer(req).then(toHttp, (error: unknown) => toHttp(failure(req, error)));
   };
+}
+
+/** A reply as the server sends answers: headers as a flat list (Set-Cookie repeated), `Connection: close` as a flag. */
+function toHttp(reply: Reply): HttpAnswer & { close: boolean } {
+  const headers: string[] = [];
+  let close = false;
+  for (const [name, value] of Object.entries(reply.headers)) {
+    if (name === 'Connection') close = value === 'close';
+    else for (const one of Array.isArray(value) ? value : [value]) headers.push(name, one);
+  }
+  return { status: reply.status, headers, body: reply.body, close };
 }
 
 const expired = 'Este formulario caducó o no se envió desde el panel. Vuelva a abrir la página y envíelo de nuevo.';

@@ -6,18 +6,28 @@
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
 import { foldForMatch, stateSpellings } from '../core/names.js';
+import { recordMapper, type Field, type FieldValues } from './fields.js';
 
-/** The fields of an address record, in the order their errors are reported. */
-export const FIELDS = ['cp', 'estado', 'municipio', 'asentamiento', 'ciudad'] as const;
-export type Field = (typeof FIELDS)[number];
+export { FIELDS, type Field } from './fields.js';
 
-/** An address as typed by people: only `cp` is required. */
+/** What a record's field may hold: text, or a number as spreadsheets and JSON give codes. */
+export type FieldValue = string | number | null | undefined;
+
+/**
+ * An address as typed by people: only the code is required. Keys are read by the same names
+ * as CSV columns (`cp` or `codigo_postal`, `asentamiento` or `colonia`, `municipio` or
+ * `alcaldia`, ...); other keys are ignored.
+ */
 export interface AddressRecord {
-  cp: string | number | null | undefined;
-  asentamiento?: string | number | null | undefined;
-  municipio?: string | number | null | undefined;
-  estado?: string | number | null | undefined;
-  ciudad?: string | number | null | undefined;
+  cp?: FieldValue;
+  codigo_postal?: FieldValue;
+  asentamiento?: FieldValue;
+  colonia?: FieldValue;
+  municipio?: FieldValue;
+  alcaldia?: FieldValue;
+  estado?: FieldValue;
+  ciudad?: FieldValue;
+  [name: string]: unknown;
 }
 
 export interface ValidationError {
@@ -25,6 +35,8 @@ export interface ValidationError {
   field: Field | null;
   code_error: number;
   error_message: string;
+  /** Why a record could not be read (130 only): `expected 5 fields, found 4`, `unterminated quote`, ... */
+  reason?: string;
 }
 
 export interface ValidationResult {
@@ -46,17 +58,38 @@ export const VALIDATION_ERRORS = {
 /** Below this similarity (1 - distance / longer length) no settlement is suggested. */
 export const SUGGESTION_THRESHOLD = 0.7;
 
-const CACHE_LIMIT = 65_536;
+/** The result of a record that cannot be read, with the reason. */
+export function unreadable(reason: string): ValidationResult {
+  return { valid: false, errors: [{ field: null, code_error: 130, error_message: VALIDATION_ERRORS[130], reason }], suggestions: {} };
+}
 
 /**
- * What validation needs of a code: one object per code, the answer's values as written, and
- * their folded forms made only when a record first needs them (most records match as written).
+ * Folded forms of the catalog's own names (municipalities, cities), each made once: keys are
+ * the catalog's strings, so this is bounded by the catalog, never by the input.
+ */
+class CatalogFolds {
+  private readonly folded = new Map<string, string>();
+
+  of(name: string): string {
+    let folded = this.folded.get(name);
+    if (folded === undefined) {
+      folded = foldForMatch(name);
+      this.folded.set(name, folded);
+    }
+    return folded;
+  }
+}
+
+/**
+ * What validation needs of a code: one small object per code (32,166 of them, in each
+ * thread), the answer's values as written, and the names' folded forms made only when a
+ * record first needs them (most records match as written).
  */
 class CodeEntry {
-  private foldedNameList: string[] | undefined;
-  private foldedNameLookup: string | Set<string> | undefined;
-  private foldedMunicipioValue: string | undefined;
-  private foldedCiudadValue: string | undefined;
+  /** The folded names, as `nameLookup` joins them. */
+  private foldedLookup: string | Set<string> | undefined;
+  /** The folded names in order, kept only for codes with many (the joined form holds the rest). */
+  private foldedList: string[] | undefined;
   /**
    * The names as one string, each between SEPARATORs, or a Set for codes with very many:
    * one object to read per record instead of one per name (most codes have a handful).
@@ -71,7 +104,7 @@ class CodeEntry {
     readonly ciudad: string,
     /** The state's catalog name and aliases, folded; shared by the codes of a state. */
     readonly stateNames: Set<string>,
-    private readonly fold: (text: string) => string,
+    private readonly folds: CatalogFolds | undefined,
   ) {
     this.nameLookup = nameLookup(names);
   }
@@ -80,20 +113,31 @@ class CodeEntry {
     return inLookup(this.nameLookup, name);
   }
 
+  private folded(): string | Set<string> {
+    if (this.foldedLookup === undefined) {
+      const list = this.names.map(foldForMatch);
+      this.foldedLookup = nameLookup(list);
+      if (typeof this.foldedLookup !== 'string') this.foldedList = list;
+    }
+    return this.foldedLookup;
+  }
+
+  /** The folded names, in the order of `names`. */
   foldedNames(): string[] {
-    return (this.foldedNameList ??= this.names.map(this.fold));
+    const lookup = this.folded();
+    return typeof lookup === 'string' ? lookup.slice(1, -1).split(SEPARATOR) : this.foldedList!;
   }
 
   hasFoldedName(folded: string): boolean {
-    return inLookup((this.foldedNameLookup ??= nameLookup(this.foldedNames())), folded);
+    return inLookup(this.folded(), folded);
   }
 
   get foldedMunicipio(): string {
-    return (this.foldedMunicipioValue ??= this.fold(this.municipio));
+    return this.folds!.of(this.municipio);
   }
 
   get foldedCiudad(): string {
-    return (this.foldedCiudadValue ??= this.fold(this.ciudad));
+    return this.folds!.of(this.ciudad);
   }
 }
 
@@ -120,61 +164,83 @@ function inLookup(lookup: string | Set<string>, name: string): boolean {
 const NO_NAMES: string[] = [];
 const NO_STATES = new Set<string>();
 
-/** A validator bound to one client, with bounded memos of folded text and code facts. */
+/** What `--fix` makes of a record: its status, the codes found, and the values to write instead. */
+export interface Fix {
+  status: 'valid' | 'fixed' | 'invalid';
+  /** Every code found, including those found once a damaged code was corrected. */
+  codes: number[];
+  changes: Partial<Record<Field, string>>;
+}
+
+const FIX_VALID: Fix = Object.freeze({ status: 'valid', codes: [], changes: Object.freeze({}) }) as Fix;
+
+/**
+ * A validator bound to one client. What it remembers is bounded by the catalog, never by the
+ * input: one entry per 5-digit code (codes of any other shape are answered afresh each time,
+ * so 100 KB "codes" cost nothing to remember), one set of spellings per state.
+ */
 export class AddressValidator {
-  private readonly codes = new Map<string, CodeEntry>();
   /** Entries of 5-digit codes by their number: no string hashing for the common case. */
   private readonly byNumber: (CodeEntry | undefined)[] = new Array<CodeEntry | undefined>(100_000);
+  /** Codes that are not in the catalog share one entry per error. */
+  private readonly errorEntries = new Map<number, CodeEntry>();
   private readonly states = new Map<string, Set<string>>();
-  /** Folding is one pass over Latin-1 text: cheaper than hashing the text to look it up. */
-  private readonly fold = foldForMatch;
+  private readonly folds = new CatalogFolds();
 
   constructor(private readonly client: CpmxClient) {}
 
   private stateNames(estado: string): Set<string> {
     let names = this.states.get(estado);
     if (!names) {
-      names = new Set(stateSpellings(estado).map(this.fold));
+      names = new Set(stateSpellings(estado).map(foldForMatch));
       this.states.set(estado, names);
     }
     return names;
   }
 
-  private lookup(cp: string): CodeEntry {
-    const number = fiveDigits(cp);
-    let entry = number < 0 ? this.codes.get(cp) : this.byNumber[number];
-    if (entry) return entry;
+  /**
+   * A code's facts, asked of the router. (When the client offers a code's municipality and
+   * settlements as lookups of their own, this is the one place to ask them instead.)
+   */
+  private entryFor(cp: string): CodeEntry {
     const body = this.client.infoCp(cp, { type: 'simplified' });
-    if (body.error) {
-      const error: ValidationError = { field: 'cp', code_error: body.code_error, error_message: body.error_message };
-      entry = new CodeEntry(error, NO_NAMES, '', '', '', NO_STATES, this.fold);
-    } else {
+    if (!body.error) {
       const r = body.response;
-      entry = new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.fold);
+      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds);
     }
-    if (number >= 0) this.byNumber[number] = entry;
-    else {
-      if (this.codes.size >= CACHE_LIMIT) this.codes.clear();
-      this.codes.set(cp, entry);
+    let entry = this.errorEntries.get(body.code_error);
+    if (!entry) {
+      const error: ValidationError = { field: 'cp', code_error: body.code_error, error_message: body.error_message };
+      entry = new CodeEntry(error, NO_NAMES, '', '', '', NO_STATES, undefined);
+      this.errorEntries.set(body.code_error, entry);
     }
     return entry;
   }
 
+  private lookup(cp: string): CodeEntry {
+    const number = fiveDigits(cp);
+    if (number < 0) return this.entryFor(cp);
+    return (this.byNumber[number] ??= this.entryFor(cp));
+  }
+
   /** A code that the record probably meant, when `cp` is a spreadsheet's version of one. */
   private correctedCode(cp: string): string | undefined {
-    const candidates = new Set<string>();
+    if (cp.length > 32) return undefined;
     const trimmed = cp.trim().replace(/\.0+$/, '');
-    candidates.add(trimmed);
-    if (/^\d{4}$/.test(trimmed)) candidates.add(`0${trimmed}`);
-    candidates.delete(cp);
-    for (const candidate of candidates) {
-      if (/^\d{5}$/.test(candidate) && !this.lookup(candidate).error) return candidate;
-    }
+    const candidate = /^\d{4}$/.test(trimmed) ? `0${trimmed}` : trimmed;
+    if (candidate !== cp && /^\d{5}$/.test(candidate) && !this.lookup(candidate).error) return candidate;
     return undefined;
   }
 
+  /** Validates a record whose keys are read by the one mapping of names (`colonia` too). */
   validate(record: AddressRecord): ValidationResult {
-    return this.validateFields(record.cp, record.asentamiento, record.municipio, record.estado, record.ciudad);
+    const values = defaultMapper(record);
+    if (!values) return unreadable('not an object');
+    return this.validateValues(values);
+  }
+
+  validateValues(values: FieldValues): ValidationResult {
+    return this.validateFields(values.cp, values.asentamiento, values.municipio, values.estado, values.ciudad);
   }
 
   /** The same check on the fields themselves (the CSV path has no record object to build). */
@@ -185,27 +251,60 @@ export class AddressValidator {
       const suggestion = code.error.code_error === 101 ? undefined : this.correctedCode(cp);
       return { valid: false, errors: [code.error], suggestions: suggestion ? { cp: suggestion } : {} };
     }
-    let errors: ValidationError[] | undefined;
-    let suggestions: ValidationResult['suggestions'] | undefined;
-    const fail = (field: Field, errorCode: keyof typeof VALIDATION_ERRORS, suggestion: string | undefined) => {
-      (errors ??= []).push({ field, code_error: errorCode, error_message: VALIDATION_ERRORS[errorCode] });
-      if (suggestion) (suggestions ??= {})[field] = suggestion;
-    };
     // Each field is first compared as written (the common case in exported data), and folded
-    // only when that fails.
+    // only when that fails. Nothing is allocated for a valid record.
+    let failed: Failed | undefined;
     const estado = text(estadoValue);
-    if (estado !== code.estado && estado.trim() && !code.stateNames.has(this.fold(estado))) fail('estado', 120, code.estado);
+    if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado))) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && this.fold(municipio) !== code.foldedMunicipio) fail('municipio', 121, code.municipio);
+    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio) failed = fail(failed, 'municipio', 121, code.municipio);
     const asentamiento = text(asentamientoValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
-      const given = this.fold(asentamiento);
-      if (!code.hasFoldedName(given)) fail('asentamiento', 122, closest(given, code));
+      const given = foldForMatch(asentamiento);
+      if (!code.hasFoldedName(given)) failed = fail(failed, 'asentamiento', 122, closest(given, code));
     }
     const ciudad = text(ciudadValue);
-    if (ciudad !== code.ciudad && ciudad.trim() && this.fold(ciudad) !== code.foldedCiudad) fail('ciudad', 123, code.ciudad || undefined);
-    return errors ? { valid: false, errors, suggestions: suggestions ?? {} } : VALID;
+    if (ciudad !== code.ciudad && ciudad.trim() && foldForMatch(ciudad) !== code.foldedCiudad) failed = fail(failed, 'ciudad', 123, code.ciudad || undefined);
+    return failed ?? VALID;
   }
+
+  /**
+   * What `--fix` writes for a record judged `result`: every suggestion applied, and the record
+   * checked again under a corrected code (a bad code hides the other fields' errors). Fields
+   * without an error are never changed.
+   */
+  fix(asentamiento: unknown, municipio: unknown, estado: unknown, ciudad: unknown, result: ValidationResult): Fix {
+    if (result.valid) return FIX_VALID;
+    const codes = result.errors.map((error) => error.code_error);
+    const changes: Fix['changes'] = {};
+    let current = result;
+    if (current.errors[0]!.field === 'cp') {
+      const corrected = current.suggestions.cp;
+      if (!corrected) return { status: 'invalid', codes, changes };
+      changes.cp = corrected;
+      current = this.validateFields(corrected, asentamiento, municipio, estado, ciudad);
+      for (const error of current.errors) codes.push(error.code_error);
+    }
+    let unfixed = false;
+    for (const error of current.errors) {
+      const suggestion = error.field ? current.suggestions[error.field] : undefined;
+      if (error.field && suggestion !== undefined) changes[error.field] = suggestion;
+      else unfixed = true;
+    }
+    return { status: unfixed ? 'invalid' : 'fixed', codes, changes };
+  }
+}
+
+const defaultMapper = recordMapper();
+
+type Failed = ValidationResult & { valid: false };
+
+/** Adds a field's error (and its suggestion, if any) to a record's result, made at its first error. */
+function fail(failed: Failed | undefined, field: Field, errorCode: keyof typeof VALIDATION_ERRORS, suggestion: string | undefined): Failed {
+  const result: Failed = failed ?? { valid: false, errors: [], suggestions: {} };
+  result.errors.push({ field, code_error: errorCode, error_message: VALIDATION_ERRORS[errorCode] });
+  if (suggestion) result.suggestions[field] = suggestion;
+  return result;
 }
 
 /** The value of a 5-ASCII-digit code, else -1. */
@@ -223,9 +322,10 @@ function fiveDigits(cp: string): number {
 /** Shared by every valid result (frozen: results are values, not workspaces). */
 const NO_ERRORS: ValidationError[] = Object.freeze([]) as unknown as ValidationError[];
 const NO_SUGGESTIONS: ValidationResult['suggestions'] = Object.freeze({});
-const VALID: ValidationResult = Object.freeze({ valid: true, errors: NO_ERRORS, suggestions: NO_SUGGESTIONS });
+export const VALID: ValidationResult = Object.freeze({ valid: true, errors: NO_ERRORS, suggestions: NO_SUGGESTIONS });
 
-function text(value: unknown): string {
+/** A field's value as text (a number as written: `1000`). */
+export function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : String(value);
 }
@@ -237,7 +337,11 @@ function closest(given: string, code: CodeEntry): string | undefined {
   let bestSimilarity = 0;
   for (let i = 0; i < foldedNames.length; i++) {
     const name = foldedNames[i]!;
-    const similarity = 1 - distance(given, name) / Math.max(given.length, name.length, 1);
+    const longer = Math.max(given.length, name.length, 1);
+    // The distance is at least the difference in length: a name that cannot reach the
+    // threshold is not measured (and a huge value costs nothing).
+    if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
+    const similarity = 1 - distance(given, name) / longer;
     if (similarity > bestSimilarity) {
       bestSimilarity = similarity;
       best = i;
@@ -248,7 +352,7 @@ function closest(given: string, code: CodeEntry): string | undefined {
 
 const validators = new WeakMap<CpmxClient, AddressValidator>();
 
-function validatorFor(client: CpmxClient): AddressValidator {
+export function validatorFor(client: CpmxClient): AddressValidator {
   let validator = validators.get(client);
   if (!validator) {
     validator = new AddressValidator(client);
@@ -257,9 +361,12 @@ function validatorFor(client: CpmxClient): AddressValidator {
   return validator;
 }
 
-/** Validates one address record against the catalog the client answers from. */
+/**
+ * Validates one address record against the catalog the client answers from. Its keys are
+ * read by the same names as the command's columns (`colonia`, `codigo_postal`, ...); errors
+ * and suggestions name the fields (`asentamiento`, `cp`, ...).
+ */
 export function validateAddress(client: CpmxClient, record: AddressRecord): ValidationResult {
   return validatorFor(client).validate(record);
 }
 
-export { validatorFor };

@@ -14,8 +14,12 @@ export {
   validateAddress,
   type AddressRecord,
   type Field,
+  type FieldValue,
   type ValidationError,
   type ValidationResult,
 } from './address.js';
 export { foldForMatch } from '../core/names.js';
-export { COLUMN_NAMES, InputError, validateStream, type InputFormat, type LineResult, type ValidateStreamOptions } from './stream.js';
+export { ENCODINGS, EncodingError, type Encoding } from './encoding.js';
+export { InputError } from './errors.js';
+export { COLUMN_NAMES } from './fields.js';
+export { validateStream, type InputFormat, type LineResult, type ValidateStreamOptions } from './stream.js';

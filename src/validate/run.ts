@@ -1,58 +1,156 @@
 /**
- * The I/O shell of `cpmx validate`: opens the input, writes results (to a temporary file
- * renamed at the end when --output is given), draws progress, prints the summary.
+ * The I/O shell of `cpmx validate`: opens the input, cuts it into ranges, has them judged
+ * (here, or by workers on every core), writes results and the fixed file in input order (to
+ * temporary files renamed at the end), draws progress, prints the summary.
  */
-import { createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import type { CpmxClient } from '../client/client.js';
-import { InputError, validateBatches, type InputFormat, type LineResult } from './stream.js';
-import type { Field } from './address.js';
+import { validatorFor } from './address.js';
+import { byteOrderMark, encoderFor, type Encoding } from './encoding.js';
+import { InputError } from './errors.js';
+import type { ColumnOverrides } from './fields.js';
+import { openInput, type InputFormat, type OpenedInput } from './input.js';
+import { createJudge, CSV_RESULTS_HEADER, type JudgePlan, type RangeJudge, type RangeOutcome } from './judge.js';
+import type { ParseCsv } from './read.js';
 
 export interface RunValidateOptions {
+  /** A path, or `-` for stdin. */
   input: string;
   output?: string | undefined;
-  format?: InputFormat | undefined;
-  columns: Partial<Record<Field, string>>;
+  /** Where to write the input back with suggestions applied. */
+  fix?: string | undefined;
+  inputFormat?: InputFormat | undefined;
+  encoding?: Encoding | undefined;
+  /** The results' format. */
+  format: 'ndjson' | 'csv';
+  invalidOnly: boolean;
+  columns: ColumnOverrides;
+  maxRecordBytes?: number | undefined;
+  /** Threads that judge ranges; 1 judges in this thread. */
+  jobs: number;
   client: CpmxClient;
+  /** The client's token, for the workers' own clients. */
+  token: string;
   quiet: boolean;
 }
 
-const FLUSH_BYTES = 64 * 1024;
+/** Read size: also about the size of a range each worker judges at once. */
+const READ_BYTES = 64 * 1024;
+/** Ranges each worker is given ahead, so it never waits for this thread. */
+const WORKER_QUEUE = 3;
 
-/** One output line; valid records, the common case, skip JSON.stringify. */
-function line(result: LineResult): string {
-  return result.valid ? `{"line":${result.line},"valid":true,"errors":[],"suggestions":{}}\n` : `${JSON.stringify(result)}\n`;
+/** A temporary file renamed into place at the end: complete, or not there at all. */
+class PendingFile {
+  readonly stream: WriteStream;
+  private readonly temporary: string;
+  error: NodeJS.ErrnoException | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly option: string,
+  ) {
+    this.temporary = `${path}.${process.pid}.tmp`;
+    // Opened now, synchronously, so a bad path is reported before any work.
+    let fd: number;
+    try {
+      fd = openSync(this.temporary, 'w');
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new OutputError(`cannot write ${option} ${path}: ${code ?? message}`);
+    }
+    this.stream = createWriteStream('', { fd });
+    this.stream.on('error', (error) => (this.error ??= error));
+  }
+
+  async commit(): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    if (this.error) throw this.error;
+    renameSync(this.temporary, this.path);
+  }
+
+  discard(): void {
+    this.stream.destroy();
+    rmSync(this.temporary, { force: true });
+  }
+}
+
+class OutputError extends Error {}
+
+/** Writes bytes, waiting for the stream to drain when it asks to (one listener at a time). */
+async function put(stream: Writable, bytes: Uint8Array): Promise<void> {
+  if (bytes.length && !stream.write(bytes)) await once(stream, 'drain');
+}
+
+/** Counts what is read, for progress. */
+async function* counted(source: AsyncIterable<Uint8Array>, count: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) {
+    count(chunk.length);
+    yield chunk;
+  }
+}
+
+function describe(input: OpenedInput): string {
+  const encoding = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16LE', 'utf-16be': 'UTF-16BE', 'windows-1252': 'Windows-1252' }[input.encoding];
+  const delimiter = input.plan.delimiter === '\t' ? 'tab' : `"${input.plan.delimiter}"`;
+  return `${input.format === 'csv' ? `CSV (${delimiter})` : 'NDJSON'} in ${encoding}${input.bom ? ' with BOM' : ''}`;
+}
+
+/** One range's outcome, in input order; judged here (done at once) or by a worker. */
+interface Slot {
+  outcome?: RangeOutcome;
+  error?: unknown;
+  settled: Promise<void>;
+}
+
+function slotOf(work: RangeOutcome | Promise<RangeOutcome>, failed: (error: unknown) => void): Slot {
+  if (!(work instanceof Promise)) return { outcome: work, settled: Promise.resolve() };
+  const slot: Slot = { settled: Promise.resolve() };
+  slot.settled = work.then(
+    (outcome) => {
+      slot.outcome = outcome;
+    },
+    (error: unknown) => {
+      slot.error = error;
+      failed(error);
+    },
+  );
+  return slot;
 }
 
 export async function runValidate(options: RunValidateOptions): Promise<number> {
   const started = performance.now();
+  const name = options.input === '-' ? 'stdin' : options.input;
   let size: number | undefined;
   if (options.input !== '-') {
     try {
       const stats = statSync(options.input);
-      if (stats.isDirectory()) throw new InputError(`${options.input} is a directory`);
+      if (stats.isDirectory()) return fail(`${options.input} is a directory`);
       size = stats.size;
     } catch (error) {
-      if (error instanceof InputError) return fail(error.message);
       return fail(`${options.input}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message}`);
     }
   }
-  const source = options.input === '-' ? process.stdin : createReadStream(options.input);
-  const temporary = options.output ? `${options.output}.${process.pid}.tmp` : undefined;
-  let out: WriteStream | NodeJS.WriteStream = process.stdout;
-  let writeError: NodeJS.ErrnoException | undefined;
-  if (temporary) {
-    // Opened here, synchronously, so a bad --output path is reported before any work.
-    let fd: number;
-    try {
-      fd = openSync(temporary, 'w');
-    } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      return fail(`cannot write --output ${options.output}: ${code ?? message}`);
-    }
-    out = createWriteStream('', { fd });
-    out.on('error', (error) => (writeError ??= error));
+  const files: PendingFile[] = [];
+  let output: PendingFile | undefined;
+  let fixed: PendingFile | undefined;
+  // Stopped by a signal, nothing half-written stays behind (set before any file is opened).
+  const stop = (signal: NodeJS.Signals) => {
+    for (const file of files) file.discard();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  if (options.output || options.fix) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+  try {
+    if (options.output) files.push((output = new PendingFile(options.output, '--output')));
+    if (options.fix) files.push((fixed = new PendingFile(options.fix, '--fix')));
+  } catch (error) {
+    for (const file of files) file.discard();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
+    if (error instanceof OutputError) return fail(error.message);
+    throw error;
   }
+  const out: Writable = output?.stream ?? process.stdout;
 
   const tty = !options.quiet && process.stderr.isTTY === true;
   let bytes = 0;
@@ -69,52 +167,103 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     process.stderr.write(`\r${bar}${records.toLocaleString('en-US')} records, ${(records - valid).toLocaleString('en-US')} invalid`);
   };
 
-  let buffer = '';
-  const flush = async () => {
-    if (writeError) throw writeError;
-    if (!buffer) return;
-    const chunk = buffer;
-    buffer = '';
-    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
-    if (writeError) throw writeError;
-  };
+  const source = options.input === '-' ? process.stdin : createReadStream(options.input, { highWaterMark: READ_BYTES });
+  let pool: import('./worker.js').ValidationPool | undefined;
+  let input: OpenedInput | undefined;
   try {
-    for await (const batch of validateBatches(options.client, source, { format: options.format, columns: options.columns, onBytes: (n) => (bytes = n) })) {
-      for (const result of batch) {
-        records++;
-        if (result.valid) valid++;
-        else for (const { code_error } of result.errors) invalidByCode.set(code_error, (invalidByCode.get(code_error) ?? 0) + 1);
-        buffer += line(result);
-      }
-      if (buffer.length >= FLUSH_BYTES) {
-        await flush();
-        draw();
+    const { parse } = await import('csv-parse/sync');
+    input = await openInput(
+      counted(source, (n) => (bytes += n)),
+      { format: options.inputFormat, encoding: options.encoding, columns: options.columns, maxRecordBytes: options.maxRecordBytes },
+      parse as ParseCsv,
+    );
+    const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null };
+    const judge: RangeJudge = await createJudge(validatorFor(options.client), plan);
+
+    if (options.format === 'csv') await put(out, Buffer.from(CSV_RESULTS_HEADER));
+    if (fixed) {
+      if (input.bom) await put(fixed.stream, byteOrderMark(input.encoding));
+      const { header } = input;
+      if (header) {
+        const d = plan.delimiter;
+        await put(fixed.stream, encoderFor(input.encoding)(`${header.text}${d}cpmx_status${d}cpmx_errors${header.lineEnd}`));
       }
     }
-    await flush();
-    if (temporary) {
-      await new Promise<void>((resolve, reject) => (out as WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())));
-      renameSync(temporary, options.output!);
+
+    const write = async (outcome: RangeOutcome) => {
+      records += outcome.records;
+      valid += outcome.valid;
+      for (const [code, count] of Object.entries(outcome.byCode)) invalidByCode.set(Number(code), (invalidByCode.get(Number(code)) ?? 0) + count);
+      await put(out, outcome.results);
+      if (fixed && outcome.fixed) await put(fixed.stream, outcome.fixed);
+      for (const file of files) if (file.error) throw file.error;
+      draw();
+    };
+    // Ranges being judged, in input order: bounded, so memory is too however large the input.
+    const queue: Slot[] = [];
+    // Room for this thread to run ahead of a worker the system has paused for a while.
+    const inFlight = Math.max(2, options.jobs * 8);
+    const writeReady = async (atMost: number) => {
+      while (queue.length > atMost || (queue.length && (queue[0]!.outcome || queue[0]!.error))) {
+        const slot = queue.shift()!;
+        await slot.settled;
+        if (slot.error) throw slot.error;
+        await write(slot.outcome!);
+      }
+    };
+    // A range a worker refuses stops the run at once, not when the next input comes: the
+    // input is ended with that error, so a read waiting on a pipe left open fails with it.
+    const failed = (error: unknown) => source.destroy(error as Error);
+    const pieces = input.pieces[Symbol.asyncIterator]();
+    // This thread judges ranges too, whenever the workers have enough to do: with --jobs N
+    // there are N - 1 workers, and this thread's cutting and writing leave it mostly free.
+    let ranges = 0;
+    for (;;) {
+      const next = await pieces.next();
+      if (next.done) break;
+      const piece = next.value;
+      if (piece.kind === 'overlong') queue.push(slotOf(judge.overlong(piece.line), failed));
+      else {
+        // A file of one range starts no worker.
+        if (++ranges === 2 && options.jobs > 1) {
+          const { ValidationPool } = await import('./worker.js');
+          pool = new ValidationPool(options.jobs - 1, { token: options.token, dataPath: options.client.dataPath, plan });
+        }
+        const here = !pool || pool.pending >= pool.size * WORKER_QUEUE;
+        queue.push(slotOf(here ? judge.judge(piece.bytes, piece.line) : pool!.run(piece.bytes, piece.line), failed));
+        // Let the workers' answers in (reading the input may not wait for the event loop), so
+        // they are given more work as soon as they are free.
+        if (here && pool) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      await writeReady(inFlight - 1);
     }
+    await writeReady(0);
+    for (const file of files) await file.commit();
   } catch (error) {
-    if (temporary) {
-      (out as WriteStream).destroy();
-      rmSync(temporary, { force: true });
-    }
+    for (const file of files) file.discard();
     if (tty) process.stderr.write('\n');
-    if (error instanceof InputError) return fail(`${options.input === '-' ? 'stdin' : options.input}: ${error.message}`);
-    if (writeError && error === writeError) return fail(`cannot write --output ${options.output}: ${writeError.code ?? writeError.message}; nothing was written`);
+    if (error instanceof InputError) return fail(`${name}: ${error.message}${files.length ? '; nothing was written' : ''}`);
+    const file = files.find((f) => f.error !== undefined && f.error === error);
+    if (file) return fail(`cannot write ${file.option} ${file.path}: ${file.error!.code ?? file.error!.message}; nothing was written`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return fail(`${options.input}: cannot be read (${code})`);
     throw error;
+  } finally {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
+    // Stopped early or not, the input is let go: a pipe left open must not keep the command waiting.
+    source.destroy();
+    await pool?.close();
   }
   draw(true);
   if (!options.quiet) {
     const seconds = (performance.now() - started) / 1000;
-    const byCode = [...invalidByCode].sort(([a], [b]) => a - b).map(([code, n]) => `${code}: ${n.toLocaleString('en-US')}`).join(', ');
+    const byCode = [...invalidByCode]
+      .sort(([a], [b]) => a - b)
+      .map(([code, n]) => `${code}: ${n.toLocaleString('en-US')}`)
+      .join(', ');
     process.stderr.write(
       `${tty ? '\n' : ''}cpmx validate: ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'}, ${valid.toLocaleString('en-US')} valid, ` +
-        `${(records - valid).toLocaleString('en-US')} invalid${byCode ? ` (${byCode})` : ''}; ` +
+        `${(records - valid).toLocaleString('en-US')} invalid${byCode ? ` (${byCode})` : ''}; ${describe(input!)}; ` +
         `${seconds.toFixed(2)} s, ${Math.round(records / Math.max(seconds, 1e-9)).toLocaleString('en-US')} records/s\n`,
     );
   }

@@ -2,6 +2,16 @@
 import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { DEFAULT_CREDITS } from '../../registry/types.js';
 import { DATA_HELP, dataOption, hostOption, portOption, registryOption } from '../environment.js';
+import { DEFAULT_LIMITS as LIMITS, type ConnectionLimits } from '../../http/connection-limits.js';
+
+/** A duration in seconds (decimals allowed), as milliseconds. */
+function seconds(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+(\.\d{1,3})?$/.test(value) || Number(value) < 0.1 || Number(value) > 3600) {
+    throw new UsageError(`${name} must be a number of seconds from 0.1 to 3600, got "${value}"`);
+  }
+  return Math.round(Number(value) * 1000);
+}
 
 export const serveCommand = command({
   name: 'serve',
@@ -12,6 +22,9 @@ export const serveCommand = command({
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
 once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
 GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
+The limits below keep any one client from taking the server from the others (each worker
+process holds its own); what the server refuses gets an envelope with the HTTP status as
+code_error. Seconds may have decimals.
 With --panel (and a registry), the control panel is served under /panel/ on the same port:
 people sign up, create projects and copy their tokens there (see cpmx panel create-admin).`,
   exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0.',
@@ -28,6 +41,12 @@ successful real-data answer costs one credit; while the registry cannot
 answer, paying requests answer 503 (default: CPMX_REGISTRY; none: every
 token is accepted without limit)`,
     },
+    'default-token': {
+      type: 'string',
+      value: 'T',
+      help: `the token of requests that carry none (no token parameter, no
+Authorization: Bearer header), for clients that send none; off by default`,
+    },
     'registry-timeout': { type: 'string', value: 'MS', help: 'how long a paying request waits for the registry before 503 (default 2000)' },
     'registry-pool': { type: 'string', value: 'N', help: 'PostgreSQL connections per server process (default 4)' },
     panel: { type: 'boolean', help: 'serve the control panel under /panel/ (needs --registry)' },
@@ -38,7 +57,43 @@ token is accepted without limit)`,
 X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)`,
     },
     log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
-    'max-connections': { type: 'string', value: 'N', help: 'concurrent connections accepted (default 1024)' },
+    'max-connections': {
+      type: 'string',
+      value: 'N',
+      help: `connections held at once (default ${LIMITS.maxConnections}); at the limit a new one
+takes the place of the idlest one of the address holding most, or gets 503`,
+    },
+    'max-connections-per-address': {
+      type: 'string',
+      value: 'N',
+      help: `the same for one client address, an IPv6 /64 (default ${LIMITS.maxConnectionsPerAddress});
+behind a reverse proxy every connection comes from the proxy`,
+    },
+    'max-pipelined': {
+      type: 'string',
+      value: 'N',
+      help: `requests a connection may send ahead of reading their answers
+(default ${LIMITS.maxPipelined}); one more answers 503 and closes it`,
+    },
+    'idle-timeout': {
+      type: 'string',
+      value: 'S',
+      help: `seconds a connection may send nothing, before its first request or
+between requests (default ${LIMITS.idleTimeout / 1000})`,
+    },
+    'headers-timeout': {
+      type: 'string',
+      value: 'S',
+      help: `seconds from a request's first byte to the end of its headers; then 408
+(default ${LIMITS.headersTimeout / 1000})`,
+    },
+    'request-timeout': { type: 'string', value: 'S', help: `seconds from a request's first byte to its last; then 408 (default ${LIMITS.requestTimeout / 1000})` },
+    'send-timeout': {
+      type: 'string',
+      value: 'S',
+      help: `seconds a client may leave its answers unread before its connection
+is closed (default ${LIMITS.sendTimeout / 1000})`,
+    },
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
     ...HELP_OPTION,
   },
@@ -70,7 +125,8 @@ X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)`,
         },
         dataPath: dataOption(values.data),
         log: values.log === true,
-        maxConnections: integer(values['max-connections'] ?? '1024', '--max-connections', 1),
+        defaultToken: values['default-token'] || undefined,
+        limits: connectionLimits(values),
       });
     } catch (error) {
       if (error instanceof RegistryError) throw new UsageError(error.message);
@@ -81,3 +137,21 @@ X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)`,
     return new Promise<number>(() => undefined); // serves until a signal ends the process
   },
 });
+
+/** The connection limits from the options, checked. */
+function connectionLimits(values: Record<string, string | boolean | undefined>): ConnectionLimits {
+  const text = (name: string) => values[name] as string | undefined;
+  const count = (name: string, fallback: number) => (text(name) === undefined ? fallback : integer(text(name)!, `--${name}`, 1));
+  const limits: ConnectionLimits = {
+    maxConnections: count('max-connections', LIMITS.maxConnections),
+    maxConnectionsPerAddress: count('max-connections-per-address', LIMITS.maxConnectionsPerAddress),
+    maxPipelined: count('max-pipelined', LIMITS.maxPipelined),
+    maxUnsentBytes: LIMITS.maxUnsentBytes,
+    idleTimeout: seconds(text('idle-timeout'), '--idle-timeout', LIMITS.idleTimeout),
+    headersTimeout: seconds(text('headers-timeout'), '--headers-timeout', LIMITS.headersTimeout),
+    requestTimeout: seconds(text('request-timeout'), '--request-timeout', LIMITS.requestTimeout),
+    sendTimeout: seconds(text('send-timeout'), '--send-timeout', LIMITS.sendTimeout),
+  };
+  if (limits.headersTimeout > limits.requestTimeout) throw new UsageError('--headers-timeout must not be longer than --request-timeout');
+  return limits;
+}

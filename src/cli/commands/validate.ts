@@ -1,33 +1,54 @@
 /** `cpmx validate`: check address records of a CSV or NDJSON file against the catalog. */
+import { availableParallelism } from 'node:os';
 import { createClient } from '../../client/client.js';
-import { HELP_OPTION, UsageError, command, onePositional } from '../command.js';
+import { HELP_OPTION, UsageError, command, integer, onePositional } from '../command.js';
 import { DATA_HELP, dataOption, tokenOption } from '../environment.js';
+
+const LOCAL_TOKEN = 'cpmx-validate';
 
 export const validateCommand = command({
   name: 'validate',
   synopsis: '[FILE|-]',
-  usageOptions: '[--format csv|ndjson] [--column FIELD=NAME ...] [--output FILE]',
+  usageOptions: '[--output FILE] [--format ndjson|csv] [--invalid-only] [--fix FILE] [--jobs N]',
   summary: 'check addresses in a CSV or NDJSON file',
-  description: `Checks every address record of a CSV (header row; delimiter , ; | or tab detected; UTF-8 with
-or without BOM) or NDJSON file against the catalog, and writes one NDJSON line per record, in
-order: {"line", "valid", "errors": [{"field", "code_error", "error_message"}], "suggestions"}.
-Reads stdin when FILE is - or absent.
+  description: `Checks every address record of a CSV (header row; delimiter , ; | or tab detected) or NDJSON
+file against the catalog, and writes one result per record, in order: NDJSON lines
+{"line", "valid", "errors": [{"field", "code_error", "error_message"}], "suggestions"}, or CSV
+rows with --format csv (line,valid,errors,reason,suggested_cp,...). Reads stdin when FILE is -
+or absent.
+
+Encoding: UTF-8 (with or without BOM), UTF-16 with BOM, or Windows-1252 (Latin-1), told from
+the bytes; --encoding says it instead. A file that is not valid in its encoding is refused
+with the line.
 
 Columns are found by name, ignoring case and accents: cp, codigo_postal, "código postal",
 d_codigo; asentamiento, colonia; municipio, alcaldia, delegacion; estado; ciudad.
 
 Errors: 101, 102, 104, 105 for the code (as the API answers them); 120 estado, 121 municipio,
-122 asentamiento, 123 ciudad not matching the code; 130 a record that cannot be read.
+122 asentamiento, 123 ciudad not matching the code; 130 a record that cannot be read, with its
+"reason" ("expected 5 fields, found 4", "unterminated quote", "invalid JSON at column 17",
+"record longer than 65536 bytes", "not a JSON object").
 Matching ignores case, accents, punctuation and repeated spaces; empty fields are not checked.
 Suggestions: a code that lost its leading zero (1000 -> 01000), the code's state,
 municipality and city, and the closest settlement of the code when it is close enough.
 
-A summary goes to stderr at the end, and a progress bar while it runs on a terminal.`,
-  exit: 'Exit status: 0 when every record is valid, 1 when any is not, 2 when the input cannot be read.',
+--fix FILE writes the input back, same encoding, delimiter and line ends, with every
+suggestion applied and two more columns: cpmx_status (valid, fixed, invalid) and cpmx_errors
+(the codes found). A value without an error is never changed.
+
+A summary goes to stderr at the end (with the format and encoding read), and a progress bar
+while it runs on a terminal.`,
+  exit: 'Exit status: 0 when every record is valid, 1 when any is not, 2 when the input cannot be read (missing, empty, no header, no postal-code column, not valid in its encoding).',
   options: {
-    format: { type: 'string', value: 'csv|ndjson', help: "the input's format (default: detected from its first character)" },
-    column: { type: 'string', multiple: true, value: 'FIELD=NAME', help: 'read FIELD (cp, asentamiento, municipio, estado, ciudad) from column NAME' },
     output: { type: 'string', value: 'FILE', help: 'write the results there (complete or not at all) instead of stdout' },
+    format: { type: 'string', value: 'ndjson|csv', help: 'the results: NDJSON lines (default) or CSV rows' },
+    'invalid-only': { type: 'boolean', help: 'write results for invalid records only' },
+    fix: { type: 'string', value: 'FILE', help: 'write the input there with suggestions applied and cpmx_status, cpmx_errors added' },
+    'input-format': { type: 'string', value: 'csv|ndjson', help: "the input's format (default: detected from its first character)" },
+    encoding: { type: 'string', value: 'NAME', help: "the input's encoding: utf-8, utf-16le, utf-16be, windows-1252 (latin1) (default: detected)" },
+    column: { type: 'string', multiple: true, value: 'FIELD=NAME', help: 'read FIELD (cp, asentamiento, municipio, estado, ciudad) from column NAME' },
+    jobs: { type: 'string', value: 'N', help: 'threads that validate (default: one per core)' },
+    'max-record-bytes': { type: 'string', value: 'N', help: 'a longer record is not read: 130 (default 65536)' },
     token: { type: 'string', value: 'T', help: 'the token (default: CPMX_TOKEN, else a local one; "pruebas" is test mode)' },
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
     quiet: { type: 'boolean', help: 'no progress bar and no summary on stderr' },
@@ -35,10 +56,17 @@ A summary goes to stderr at the end, and a progress bar while it runs on a termi
   },
   async run({ values, positionals }) {
     const input = onePositional(positionals, 'validate', 'FILE') ?? '-';
-    if (values.format !== undefined && values.format !== 'csv' && values.format !== 'ndjson') {
-      throw new UsageError(`--format must be csv or ndjson, got "${values.format}"`);
-    }
-    const { FIELDS } = await import('../../validate/address.js');
+    const oneOf = <T extends string>(value: string | undefined, option: string, allowed: readonly T[]): T | undefined => {
+      if (value !== undefined && !allowed.includes(value as T)) throw new UsageError(`${option} must be ${allowed.join(' or ')}, got "${value}"`);
+      return value as T | undefined;
+    };
+    const format = oneOf(values.format, '--format', ['ndjson', 'csv'] as const) ?? 'ndjson';
+    const inputFormat = oneOf(values['input-format'], '--input-format', ['csv', 'ndjson'] as const);
+    const { encodingNamed, ENCODINGS } = await import('../../validate/encoding.js');
+    const encoding = values.encoding === undefined ? undefined : encodingNamed(values.encoding);
+    if (values.encoding !== undefined && !encoding) throw new UsageError(`--encoding must name one of ${ENCODINGS.join(', ')} (or latin1), got "${values.encoding}"`);
+    if (values.fix !== undefined && values.fix === values.output) throw new UsageError('--fix and --output must be different files');
+    const { FIELDS } = await import('../../validate/fields.js');
     type Field = (typeof FIELDS)[number];
     const columns: Partial<Record<Field, string>> = {};
     for (const spec of values.column ?? []) {
@@ -48,13 +76,23 @@ A summary goes to stderr at the end, and a progress bar while it runs on a termi
       }
       columns[field as Field] = name.join('=');
     }
+    const jobs = values.jobs === undefined ? availableParallelism() : integer(values.jobs, '--jobs', 1, 64);
+    const maxRecordBytes = values['max-record-bytes'] === undefined ? undefined : integer(values['max-record-bytes'], '--max-record-bytes', 1024, 1 << 30);
+    const token = tokenOption(values.token) ?? LOCAL_TOKEN;
     const { runValidate } = await import('../../validate/run.js');
     return runValidate({
       input,
       output: values.output,
-      format: values.format as 'csv' | 'ndjson' | undefined,
+      fix: values.fix,
+      inputFormat,
+      encoding,
+      format,
+      invalidOnly: values['invalid-only'] === true,
       columns,
-      client: createClient({ token: tokenOption(values.token) ?? 'cpmx-validate', dataPath: dataOption(values.data) }),
+      maxRecordBytes,
+      jobs,
+      client: createClient({ token, dataPath: dataOption(values.data) }),
+      token,
       quiet: values.quiet === true,
     });
   },

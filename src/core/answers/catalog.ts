@@ -1,11 +1,13 @@
 /**
  * Answers from the catalog, for requests whose parameters passed their checks. Lookup
- * errors (105, 110) are answered here; everything before them is the router's.
+ * errors (105, 110, 115) are answered here, a state before a municipality; everything
+ * before them is the router's.
  */
 import type { Catalog } from '../catalog.js';
 import { success, type Body, type ErrorCode, type PostalCodeRecord, type SimplifiedPostalCodeRecord, type SuccessEnvelope } from '../contract.js';
-import { findState } from '../names.js';
-import type { Request } from '../request.js';
+import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
+import type { MunicipalityRequest, Request, SearchCpAdvancedRequest } from '../request.js';
+import { codesWithSettlement } from '../settlement-search.js';
 
 const PAIS = 'México';
 
@@ -26,7 +28,69 @@ export function answerFromCatalog(request: Request, catalog: Catalog): Body | Er
       if (state < 0) return 110;
       return success({ municipios: catalog.municipalitiesOf(state).slice() });
     }
+    case 'get_colonia_por_cp': {
+      const code = catalog.codeIndex(request.cp);
+      return code < 0 ? 105 : success({ colonia: catalog.settlementNamesOf(code) });
+    }
+    case 'get_cp_por_estado': {
+      const state = findState(catalog, request.estado);
+      return state < 0 ? 110 : success({ cp: catalog.codesOfState(state) });
+    }
+    case 'get_cp_por_municipio': {
+      const municipalities = matchMunicipalities(catalog, request);
+      return typeof municipalities === 'number' ? municipalities : success({ cp: catalog.codesOfMunicipalities(municipalities) });
+    }
+    case 'get_colonia_por_municipio': {
+      const municipalities = matchMunicipalities(catalog, request);
+      return typeof municipalities === 'number' ? municipalities : success({ colonia: catalog.settlementNamesOfMunicipalities(municipalities) });
+    }
+    case 'search_cp_advanced':
+      return searchCpAdvanced(catalog, request);
+    case 'get_estado_clave':
+      return success({ estado_clave: catalog.stateKeysByName() });
+    case 'get_municipio_clave_por_estado': {
+      const state = findState(catalog, request.estado);
+      return state < 0 ? 110 : success({ municipio_clave: catalog.municipalityKeysOf(state) });
+    }
+    case 'get_municipio_clave_por_clave_estado': {
+      const state = findStateByKey(catalog, request.clave);
+      return state < 0 ? 110 : success({ municipio_clave: catalog.municipalityKeysOf(state) });
+    }
+    case 'getCitiesByStateCode': {
+      const state = findStateByKey(catalog, request.clave);
+      return state < 0 ? 110 : success({ ciudad: catalog.citiesOf(state) });
+    }
+    case 'cuenta/consultas_disponibles':
+      // The router answers it (the credit step fills in the count); it reads no catalog.
+      return success({ consultas_disponibles: null });
   }
+}
+
+/** The municipalities a request names (all of that name, or the one in `estado`), or 110 / 115. */
+function matchMunicipalities(catalog: Catalog, request: MunicipalityRequest): readonly number[] | ErrorCode {
+  let state = -1;
+  if (request.estado !== undefined) {
+    state = findState(catalog, request.estado);
+    if (state < 0) return 110;
+  }
+  const municipalities = findMunicipalities(catalog, request.municipio, state);
+  return municipalities.length ? municipalities : 115;
+}
+
+function searchCpAdvanced(catalog: Catalog, request: SearchCpAdvancedRequest): Body | ErrorCode {
+  const state = findState(catalog, request.estado);
+  if (state < 0) return 110;
+  let municipality = -1;
+  if (request.municipio !== undefined) {
+    const found = findMunicipalities(catalog, request.municipio, state);
+    if (!found.length) return 115;
+    municipality = found[0]!;
+  }
+  const limit = request.limit ?? Number.POSITIVE_INFINITY;
+  // A `colonia` of only white space folds to nothing, which every name contains: no filter.
+  const needle = request.colonia === undefined ? '' : foldSettlementName(request.colonia);
+  if (needle) return success({ cp: codesWithSettlement(catalog, state, needle, municipality, limit) });
+  return success({ cp: municipality < 0 ? catalog.codesOfState(state, limit) : catalog.codesOfMunicipalities([municipality], limit) });
 }
 
 function fullRecords(catalog: Catalog, code: number, cp: string): SuccessEnvelope<PostalCodeRecord>[] {

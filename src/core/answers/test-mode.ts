@@ -18,6 +18,9 @@ const PLACE = {
   pais: 'México',
 } as const;
 
+/** Codes no real state has (real ones start at 01000), for the methods that list a place's codes. */
+const CODES = ['00001', '00002', '00003'] as const;
+
 /** The test-mode body of a request whose parameters passed their checks. */
 export function answerTestMode(request: Request): Body {
   switch (request.method) {
@@ -28,7 +31,25 @@ export function answerTestMode(request: Request): Body {
     case 'get_estados':
       return success({ estado: stateNames() });
     case 'get_municipio_por_estado':
-      return success({ municipios: municipalityNames() });
+      return success({ municipios: numbered('Municipio de prueba') });
+    case 'get_colonia_por_cp':
+    case 'get_colonia_por_municipio':
+      return success({ colonia: SETTLEMENTS.map(([name]) => name) });
+    case 'get_cp_por_estado':
+    case 'get_cp_por_municipio':
+      return success({ cp: [...CODES] });
+    case 'search_cp_advanced':
+      return success({ cp: CODES.slice(0, request.limit ?? CODES.length) });
+    case 'get_estado_clave':
+      return success({ estado_clave: Object.fromEntries(stateNames().map((name, i) => [name, String(i + 1).padStart(2, '0')])) });
+    case 'get_municipio_clave_por_estado':
+    case 'get_municipio_clave_por_clave_estado':
+      return success({ municipio_clave: Object.fromEntries(numbered('Municipio de prueba').map((name, i) => [name, String(i + 1).padStart(3, '0')])) });
+    case 'getCitiesByStateCode':
+      return success({ ciudad: numbered('Ciudad de prueba') });
+    case 'cuenta/consultas_disponibles':
+      // Test mode counts nothing.
+      return success({ consultas_disponibles: null });
   }
 }
 
@@ -53,6 +74,7 @@ function stateNames(): string[] {
   return Array.from({ length: 32 }, (_, i) => `Estado de prueba ${i + 1}`);
 }
 
-function municipalityNames(): string[] {
-  return ['Municipio de prueba 1', 'Municipio de prueba 2', 'Municipio de prueba 3'];
+/** `Name 1` to `Name 3`. */
+function numbered(name: string): string[] {
+  return [1, 2, 3].map((n) => `${name} ${n}`);
 }

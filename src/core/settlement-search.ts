@@ -1,0 +1,156 @@
+/**
+ * The `colonia` filter of `search_cp_advanced`: which codes of a state have a settlement whose
+ * folded name contains a folded text. The first search of a state folds its settlement names
+ * into one string, code by code, and indexes which codes hold each character, pair and
+ * trigram of characters (some milliseconds, then kept; nothing of it is in the artifact). A
+ * text of one to three characters is answered by its list alone; a longer one is looked for
+ * only in the codes that hold its rarest trigram.
+ */
+import type { Catalog } from './catalog.js';
+import { foldSettlementName } from './names.js';
+
+interface StateIndex {
+  /** The state's code indices, ascending; a code's place in this list is its position. */
+  codes: Uint32Array;
+  /** The folded names of the state's settlements, code by code, each followed by "\n" (which no folded name or needle holds). */
+  text: string;
+  /** Where each position's names start in `text`; one more entry, `text.length`. */
+  starts: Uint32Array;
+  /** n-gram key (see `gramKey`) → its id. */
+  gramIds: GramIds;
+  /** The positions whose names hold gram `id`, ascending: `postings[postingStart[id]]` to `postings[postingStart[id + 1]]`. */
+  postingStart: Uint32Array;
+  postings: Uint16Array | Uint32Array;
+}
+
+/**
+ * The n-gram (n from 1 to 3) of `text` at `at` as one number, distinct across lengths: a small
+ * integer when its characters are Latin-1 (all of the official catalog), else a larger one.
+ */
+function gramKey(text: string, at: number, n: number): number {
+  let latin1 = true;
+  let packed = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(at + i);
+    if (c > 0xff) latin1 = false;
+    packed = packed * 0x1_0000 + c;
+  }
+  if (!latin1) return 2 ** 26 + packed * 4 + n;
+  if (n === 1) return packed;
+  const c = text.charCodeAt(at + n - 1);
+  return n === 2 ? 0x100 + ((text.charCodeAt(at) << 8) | c) : 0x10100 + ((text.charCodeAt(at) << 16) | (text.charCodeAt(at + 1) << 8) | c);
+}
+
+/** Gram keys to ids: a table for single characters and pairs, a Map for the rest. */
+class GramIds {
+  private readonly small = new Int32Array(0x10100).fill(-1);
+  private readonly large = new Map<number, number>();
+  size = 0;
+
+  get(key: number): number {
+    return key < 0x10100 ? this.small[key]! : (this.large.get(key) ?? -1);
+  }
+
+  add(key: number): number {
+    const known = this.get(key);
+    if (known >= 0) return known;
+    if (key < 0x10100) this.small[key] = this.size;
+    else this.large.set(key, this.size);
+    return this.size++;
+  }
+}
+
+const indexes = new WeakMap<Catalog, (StateIndex | undefined)[]>();
+
+function stateIndex(catalog: Catalog, state: number): StateIndex {
+  let states = indexes.get(catalog);
+  if (!states) indexes.set(catalog, (states = []));
+  return (states[state] ??= buildIndex(catalog, state));
+}
+
+function buildIndex(catalog: Catalog, state: number): StateIndex {
+  const runs = catalog.codeRunsOfState(state);
+  const codeList: number[] = [];
+  for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) codeList.push(code);
+  const codes = Uint32Array.from(codeList);
+  const starts = new Uint32Array(codes.length + 1);
+  const folded = new Map<number, string>();
+  const parts: string[] = [];
+  /** The position of each entry of `parts`. */
+  const partCode: number[] = [];
+  let length = 0;
+  for (let k = 0; k < codes.length; k++) {
+    starts[k] = length;
+    const code = codes[k]!;
+    for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
+      const nameIndex = catalog.settlementNameIndex(s);
+      let name = folded.get(nameIndex);
+      if (name === undefined) folded.set(nameIndex, (name = foldSettlementName(catalog.settlementNameAt(nameIndex))));
+      parts.push(name);
+      partCode.push(k);
+      length += name.length + 1;
+    }
+  }
+  starts[codes.length] = length;
+
+  // One pass over every n-gram records each (gram, position) once, positions ascending; a
+  // counting sort then lays each gram's positions out in one array.
+  const gramIds = new GramIds();
+  const counts: number[] = [];
+  const lastSeen: number[] = [];
+  const pairGram = new Int32Array(3 * length + 1);
+  const pairPosition = new Int32Array(3 * length + 1);
+  let pairs = 0;
+  const record = (key: number, k: number) => {
+    let id = gramIds.get(key);
+    if (id < 0) {
+      id = gramIds.add(key);
+      counts.push(0);
+      lastSeen.push(-1);
+    }
+    if (lastSeen[id] === k) return;
+    lastSeen[id] = k;
+    counts[id]!++;
+    pairGram[pairs] = id;
+    pairPosition[pairs++] = k;
+  };
+  for (let p = 0; p < parts.length; p++) {
+    const name = parts[p]!;
+    const k = partCode[p]!;
+    for (let n = 1; n <= 3; n++) for (let i = 0; i + n <= name.length; i++) record(gramKey(name, i, n), k);
+  }
+  const postingStart = new Uint32Array(gramIds.size + 1);
+  for (let id = 0; id < gramIds.size; id++) postingStart[id + 1] = postingStart[id]! + counts[id]!;
+  const postings = codes.length <= 0x10000 ? new Uint16Array(pairs) : new Uint32Array(pairs);
+  const next = Uint32Array.from(postingStart.subarray(0, gramIds.size));
+  for (let i = 0; i < pairs; i++) postings[next[pairGram[i]!]!++] = pairPosition[i]!;
+  parts.push('');
+  return { codes, text: parts.join('\n'), starts, gramIds, postingStart, postings };
+}
+
+/**
+ * The codes of `state` (ascending, at most `limit`) with a settlement whose folded name
+ * contains `needle` (already folded by `foldSettlementName`, not empty), only those of
+ * `municipality` when it is not -1.
+ */
+export function codesWithSettlement(catalog: Catalog, state: number, needle: string, municipality: number, limit: number): string[] {
+  const { codes, text, starts, gramIds, postingStart, postings } = stateIndex(catalog, state);
+  // The rarest of the needle's n-grams narrows the codes to read; a missing one ends it. A
+  // needle of at most three characters is its own n-gram: its list is the answer.
+  const n = Math.min(3, needle.length);
+  let rarest = -1;
+  for (let i = 0; i + n <= needle.length; i++) {
+    const id = gramIds.get(gramKey(needle, i, n));
+    if (id < 0) return [];
+    if (rarest < 0 || postingStart[id + 1]! - postingStart[id]! < postingStart[rarest + 1]! - postingStart[rarest]!) rarest = id;
+  }
+  const exact = needle.length === n;
+  const found: string[] = [];
+  for (let p = postingStart[rarest]!; p < postingStart[rarest + 1]! && found.length < limit; p++) {
+    const k = postings[p]!;
+    const code = codes[k]!;
+    if (municipality >= 0 && catalog.municipalityIndexOf(code) !== municipality) continue;
+    if (exact || text.slice(starts[k], starts[k + 1]).includes(needle)) found.push(catalog.postalCode(code));
+  }
+  return found;
+}

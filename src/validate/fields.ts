@@ -1,0 +1,80 @@
+/**
+ * The one mapping from the names people give their columns and keys to the address fields:
+ * used by `validateAddress` for a record's keys, by CSV headers and by NDJSON keys alike, so
+ * the library and the command accept exactly the same names.
+ */
+import { foldAccents } from '../core/names.js';
+
+/** The fields of an address record, in the order their errors are reported. */
+export const FIELDS = ['cp', 'estado', 'municipio', 'asentamiento', 'ciudad'] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** Column (or key) names recognised for each field, folded as `foldColumn` folds them. */
+export const COLUMN_NAMES: Readonly<Record<Field, readonly string[]>> = {
+  cp: ['cp', 'codigo_postal', 'd_codigo', 'c_p'],
+  asentamiento: ['asentamiento', 'colonia', 'd_asenta'],
+  municipio: ['municipio', 'alcaldia', 'delegacion', 'd_mnpio'],
+  estado: ['estado', 'd_estado'],
+  ciudad: ['ciudad', 'd_ciudad'],
+};
+
+/** Folds a column name: case, accents, and runs of spaces, dots, hyphens or underscores. */
+export function foldColumn(name: string): string {
+  // Most names are already folded (lower-case ASCII words): no Unicode normalisation for them.
+  if (/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(name)) return name;
+  return foldAccents(name)
+    .trim()
+    .replace(/[\s._-]+/g, '_');
+}
+
+/** Names remembered per matcher; past this (NDJSON with a new key on every line) names are folded each time. */
+const REMEMBERED_NAMES = 256;
+/** Longer names are never remembered: memory stays bounded by bytes, not by entries. */
+const REMEMBERED_LENGTH = 64;
+
+export type ColumnOverrides = Partial<Record<Field, string>>;
+
+/** The field a column feeds, given the overrides; undefined for columns of no interest. */
+export function columnMatcher(overrides: ColumnOverrides = {}): (name: string) => Field | undefined {
+  const byName = new Map<string, Field>();
+  for (const field of FIELDS) {
+    const override = overrides[field];
+    if (override !== undefined) byName.set(foldColumn(override), field);
+  }
+  for (const field of FIELDS) {
+    if (overrides[field] !== undefined) continue;
+    for (const name of COLUMN_NAMES[field]) if (!byName.has(name)) byName.set(name, field);
+  }
+  const seen = new Map<string, Field | null>();
+  return (name) => {
+    const known = seen.get(name);
+    if (known !== undefined) return known ?? undefined;
+    const field = byName.get(foldColumn(name));
+    if (seen.size < REMEMBERED_NAMES && name.length <= REMEMBERED_LENGTH) seen.set(name, field ?? null);
+    return field;
+  };
+}
+
+/** A record's values, by field (undefined where the record has none). */
+export type FieldValues = Record<Field, unknown>;
+
+/**
+ * Reads an object's keys as the address fields (the first key naming a field wins);
+ * undefined when the value is not an object. Also gives which key fed each field, for `--fix`.
+ */
+export function recordMapper(overrides?: ColumnOverrides): (item: unknown, keys?: Partial<Record<Field, string>>) => FieldValues | undefined {
+  const match = columnMatcher(overrides);
+  return (item, keys) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+    const values: FieldValues = { cp: undefined, estado: undefined, municipio: undefined, asentamiento: undefined, ciudad: undefined };
+    for (const key in item) {
+      if (!Object.hasOwn(item, key)) continue;
+      const field = match(key);
+      if (field && values[field] === undefined) {
+        values[field] = (item as Record<string, unknown>)[key];
+        if (keys) keys[field] = key;
+      }
+    }
+    return values;
+  };
+}

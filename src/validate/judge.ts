@@ -1,0 +1,215 @@
+/**
+ * Judges the records of one range: validates each, writes its result line (NDJSON or CSV, or
+ * a result object for the library) and, for `--fix`, the record written back. The same code
+ * runs in the main thread and in every worker, so their outputs cannot differ.
+ */
+import type { AddressValidator, Fix, ValidationResult } from './address.js';
+import { unreadable } from './address.js';
+import { ByteWriter } from './bytes.js';
+import { decodeCarried, encoderFor, type CarriedEncoding, type Encoding } from './encoding.js';
+import { InputError } from './errors.js';
+import { FIELDS, recordMapper, type ColumnOverrides, type Field, type FieldValues } from './fields.js';
+import { readCsv, readNdjson, tooLong, type ParseCsv, type ReadPlan, type RecordVisitor } from './read.js';
+
+/** A field's place in the values the reader gives. */
+const SLOTS: Record<Field, number> = { cp: 0, asentamiento: 1, municipio: 2, estado: 3, ciudad: 4 };
+
+/** How a range is judged and written: plain data, sent to workers as it is. */
+export interface JudgePlan extends ReadPlan {
+  carried: CarriedEncoding;
+  /** NDJSON: the keys named by --column. */
+  overrides: ColumnOverrides;
+  results: 'ndjson' | 'csv' | 'objects';
+  invalidOnly: boolean;
+  /** Write the records back (`--fix`) in this encoding; null when not asked. */
+  fix: Encoding | null;
+  /** Said when the file is not valid in its encoding (what to do about it). */
+  encodingHint: string;
+}
+
+/** A result with the record's line in the input. */
+export interface LineResult extends ValidationResult {
+  line: number;
+}
+
+/** What judging a range gives. */
+export interface RangeOutcome {
+  /** Result lines (NDJSON or CSV) as UTF-8 bytes; empty for objects. */
+  results: Uint8Array;
+  /** The records written back, in the input's encoding (`--fix`). */
+  fixed: Uint8Array | undefined;
+  objects: LineResult[];
+  records: number;
+  valid: number;
+  /** Records with each `code_error`, by code. */
+  byCode: Record<number, number>;
+}
+
+/** The header of `--format csv` results. */
+export const CSV_RESULTS_HEADER = `line,valid,errors,reason,${FIELDS.map((field) => `suggested_${field}`).join(',')}\n`;
+
+const VALID_PREFIX = Buffer.from('{"line":');
+const VALID_SUFFIX = Buffer.from(',"valid":true,"errors":[],"suggestions":{}}\n');
+
+/** A CSV field, quoted when it must be. */
+export function csvField(value: string, delimiter = ','): string {
+  return value.includes(delimiter) || value.includes('"') || value.includes('\n') || value.includes('\r') ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function resultCsv(line: number, result: ValidationResult): string {
+  const reason = result.errors.find((error) => error.reason !== undefined)?.reason ?? '';
+  const suggested = FIELDS.map((field) => csvField(result.suggestions[field] ?? '')).join(',');
+  return `${line},${result.valid},${result.errors.map((error) => error.code_error).join(' ')},${csvField(reason)},${suggested}\n`;
+}
+
+export class RangeJudge implements RecordVisitor {
+  private text = '';
+  private readonly out = new ByteWriter();
+  private fixed = '';
+  private objects: LineResult[] = [];
+  private records = 0;
+  private valid = 0;
+  private byCode: Record<number, number> = {};
+  private readonly mapper;
+  /** Which key fed each field of the NDJSON record at hand (for --fix). */
+  private keys: Partial<Record<Field, string>> = {};
+  private readonly encodeFix: ((text: string) => Uint8Array) | undefined;
+
+  constructor(
+    private readonly validator: AddressValidator,
+    private readonly plan: JudgePlan,
+    private readonly parse: ParseCsv,
+  ) {
+    this.mapper = recordMapper(plan.overrides);
+    this.encodeFix = plan.fix ? encoderFor(plan.fix) : undefined;
+  }
+
+  /** Judges a range of carried bytes whose first line is `line`. */
+  judge(bytes: Uint8Array, line: number): RangeOutcome {
+    const text = decodeCarried(bytes, this.plan.carried, line, () => this.plan.encodingHint);
+    this.text = text;
+    if (this.plan.format === 'csv') readCsv(text, line, this.plan, this.parse, this);
+    else readNdjson(text, line, this.plan, this);
+    this.text = '';
+    return this.take();
+  }
+
+  /** A record longer than the maximum that the cutter did not keep. */
+  overlong(line: number): RangeOutcome {
+    this.refuseTooLong(line);
+    this.judged(line, unreadable(tooLong(this.plan.maxRecordBytes)));
+    return this.take();
+  }
+
+  /** --fix cannot write back a record it does not keep: refused, whether the cutter kept this one or not. */
+  private refuseTooLong(line: number): void {
+    if (this.plan.fix) {
+      throw new InputError(`line ${line} holds a record longer than ${this.plan.maxRecordBytes} bytes, which --fix cannot write back; raise --max-record-bytes`);
+    }
+  }
+
+  private take(): RangeOutcome {
+    const outcome: RangeOutcome = {
+      results: this.out.take(),
+      fixed: this.encodeFix ? this.encodeFix(this.fixed) : undefined,
+      objects: this.objects,
+      records: this.records,
+      valid: this.valid,
+      byCode: this.byCode,
+    };
+    this.fixed = '';
+    this.objects = [];
+    this.records = this.valid = 0;
+    this.byCode = {};
+    return outcome;
+  }
+
+  private judged(line: number, result: ValidationResult): void {
+    this.records++;
+    if (result.valid) {
+      this.valid++;
+      if (this.plan.invalidOnly) return;
+    } else for (const { code_error } of result.errors) this.byCode[code_error] = (this.byCode[code_error] ?? 0) + 1;
+    switch (this.plan.results) {
+      case 'ndjson':
+        if (result.valid) {
+          this.out.bytes(VALID_PREFIX);
+          this.out.integer(line);
+          this.out.bytes(VALID_SUFFIX);
+        } else this.out.text(`${JSON.stringify({ line, valid: false, errors: result.errors, suggestions: result.suggestions })}\n`);
+        break;
+      case 'csv':
+        this.out.text(resultCsv(line, result));
+        break;
+      default:
+        this.objects.push({ line, valid: result.valid, errors: result.errors, suggestions: result.suggestions });
+    }
+  }
+
+  csv(line: number, values: (string | undefined)[], fields: string[] | undefined, start: number, end: number, next: number): void {
+    const cp = values[0];
+    const asentamiento = values[1];
+    const municipio = values[2];
+    const estado = values[3];
+    const ciudad = values[4];
+    const result = this.validator.validateFields(cp, asentamiento, municipio, estado, ciudad);
+    this.judged(line, result);
+    if (!this.encodeFix) return;
+    const fix = this.validator.fix(asentamiento, municipio, estado, ciudad, result);
+    const { delimiter, columns } = this.plan;
+    let record = this.text.slice(start, end);
+    const changes = Object.entries(fix.changes) as [Field, string][];
+    if (changes.length) {
+      // Rare: the record is written again, its fields quoted only where they must be.
+      const written = fields ? fields.slice() : record.split(delimiter);
+      for (const [field, replacement] of changes) written[columns[SLOTS[field]]!] = replacement;
+      record = written.map((field) => csvField(field, delimiter)).join(delimiter);
+    }
+    this.fixed += `${record}${delimiter}${fix.status}${delimiter}${fix.codes.join(' ')}${this.text.slice(end, next)}`;
+  }
+
+  json(line: number, item: object, start: number, end: number, next: number): void {
+    const values = this.mapper(item, this.encodeFix ? (this.keys = {}) : undefined) as FieldValues;
+    const result = this.validator.validateValues(values);
+    this.judged(line, result);
+    if (!this.encodeFix) return;
+    const fix = this.validator.fix(values.asentamiento, values.municipio, values.estado, values.ciudad, result);
+    this.fixed += `${this.fixedJson(item, fix, start, end)}${this.text.slice(end, next)}`;
+  }
+
+  /** An NDJSON record written back: as it was, with its status and codes added and suggestions applied. */
+  private fixedJson(item: object, fix: Fix, start: number, end: number): string {
+    const added = `"cpmx_status":"${fix.status}","cpmx_errors":[${fix.codes.join(',')}]`;
+    const raw = this.text.slice(start, end);
+    const close = raw.lastIndexOf('}');
+    const keys = Object.keys(item);
+    if (Object.keys(fix.changes).length === 0 && !keys.includes('cpmx_status') && !keys.includes('cpmx_errors')) {
+      return `${raw.slice(0, close)}${keys.length ? ',' : ''}${added}${raw.slice(close)}`;
+    }
+    const copy: Record<string, unknown> = { ...item };
+    for (const [field, replacement] of Object.entries(fix.changes) as [Field, string][]) copy[this.keys[field] ?? field] = replacement;
+    copy.cpmx_status = fix.status;
+    copy.cpmx_errors = fix.codes;
+    return JSON.stringify(copy);
+  }
+
+  unreadable(line: number, reason: string, start: number, end: number, next: number): void {
+    if (reason === tooLong(this.plan.maxRecordBytes)) this.refuseTooLong(line);
+    this.judged(line, unreadable(reason));
+    if (!this.encodeFix) return;
+    // Written back as it was: CSV records marked invalid, NDJSON lines unchanged (not objects).
+    const raw = this.text.slice(start, end);
+    const { delimiter } = this.plan;
+    this.fixed += `${this.plan.format === 'csv' ? `${raw}${delimiter}invalid${delimiter}130` : raw}${this.text.slice(end, next)}`;
+  }
+
+  blank(start: number, next: number): void {
+    if (this.encodeFix) this.fixed += this.text.slice(start, next);
+  }
+}
+
+/** A judge in this thread, for `client`'s catalog (csv-parse is loaded here, never by the lookups). */
+export async function createJudge(validator: AddressValidator, plan: JudgePlan): Promise<RangeJudge> {
+  const { parse } = await import('csv-parse/sync');
+  return new RangeJudge(validator, plan, parse as ParseCsv);
+}
