@@ -13,6 +13,7 @@ import { measureEmbedding } from './measure/embed.js';
 import { catalogFacts, machineFacts } from './measure/facts.js';
 import { creditLoad } from './measure/credits.js';
 import { httpLoad } from './measure/http.js';
+import { panelLoad } from './measure/panel.js';
 import { checkAlike, timeLookups } from './measure/lookups.js';
 import { validateBench } from './measure/validate.js';
 import { WARMUP_MS } from './ops.js';
@@ -87,6 +88,12 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     credits = await creditLoad({ cli: join(packageRoot, 'dist', 'cli.js'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
   }
 
+  let panel: Results['panel'] = null;
+  if (options.http) {
+    log('panel: the API without and with --panel, pages on SQLite and PostgreSQL, log-ins ...');
+    panel = await panelLoad({ cli: join(packageRoot, 'dist', 'cli.js'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
+  }
+
   let validate: Results['validate'] = null;
   if (options.validate) {
     const cpmx = await openContestant('cpmx', work);
@@ -111,5 +118,6 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     validate,
     embed,
     credits,
+    panel,
   };
 }

@@ -89,6 +89,23 @@ export interface CreditResults {
   answered: { sqlite: number; postgres: number };
 }
 
+/** The control panel (`cpmx serve --panel`): what its hook costs the API, and how fast its pages answer. */
+export interface PanelResults {
+  /** For the pages. */
+  connections: number;
+  /** For the API. */
+  apiConnections: number;
+  seconds: number;
+  rounds: number;
+  workers: number;
+  /** Paying requests (SQLite registry) from a server without the panel and one with it, alternating; with/without per round. */
+  api: { without: HttpStat; with: HttpStat; ratios: number[]; ratio: number };
+  /** A logged-in person's list of projects, and one project's page (usage chart, errors). */
+  pages: Record<'sqlite' | 'postgres', { projects: HttpStat; project: HttpStat }>;
+  /** One log-in after another, from the form's GET to the answer of its POST (SQLite). */
+  logInMs: Spread;
+}
+
 export interface ValidateRun {
   recordsPerSecond: number;
   seconds: number;
@@ -136,6 +153,8 @@ export interface Results {
   embed?: EmbedResults;
   /** null when measured with --no-http; absent from runs before registries were measured. */
   credits?: CreditResults | null;
+  /** null when measured with --no-http; absent from runs before the panel was measured. */
+  panel?: PanelResults | null;
 }
 
 /** The fields the report cannot do without, checked so an old or cut file fails by name. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTESTANTS } from '../bench/contestants/types.js';
 import { CPMX_EXTRAS, OPS, VERSION_2_OPS } from '../bench/ops.js';
 import { renderReport } from '../bench/report/render.js';
-import { CREDIT_TARGETS, TARGETS, type Target } from '../bench/report/targets.js';
+import { CREDIT_TARGETS, PANEL_TARGETS, TARGETS, type Target } from '../bench/report/targets.js';
 import { readResults, type Results } from '../bench/results.js';
 import { median, quantile, quantiles, spread } from '../bench/stats.js';
 import { FIXTURE, root, tempDir } from './helpers.js';
@@ -71,7 +71,7 @@ describe('the report of the committed run', () => {
   it('judges every target, and shows each with its verdict', () => {
     // A results.json measured before `cpmx diff`, the handlers and the embedding were measured has
     // no rows for their targets (1, 1 and 2), nor one measured before the credit path (its
-    // credits part) or the version-2 methods (2 each), until the next published run.
+    // credits part), the version-2 methods (2 each) or the control panel, until the next published run.
     const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
     const judged =
       TARGETS.length -
@@ -79,7 +79,8 @@ describe('the report of the committed run', () => {
       (results.http?.handlers ? 0 : 1) -
       (results.embed ? 0 : 2) -
       (results.credits ? 0 : CREDIT_TARGETS.length) -
-      (measuredV2 ? 0 : 2 * VERSION_2_OPS.length);
+      (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
+      (results.panel ? 0 : PANEL_TARGETS.length);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
@@ -112,10 +113,14 @@ describe('the report of the committed run', () => {
     const cold = { importToAnswerMs: spreadOf, sinceProcessStartMs: spreadOf, heapUsedBytes: { ...spreadOf, median: 4e6 }, rssBytes: { ...spreadOf, median: 5e7 } };
     withHandlers.embed = { cold: { file: cold, bytes: { ...cold, importToAnswerMs: { ...spreadOf, median: 21 } } }, browserBundle: { bytes: 32_700, gzipBytes: 12_244 } };
     const judged = renderReport(withHandlers);
-    // All but cpmx diff's, the credit path's and the version-2 methods', should the committed run predate them.
+    // All but cpmx diff's, the credit path's, the version-2 methods' and the panel's, should the committed run predate them.
     const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
     expect(judged.targets).toHaveLength(
-      TARGETS.length - (results.diff ? 0 : 1) - (results.credits ? 0 : CREDIT_TARGETS.length) - (measuredV2 ? 0 : 2 * VERSION_2_OPS.length),
+      TARGETS.length -
+        (results.diff ? 0 : 1) -
+        (results.credits ? 0 : CREDIT_TARGETS.length) -
+        (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
+        (results.panel ? 0 : PANEL_TARGETS.length),
     );
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 80% | 79% [77 – 82] | **missed** |');
@@ -130,11 +135,13 @@ describe('the report of the committed run', () => {
     partial.http = null;
     partial.validate = null;
     partial.credits = null;
+    partial.panel = null;
     const judged = renderReport(partial);
-    expect(judged.targets.map((t) => t.name).filter((name) => /^(HTTP|validate)/.test(name))).toEqual([]);
+    expect(judged.targets.map((t) => t.name).filter((name) => /^(HTTP|validate|panel)/.test(name))).toEqual([]);
     expect(judged.targets.length).toBeGreaterThanOrEqual(8);
     expect(judged.markdown).not.toContain('## HTTP server');
     expect(judged.markdown).not.toContain('## Address validation');
+    expect(judged.markdown).not.toContain('## Control panel');
     expectEveryTargetShown(judged.markdown, judged.targets);
 
     const lacking = copy(results);
@@ -179,7 +186,7 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
 
     const report = renderReport(results);
     // --no-http and --no-validate: no row for the 3 HTTP and 2 validation targets.
-    expect(report.targets).toHaveLength(TARGETS.length - 5 - CREDIT_TARGETS.length);
+    expect(report.targets).toHaveLength(TARGETS.length - 5 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdmin, openServed } from '../src/registry/open.js';
-import { SCHEMA_VERSION } from '../src/registry/schema.js';
-import type { RegistryAdmin, ServedRegistry } from '../src/registry/types.js';
+import type { AdminRegistry, PanelServedRegistry, PanelStore } from '../src/registry/panel-types.js';
+import { POSTGRES_MIGRATIONS, SCHEMA_VERSION, SQLITE_MIGRATIONS } from '../src/registry/schema.js';
 import { tempDir } from './helpers.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { tokens } from './support/serve.js';
@@ -33,6 +33,8 @@ interface Store {
   fresh(): Promise<string>;
   /** Sets the schema's version by hand, as a later cpmx would have. */
   setVersion(location: string, version: number): Promise<void>;
+  /** A fresh registry at schema version 1 (before the panel), made by hand, holding one project. */
+  versionOne(): Promise<string>;
 }
 
 const STORES: Store[] = [
@@ -44,6 +46,14 @@ const STORES: Store[] = [
       db.prepare('UPDATE schema_version SET version = ?').run(version);
       db.close();
     },
+    async versionOne() {
+      const location = join(dir, `${randomUUID()}.db`);
+      const db = new Database(location);
+      db.exec(`CREATE TABLE schema_version (version INTEGER NOT NULL) STRICT; INSERT INTO schema_version VALUES (1); ${SQLITE_MIGRATIONS[0]}`);
+      db.exec("INSERT INTO accounts (id, name, credits) VALUES (1, 'Antes', 9); INSERT INTO projects (id, account_id, name) VALUES (1, 1, 'Antes'); INSERT INTO tokens (token, project_id) VALUES ('33333333-3333-4333-8333-333333333333', 1)");
+      db.close();
+      return location;
+    },
   },
   {
     name: 'PostgreSQL',
@@ -52,13 +62,25 @@ const STORES: Store[] = [
       const name = new URL(location).pathname.slice(1);
       await postgres.sql(name, 'UPDATE cpmx.schema_version SET version = $1', [version]);
     },
+    async versionOne() {
+      const name = `r_${randomUUID().replaceAll('-', '')}`;
+      const location = await postgres.createDatabase(name);
+      await postgres.sql(
+        name,
+        `CREATE SCHEMA cpmx; CREATE TABLE cpmx.schema_version (version integer NOT NULL); INSERT INTO cpmx.schema_version VALUES (1); ${POSTGRES_MIGRATIONS[0]}
+         WITH a AS (INSERT INTO cpmx.accounts (name, credits) VALUES ('Antes', 9) RETURNING id),
+              p AS (INSERT INTO cpmx.projects (account_id, name) SELECT id, 'Antes' FROM a RETURNING id)
+         INSERT INTO cpmx.tokens (token, project_id) SELECT '33333333-3333-4333-8333-333333333333', id FROM p`,
+      );
+      return location;
+    },
   },
 ];
 
 describe.each(STORES)('the $name registry', (store) => {
   let location: string;
-  let admin: RegistryAdmin;
-  const served: ServedRegistry[] = [];
+  let admin: AdminRegistry;
+  const served: PanelServedRegistry[] = [];
 
   beforeAll(async () => {
     location = await store.fresh();
@@ -87,7 +109,7 @@ describe.each(STORES)('the $name registry', (store) => {
 
   it('spends credits one by one, says none are left, and knows no stranger', async () => {
     const { token } = await admin.createProject({ name: 'Poca', credits: 2 });
-    const [a, b] = served as [ServedRegistry, ServedRegistry];
+    const [a, b] = served as [PanelServedRegistry, PanelServedRegistry];
     expect(await a.credits(token)).toBe(2);
     expect(await a.consume(token)).toBe('spent');
     expect(await b.consume(token)).toBe('spent');
@@ -192,6 +214,152 @@ describe.each(STORES)('the $name registry', (store) => {
     expect(again.stderr).toMatch(/holds no live token/);
     expect((await tokens(['usage', randomUUID(), '--registry', location])).code).toBe(1);
     expect((await tokens(['usage', '--registry', location])).code).toBe(2);
+  });
+
+  describe('for the control panel', () => {
+    /** The panel's store as `cpmx panel` has it, and as a server worker has it (SQLite: in the registry's thread). */
+    const stores = (): [string, PanelStore][] => [
+      ['managed', admin],
+      ['served', served[0]!.panel],
+    ];
+    const email = () => `${randomUUID()}@ejemplo.mx`;
+
+    it('creates accounts with an email and a password hash, once per email, and finds them', async () => {
+      for (const [, panel] of stores()) {
+        const address = email();
+        const account = (await panel.createAccount({ email: address, name: 'Ana', passwordHash: 'scrypt$hash', credits: 50 }))!;
+        expect(account).toMatchObject({ email: address, name: 'Ana', credits: 50, disabled: false, admin: false });
+        expect(account.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        expect(await panel.createAccount({ email: address, name: 'Otra', passwordHash: 'x', credits: 50 })).toBeUndefined();
+        expect(await panel.credentials(address)).toEqual({ account, passwordHash: 'scrypt$hash' });
+        expect(await panel.credentials(email())).toBeUndefined();
+        expect(await panel.account(account.id)).toEqual(account);
+        expect(await panel.promote(address, 'scrypt$other')).toMatchObject({ id: account.id, admin: true });
+        expect((await panel.credentials(address))!.passwordHash).toBe('scrypt$other');
+        expect(await panel.promote(email(), 'x')).toBeUndefined();
+      }
+    });
+
+    it('lists accounts with their projects and credits used, page by page, and grants credits', async () => {
+      const panel = served[0]!.panel;
+      const account = (await panel.createAccount({ email: email(), name: 'Listada', passwordHash: 'x', credits: 3 }))!;
+      const { token } = await panel.createProject({ name: 'Uno', account: account.id });
+      await panel.createProject({ name: 'Dos', account: account.id });
+      expect(await served[1]!.consume(token)).toBe('spent');
+      expect(await panel.grant(account.id, 10)).toBe(true);
+      expect(await panel.grant(999_999_999, 10)).toBe(false);
+      const { total } = await admin.accounts(0, 1);
+      const all = await admin.accounts(0, total);
+      expect(all.accounts).toHaveLength(total);
+      expect(all.accounts.find((a) => a.id === account.id)).toMatchObject({ name: 'Listada', credits: 12, projects: 2, used: 1 });
+      const ids = all.accounts.map((a) => a.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect((await admin.accounts(1, 2)).accounts.map((a) => a.id)).toEqual(ids.slice(1, 3));
+    });
+
+    it('acts on a project only for the account it belongs to', async () => {
+      for (const [, panel] of stores()) {
+        const owner = (await panel.createAccount({ email: email(), name: 'Dueña', passwordHash: 'x', credits: 5 }))!;
+        const stranger = (await panel.createAccount({ email: email(), name: 'Extraña', passwordHash: 'x', credits: 5 }))!;
+        const project = await panel.createProject({ name: 'Mío', account: owner.id });
+        expect(project).toMatchObject({ account: owner.id, credits: 5 });
+        expect(await panel.projectsOf(owner.id)).toEqual([project]);
+        expect(await panel.projectsOf(stranger.id)).toEqual([]);
+        expect(await panel.projectOf(owner.id, project.project)).toEqual(project);
+        expect(await panel.projectOf(stranger.id, project.project)).toBeUndefined();
+        expect(await panel.renameProject(stranger.id, project.project, 'Robado')).toBe(false);
+        expect(await panel.regenerateProject(stranger.id, project.project)).toBeUndefined();
+        expect(await panel.projectUsage(stranger.id, project.project, 30)).toBeUndefined();
+        expect(await panel.deleteProject(stranger.id, project.project)).toBe(false);
+        expect(await panel.projectOf(owner.id, project.project)).toEqual(project);
+        expect(await served[0]!.consume(project.token)).toBe('spent');
+
+        expect(await panel.renameProject(owner.id, project.project, 'Renombrado')).toBe(true);
+        const fresh = (await panel.regenerateProject(owner.id, project.project))!;
+        expect(fresh).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(await served[1]!.consume(project.token)).toBe('unknown');
+        expect(await served[1]!.consume(fresh)).toBe('spent');
+        expect(await panel.projectOf(owner.id, project.project)).toMatchObject({ token: fresh, name: 'Renombrado', credits: 3, used: 2, revoked: false });
+        const usage = (await panel.projectUsage(owner.id, project.project, 30))!;
+        expect(usage.days.at(-1)).toMatchObject({ requests: 3, credits: 2 });
+        expect(usage.errors.map((e) => [e.code, e.token])).toEqual([[107, project.token]]);
+        // A project whose token an operator revoked: the panel still shows it, and a new token revives it.
+        expect(await admin.revoke(fresh)).toBe(true);
+        expect(await panel.projectOf(owner.id, project.project)).toMatchObject({ token: fresh, revoked: true });
+        const revived = (await panel.regenerateProject(owner.id, project.project))!;
+        expect(await served[0]!.consume(revived)).toBe('spent');
+
+        expect(await panel.deleteProject(owner.id, project.project)).toBe(true);
+        expect(await served[0]!.consume(revived)).toBe('unknown');
+        expect(await panel.projectsOf(owner.id)).toEqual([]);
+        expect(await panel.account(owner.id)).toMatchObject({ credits: 2 });
+      }
+    });
+
+    it('keeps sessions until they expire, the account is disabled, or they are ended', async () => {
+      for (const [, panel] of stores()) {
+        const account = (await panel.createAccount({ email: email(), name: 'Sesiones', passwordHash: 'x', credits: 1 }))!;
+        const { token } = await panel.createProject({ name: 'P', account: account.id });
+        const now = Date.now();
+        const [first, second] = [randomUUID(), randomUUID()];
+        await panel.createSession(first, account.id, now, now + 1000);
+        await panel.createSession(second, account.id, now, now + 1000);
+        expect(await panel.session(first, now)).toEqual(account);
+        expect(await panel.session(first, now + 1000)).toBeUndefined();
+        expect(await panel.session(randomUUID(), now)).toBeUndefined();
+        await panel.endSession(first);
+        expect(await panel.session(first, now)).toBeUndefined();
+        expect(await panel.session(second, now)).toEqual(account);
+        expect(await panel.setDisabled(account.id, true)).toBe(true);
+        expect(await served[1]!.consume(token)).toBe('unknown');
+        expect(await panel.session(second, now)).toBeUndefined();
+        expect(await panel.setDisabled(account.id, false)).toBe(true);
+        // Disabling ended the session for good: enabling again does not bring it back.
+        expect(await panel.session(second, now)).toBeUndefined();
+        expect(await served[1]!.consume(token)).toBe('spent');
+      }
+    });
+
+    it('refuses the attempt past a key’s limit in its window, atomically across workers, before recording it', async () => {
+      for (const [, panel] of stores()) {
+        const account = { key: `cuenta:${randomUUID()}`, limit: 10, windowMs: 60_000 };
+        const address = { key: `ip:${randomUUID()}`, limit: 30, windowMs: 60_000 };
+        const now = Date.now();
+        const ids: number[] = [];
+        for (let i = 0; i < 10; i++) ids.push(...(await panel.attempt([account, address], now + i))!);
+        expect(ids).toHaveLength(20);
+        expect(await panel.attempt([account, address], now + 10)).toBeUndefined();
+        // The other key alone is not at its limit; the refused attempt was not recorded on it.
+        expect(await panel.attempt([address], now + 10)).toHaveLength(1);
+        // A minute after the first, that one no longer counts.
+        expect(await panel.attempt([account], now + 60_000)).toHaveLength(1);
+        expect(await panel.attempt([account], now + 60_000)).toBeUndefined();
+        // Forgotten attempts (a right password) do not count.
+        await panel.forgetAttempts(ids.slice(0, 4));
+        expect(await panel.attempt([account], now + 60_001)).toHaveLength(1);
+      }
+      // 40 at once from two workers, limit 10: exactly 10 recorded.
+      const key = { key: `cuenta:${randomUUID()}`, limit: 10, windowMs: 60_000 };
+      const now = Date.now();
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => served[i % 2]!.panel.attempt([key], now)));
+      expect(results.filter((r) => r !== undefined)).toHaveLength(10);
+    });
+
+    it('keeps one secret for the panel’s forms, the first one given', async () => {
+      const first = await served[0]!.panel.panelSecret(`a-${randomUUID()}`);
+      expect(await served[1]!.panel.panelSecret(`b-${randomUUID()}`)).toBe(first);
+      expect(await admin.panelSecret('c')).toBe(first);
+    });
+  });
+
+  it('migrates a registry of schema version 1 (before the panel), keeping its projects', async () => {
+    const old = await store.versionOne();
+    const migrated = await openAdmin(old);
+    expect(await migrated.list()).toMatchObject([{ token: '33333333-3333-4333-8333-333333333333', name: 'Antes', credits: 9 }]);
+    const account = (await migrated.createAccount({ email: 'nueva@ejemplo.mx', name: 'Nueva', passwordHash: 'x', credits: 50 }))!;
+    await migrated.createSession('s', account.id, 0, 1);
+    expect(await migrated.session('s', 0)).toMatchObject({ id: account.id });
+    await migrated.close();
   });
 
   it('keeps its schema version, and refuses a newer one with what to do', async () => {

@@ -4,7 +4,7 @@
  */
 import { CONTESTANTS, LABELS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
-import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type Results, type ValidateResults } from '../results.js';
+import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
 import { count, format, kilobytes, megabytes, percent, ratio } from './format.js';
 import { missNote } from './miss-notes.js';
 import type { Target } from './targets.js';
@@ -172,6 +172,26 @@ function creditPath(c: CreditResults, cpus: number): string[] {
   ];
 }
 
+function controlPanel(p: PanelResults, cpus: number): string[] {
+  const page = (label: string, h: HttpStat) => row([label, count(Math.round(h.requestsPerSecond)), `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors]);
+  return [
+    '## Control panel (`cpmx serve --panel`)',
+    '',
+    `The API's paying \`info_cp\` requests (SQLite registry) from \`cpmx serve --workers ${p.workers}\` without the panel and with it, alternating, ${p.apiConnections} connections: with the panel, ${percent(p.api.ratio)} of the rate without it (median of the rounds' ratios; ${count(Math.round(p.api.with.requestsPerSecond))} and ${count(Math.round(p.api.without.requestsPerSecond))} requests/s).`,
+    '',
+    `A logged-in person's pages, ${p.connections} connections, ${p.seconds} s a run, ${p.rounds} rounds; medians. Client, servers and PostgreSQL share the machine's ${cpus} cores.`,
+    '',
+    ...head(['page', 'requests/s', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors'], ['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    page('projects, SQLite', p.pages.sqlite.projects),
+    page('a project (usage chart, errors), SQLite', p.pages.sqlite.project),
+    page('projects, PostgreSQL', p.pages.postgres.projects),
+    page('a project (usage chart, errors), PostgreSQL', p.pages.postgres.project),
+    '',
+    `A log-in (the form, then its post: a scrypt hash, the attempt counted and forgotten, a new session), one after another: median ${format(p.logInMs.median, 'ms')} [${format(p.logInMs.min, 'ms')} – ${format(p.logInMs.max, 'ms')}] over ${p.logInMs.runs}.`,
+    '',
+  ];
+}
+
 function addressValidation(v: ValidateResults): string[] {
   const reader = (label: string, run: ValidateResults['cpmx']) => row([label, count(Math.round(run.recordsPerSecond)), `${run.seconds.toFixed(2)} s`, megabytes(run.maxRssBytes, 0)]);
   const share = (run: ValidateResults['cpmx']) => percent(run.recordsPerSecond / v.csvParse.recordsPerSecond);
@@ -240,6 +260,7 @@ export function renderMarkdown(results: Results, targets: Target[]): string {
     ...lookups(results),
     ...(results.http ? httpServer(results.http, results.machine.cpus) : []),
     ...(results.credits ? creditPath(results.credits, results.machine.cpus) : []),
+    ...(results.panel ? controlPanel(results.panel, results.machine.cpus) : []),
     ...(results.validate ? addressValidation(results.validate) : []),
     ...(results.embed ? embedding(results.embed) : []),
     ...sizeOnDisk(results),

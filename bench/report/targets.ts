@@ -91,6 +91,31 @@ export const CREDIT_TARGETS: TargetRule[] = [
   },
 ];
 
+/** A logged-in person's project page (usage chart, errors) answers within `budgetMs` at p99 on `store`. */
+const projectPageWithin =
+  (store: 'sqlite' | 'postgres', label: string, budgetMs: number): TargetRule =>
+  ({ panel }) => {
+    if (!panel) return null;
+    const p99 = panel.pages[store].project.latencyP99Ms;
+    return { name: `panel: a project’s page (usage, chart, errors), latency p99, ${label} (${panel.connections} connections)`, target: `≤ ${budgetMs} ms`, value: `${p99} ms`, pass: p99 <= budgetMs };
+  };
+
+/** The control panel (issue 12): null for runs that did not measure it (--no-http, or older runs). */
+export const PANEL_TARGETS: TargetRule[] = [
+  ({ panel }) =>
+    panel
+      ? {
+          name: 'panel: the API’s paying requests/s with --panel vs without (median of rounds)',
+          target: '≥ 90%',
+          value: percent(panel.api.ratio),
+          pass: panel.api.ratio >= 0.9,
+        }
+      : null,
+  projectPageWithin('sqlite', 'SQLite', 25),
+  projectPageWithin('postgres', 'PostgreSQL', 50),
+  ({ panel }) => (panel ? { name: 'panel: a log-in (scrypt hash included), median', target: '≤ 250 ms', value: format(panel.logInMs.median, 'ms'), pass: panel.logInMs.median <= 250 } : null),
+];
+
 export const TARGETS: TargetRule[] = [
   ({ sizes }) => ({ name: 'artifact size', target: '≤ 2.5 MB', value: megabytes(sizes.artifact, 2), pass: sizes.artifact <= 2.5 * MB }),
   ({ cold }) => {
@@ -184,6 +209,7 @@ export const TARGETS: TargetRule[] = [
     };
   },
   ...CREDIT_TARGETS,
+  ...PANEL_TARGETS,
 ];
 
 /** Every target that applies to these results, judged. */

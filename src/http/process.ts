@@ -6,6 +6,7 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { RegistryError } from '../registry/errors.js';
 import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
 import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createCpmxServer } from './server.js';
@@ -25,28 +26,32 @@ export interface ServeProcessOptions {
   defaultToken?: string | undefined;
   /** Connection limits; the defaults for any not given. */
   limits?: Partial<ConnectionLimits> | undefined;
+  /** The control panel under /panel (needs a registry). */
+  panel?: { freeCredits: number; behindProxy: boolean } | undefined;
 }
 
 /** Whole shutdown budget; requests still running after the grace period are cut. */
 const SHUTDOWN_MS = 5000;
 const GRACE_MS = 4000;
 
-function listeningLine(address: string, port: number): string {
-  return `listening on http://${address.includes(':') ? `[${address}]` : address}:${port}\n`;
+function listeningLine(address: string, port: number, panel = false): string {
+  const base = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  return `listening on ${base}\n${panel ? `control panel on ${base}/panel/\n` : ''}`;
 }
 
 /** Starts serving; resolves once listening (in a cluster primary, once a worker listens). */
 export async function serve(options: ServeProcessOptions): Promise<void> {
+  if (options.panel && !options.registry) throw new RegistryError('--panel needs a registry (--registry FILE|URL, or CPMX_REGISTRY): the panel keeps its accounts, sessions and projects there');
   const workers = options.workers === 'auto' ? availableParallelism() : options.workers;
   // Checked once, before any worker starts: a registry that does not exist, cannot be reached
   // or has a newer schema is refused with what to do. Later, workers never refuse: while the
   // registry is unavailable they answer paying requests 503 and keep trying.
   if (options.registry && !cluster.isWorker) await checkRegistry(options.registry, options.registryOptions);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(workers);
+  if (workers > 1 && cluster.isPrimary) return runPrimary(workers, options.panel !== undefined);
   return runWorker(options, !cluster.isWorker);
 }
 
-function runPrimary(count: number): Promise<void> {
+function runPrimary(count: number, panel: boolean): Promise<void> {
   let stopping = false;
   let announced = false;
   return new Promise((resolve) => {
@@ -60,7 +65,7 @@ function runPrimary(count: number): Promise<void> {
       serving.add(worker.id);
       if (announced || ++listening < count) return;
       announced = true;
-      process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port));
+      process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port, panel));
       resolve();
     });
     cluster.on('exit', (worker, code, signal) => {
@@ -94,12 +99,15 @@ function runPrimary(count: number): Promise<void> {
 
 async function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
   const registry = options.registry ? await openServed(options.registry, options.registryOptions) : undefined;
+  // Loaded only when asked for: a server without the panel never reads its modules.
+  const panel = options.panel && registry ? (await import('../panel/handler.js')).createPanel({ store: registry.panel, ...options.panel }) : undefined;
   const instance = createCpmxServer({
     dataPath: options.dataPath,
     registry,
     defaultToken: options.defaultToken,
     limits: options.limits,
     log: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+    panel,
   });
   if (!instance.loaded && announce) {
     process.stderr.write('cpmx serve: no catalog artifact loaded: serving test mode (token "pruebas") only; run `cpmx build`\n');
@@ -127,7 +135,7 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
     instance.server.once('error', reject);
     instance.server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       const address = instance.server.address() as AddressInfo;
-      if (announce) process.stdout.write(listeningLine(address.address, address.port));
+      if (announce) process.stdout.write(listeningLine(address.address, address.port, panel !== undefined));
       resolve();
     });
   });

@@ -32,6 +32,8 @@ export interface ServeOptions {
   log?: ((line: string) => void) | undefined;
   /** Limits per connection and client; DEFAULT_LIMITS for any not given. */
   limits?: Partial<ConnectionLimits> | undefined;
+  /** The control panel (src/panel/): the answer to a request under /panel, or undefined for the API's. */
+  panel?: ((req: IncomingMessage) => Promise<HttpAnswer & { close?: boolean }> | undefined) | undefined;
 }
 
 export interface CpmxServer {
@@ -72,6 +74,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const source = catalogSource(artifactPath(options.dataPath));
   const respond = createResponder({ source, registry: options.registry, version: packageVersion(), defaultToken: options.defaultToken });
   const log = options.log;
+  const panel = options.panel;
   /** Set once closing: answers then end their connection instead of keeping it alive. */
   let closing = false;
 
@@ -117,6 +120,8 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     }
     // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal has an empty body.
     if (!host && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) return send(req, res, serverAnswer(400, 'Falta el encabezado Host'), true);
+    const page = panel?.(req);
+    if (page) return void page.then((final) => send(req, res, final, final.close), (error: unknown) => fail(req, res, error));
     try {
       const answer = respond({
         method: req.method ?? 'GET',

@@ -4,7 +4,7 @@
  * module (and driver) is loaded only when that store is asked for.
  */
 import { resolve } from 'node:path';
-import type { RegistryAdmin, ServedRegistry } from './types.js';
+import type { AdminRegistry, PanelServedRegistry } from './panel-types.js';
 
 export type RegistryLocation = { store: 'sqlite'; path: string } | { store: 'postgres'; url: string };
 
@@ -24,7 +24,7 @@ export interface ServedOptions {
 export const DEFAULT_SERVED: ServedOptions = { timeoutMs: 2000, poolSize: 4 };
 
 /** For `cpmx tokens`: `create` makes a SQLite file that does not exist yet; nothing else does. */
-export async function openAdmin(given: string, options: { create?: boolean } = {}): Promise<RegistryAdmin> {
+export async function openAdmin(given: string, options: { create?: boolean } = {}): Promise<AdminRegistry> {
   const location = parseLocation(given);
   if (location.store === 'postgres') {
     const { PostgresRegistry } = await import('./postgres.js');
@@ -58,7 +58,7 @@ export async function checkRegistry(given: string, options: ServedOptions = DEFA
 }
 
 /** The registry a server worker answers by. It never throws for an unavailable store: it answers 503 until the store is back. */
-export async function openServed(given: string, options: ServedOptions = DEFAULT_SERVED): Promise<ServedRegistry> {
+export async function openServed(given: string, options: ServedOptions = DEFAULT_SERVED): Promise<PanelServedRegistry> {
   const location = parseLocation(given);
   if (location.store === 'postgres') {
     const { PostgresRegistry } = await import('./postgres.js');

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import type * as Pg from 'pg';
 import { BatchedRegistry, Batcher } from './batcher.js';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { ATTEMPTS_KEPT_MS, type Account, type AccountSummary, type AttemptLimit, type NewAccount, type PanelStore } from './panel-types.js';
 import { POSTGRES_MIGRATIONS, SCHEMA_VERSION, tooNewMessage } from './schema.js';
 import { RegistryState } from './state.js';
 import {
@@ -102,7 +103,15 @@ const PROJECT_SELECT = `SELECT t.token, p.name, p.id::float8 AS project, p.accou
     t.revoked IS NOT NULL AS revoked, to_char(p.created AT TIME ZONE 'UTC', ${ISO}) AS created
   FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id JOIN cpmx.accounts a ON a.id = p.account_id`;
 
-export class PostgresRegistry extends BatchedRegistry implements ServedRegistry, RegistryAdmin {
+/** The token a project shows: its live one, else the one revoked last. */
+const SHOWN_TOKEN = 'SELECT l.token FROM cpmx.tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1';
+
+const ACCOUNT_COLUMNS = `a.id::float8 AS id, a.email, a.name, a.credits::float8 AS credits, a.disabled, a.admin, to_char(a.created AT TIME ZONE 'UTC', ${ISO}) AS created`;
+const ACCOUNT_SELECT = `SELECT ${ACCOUNT_COLUMNS} FROM cpmx.accounts a`;
+
+export class PostgresRegistry extends BatchedRegistry implements ServedRegistry, RegistryAdmin, PanelStore {
+  /** The panel's part: this same registry (its pool, its schema). */
+  readonly panel: PanelStore = this;
   readonly location: string;
   private readonly pool: Pg.Pool;
   protected readonly batcher: Batcher;
@@ -321,26 +330,46 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
 
   // --- management ---
 
+  /**
+   * One management step on a connection of the pool. For a command (`cpmx tokens`) a database
+   * that cannot be reached is a RegistryError (the command refuses); for a server's panel it
+   * is a RegistryUnavailableError (that page answers 503, the next may work).
+   */
   private async admin<T>(work: (client: Pg.PoolClient) => Promise<T>): Promise<T> {
+    const failed = (error: unknown, what = '') => {
+      if (error instanceof RegistryError) return error;
+      const message = error instanceof RegistryUnavailableError ? error.message : `${what}${describe(error)}`;
+      return this.served ? new RegistryUnavailableError(message) : new RegistryError(message);
+    };
     await this.ensureSchema().catch((error: unknown) => {
-      throw error instanceof RegistryError ? error : new RegistryError((error as Error).message);
+      throw failed(error);
     });
     let client: Pg.PoolClient;
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw new RegistryError(`cannot reach PostgreSQL at ${this.location}: ${describe(error)}`);
+      throw failed(error, `cannot reach PostgreSQL at ${this.location}: `);
     }
+    let result: T;
     try {
-      return await work(client);
-    } finally {
-      client.release();
+      result = await work(client);
+    } catch (error) {
+      const broken = inDoubt(error);
+      client.release(broken ? (error as Error) : undefined);
+      // A broken connection or a timeout is "not now" for a server; a bug stays what it is.
+      const notNow = broken || (error as { code?: unknown }).code === '57014';
+      throw this.served && notNow ? failed(error, `PostgreSQL at ${this.location}: `) : error;
     }
+    client.release();
+    return result;
   }
 
   private transaction<T>(work: (client: Pg.PoolClient) => Promise<T>): Promise<T> {
     return this.admin(async (client) => {
       await client.query('BEGIN');
+      // A server's connections commit without waiting for the disk (for its batches, which
+      // have a barrier of their own); what the panel and `cpmx tokens` change waits for it.
+      if (this.served) await client.query('SET LOCAL synchronous_commit TO on');
       try {
         const result = await work(client);
         await client.query('COMMIT');
@@ -371,7 +400,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     return this.admin(async (client) =>
       (
         await client.query<Project>(
-          `${PROJECT_SELECT} WHERE t.token = (SELECT l.token FROM cpmx.tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1) ORDER BY p.created, p.id`,
+          `${PROJECT_SELECT} WHERE t.token = (${SHOWN_TOKEN}) ORDER BY p.created, p.id`,
         )
       ).rows,
     );
@@ -382,7 +411,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   }
 
   credit(token: string, credits: number): Promise<boolean> {
-    return this.admin(
+    return this.transaction(
       async (client) =>
         (await client.query('UPDATE cpmx.accounts SET credits = credits + $1 WHERE id = (SELECT p.account_id FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id WHERE t.token = $2)', [credits, token]))
           .rowCount === 1,
@@ -390,7 +419,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   }
 
   revoke(token: string): Promise<boolean> {
-    return this.admin(async (client) => (await client.query('UPDATE cpmx.tokens SET revoked = now() WHERE token = $1 AND revoked IS NULL', [token])).rowCount === 1);
+    return this.transaction(async (client) => (await client.query('UPDATE cpmx.tokens SET revoked = now() WHERE token = $1 AND revoked IS NULL', [token])).rowCount === 1);
   }
 
   regenerate(token: string): Promise<string | undefined> {
@@ -404,12 +433,19 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   }
 
   setDisabled(account: number, disabled: boolean): Promise<boolean> {
-    return this.admin(async (client) => (await client.query('UPDATE cpmx.accounts SET disabled = $1 WHERE id = $2', [disabled, account])).rowCount === 1);
+    return this.transaction(async (client) => {
+      if (disabled) await client.query('DELETE FROM cpmx.sessions WHERE account_id = $1', [account]);
+      return (await client.query('UPDATE cpmx.accounts SET disabled = $1 WHERE id = $2', [disabled, account])).rowCount === 1;
+    });
   }
 
   async usage(token: string, days: number): Promise<Usage | undefined> {
     const found = await this.get(token);
-    if (!found) return undefined;
+    return found && this.usageOf(found, days);
+  }
+
+  private usageOf(found: Project, days: number): Promise<Usage> {
+    const token = found.token;
     const window = windowDays(days);
     return this.admin(async (client) => {
       const rows = (
@@ -425,6 +461,139 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
         ])
       ).rows;
       return usageOf(token, found, window, rows, errors);
+    });
+  }
+
+  // --- the control panel (panel-types.ts) ---
+
+  createAccount({ email, name, passwordHash, credits, admin = false }: NewAccount): Promise<Account | undefined> {
+    return this.transaction(async (client) => {
+      const row = (
+        await client.query<Account>(
+          `INSERT INTO cpmx.accounts AS a (email, password_hash, name, credits, admin) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO NOTHING RETURNING ${ACCOUNT_COLUMNS}`,
+          [email, passwordHash, name, credits, admin],
+        )
+      ).rows[0];
+      return row;
+    });
+  }
+
+  account(id: number): Promise<Account | undefined> {
+    return this.admin(async (client) => (await client.query<Account>(`${ACCOUNT_SELECT} WHERE a.id = $1`, [id])).rows[0]);
+  }
+
+  credentials(email: string): Promise<{ account: Account; passwordHash: string | null } | undefined> {
+    return this.admin(async (client) => {
+      const row = (await client.query<Account & { password_hash: string | null }>(`SELECT ${ACCOUNT_COLUMNS}, a.password_hash FROM cpmx.accounts a WHERE a.email = $1`, [email])).rows[0];
+      if (!row) return undefined;
+      const { password_hash, ...account } = row;
+      return { account, passwordHash: password_hash };
+    });
+  }
+
+  promote(email: string, passwordHash: string): Promise<Account | undefined> {
+    return this.transaction(
+      async (client) => (await client.query<Account>(`UPDATE cpmx.accounts a SET admin = true, password_hash = $1 WHERE a.email = $2 RETURNING ${ACCOUNT_COLUMNS}`, [passwordHash, email])).rows[0],
+    );
+  }
+
+  accounts(offset: number, limit: number): Promise<{ accounts: AccountSummary[]; total: number }> {
+    return this.admin(async (client) => {
+      const accounts = (
+        await client.query<AccountSummary>(
+          `SELECT ${ACCOUNT_COLUMNS},
+             (SELECT count(*) FROM cpmx.projects p WHERE p.account_id = a.id)::float8 AS projects,
+             ((SELECT coalesce(sum(p.legacy_used), 0) FROM cpmx.projects p WHERE p.account_id = a.id)
+               + (SELECT coalesce(sum(u.credits), 0) FROM cpmx.usage u JOIN cpmx.tokens t ON t.token = u.token JOIN cpmx.projects p ON p.id = t.project_id WHERE p.account_id = a.id))::float8 AS used
+           FROM cpmx.accounts a ORDER BY a.id LIMIT $1 OFFSET $2`,
+          [limit, offset],
+        )
+      ).rows;
+      const total = (await client.query<{ n: number }>('SELECT count(*)::float8 AS n FROM cpmx.accounts')).rows[0]!.n;
+      return { accounts, total };
+    });
+  }
+
+  grant(account: number, credits: number): Promise<boolean> {
+    return this.transaction(async (client) => (await client.query('UPDATE cpmx.accounts SET credits = credits + $1 WHERE id = $2', [credits, account])).rowCount === 1);
+  }
+
+  projectsOf(account: number): Promise<Project[]> {
+    return this.admin(async (client) => (await client.query<Project>(`${PROJECT_SELECT} WHERE p.account_id = $1 AND t.token = (${SHOWN_TOKEN}) ORDER BY p.created, p.id`, [account])).rows);
+  }
+
+  projectOf(account: number, id: number): Promise<Project | undefined> {
+    return this.admin(async (client) => (await client.query<Project>(`${PROJECT_SELECT} WHERE p.account_id = $1 AND p.id = $2 AND t.token = (${SHOWN_TOKEN})`, [account, id])).rows[0]);
+  }
+
+  renameProject(account: number, id: number, name: string): Promise<boolean> {
+    return this.transaction(async (client) => (await client.query('UPDATE cpmx.projects SET name = $1 WHERE id = $2 AND account_id = $3', [name, id, account])).rowCount === 1);
+  }
+
+  deleteProject(account: number, id: number): Promise<boolean> {
+    return this.transaction(async (client) => (await client.query('DELETE FROM cpmx.projects WHERE id = $1 AND account_id = $2', [id, account])).rowCount === 1);
+  }
+
+  regenerateProject(account: number, id: number): Promise<string | undefined> {
+    const fresh = randomUUID();
+    return this.transaction(async (client) => {
+      // The project's row lock: two regenerations at once leave one live token.
+      if ((await client.query('SELECT 1 FROM cpmx.projects WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, account])).rowCount === 0) return undefined;
+      await client.query('UPDATE cpmx.tokens SET revoked = now() WHERE project_id = $1 AND revoked IS NULL', [id]);
+      await client.query('INSERT INTO cpmx.tokens (token, project_id) VALUES ($1, $2)', [fresh, id]);
+      return fresh;
+    });
+  }
+
+  async projectUsage(account: number, id: number, days: number): Promise<Usage | undefined> {
+    const found = await this.projectOf(account, id);
+    return found && this.usageOf(found, days);
+  }
+
+  createSession(id: string, account: number, now: number, expires: number): Promise<void> {
+    return this.transaction(async (client) => {
+      await client.query('DELETE FROM cpmx.sessions WHERE expires <= $1', [now]);
+      await client.query('INSERT INTO cpmx.sessions (id, account_id, created, expires) VALUES ($1, $2, $3, $4)', [id, account, now, expires]);
+    });
+  }
+
+  session(id: string, now: number): Promise<Account | undefined> {
+    return this.admin(
+      async (client) =>
+        (await client.query<Account>(`${ACCOUNT_SELECT} JOIN cpmx.sessions s ON s.account_id = a.id WHERE s.id = $1 AND s.expires > $2 AND NOT a.disabled`, [id, now])).rows[0],
+    );
+  }
+
+  async endSession(id: string): Promise<void> {
+    await this.transaction((client) => client.query('DELETE FROM cpmx.sessions WHERE id = $1', [id]));
+  }
+
+  attempt(limits: readonly AttemptLimit[], now: number): Promise<number[] | undefined> {
+    return this.transaction(async (client) => {
+      // One lock per key, taken in one order: attempts on a key are counted and recorded one
+      // at a time across every connection, and two attempts cannot deadlock.
+      for (const key of [...new Set(limits.map((limit) => limit.key))].sort()) {
+        await client.query("SELECT pg_advisory_xact_lock(hashtext('cpmx attempt'), hashtext($1))", [key]);
+      }
+      await client.query('DELETE FROM cpmx.attempts WHERE at <= $1', [now - ATTEMPTS_KEPT_MS]);
+      for (const { key, limit, windowMs } of limits) {
+        const { n } = (await client.query<{ n: number }>('SELECT count(*)::float8 AS n FROM cpmx.attempts WHERE key = $1 AND at > $2', [key, now - windowMs])).rows[0]!;
+        if (n >= limit) return undefined;
+      }
+      const ids: number[] = [];
+      for (const { key } of limits) ids.push((await client.query<{ id: number }>('INSERT INTO cpmx.attempts (key, at) VALUES ($1, $2) RETURNING id::float8 AS id', [key, now])).rows[0]!.id);
+      return ids;
+    });
+  }
+
+  async forgetAttempts(ids: readonly number[]): Promise<void> {
+    await this.transaction((client) => client.query('DELETE FROM cpmx.attempts WHERE id = ANY ($1::bigint[])', [ids]));
+  }
+
+  panelSecret(fresh: string): Promise<string> {
+    return this.transaction(async (client) => {
+      await client.query('INSERT INTO cpmx.panel_secret (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [fresh]);
+      return (await client.query<{ secret: string }>('SELECT secret FROM cpmx.panel_secret WHERE id = 1')).rows[0]!.secret;
     });
   }
 

@@ -12,7 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../package-root.js';
 import { BatchedRegistry, Batcher } from './batcher.js';
-import { RegistryUnavailableError } from './errors.js';
+import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { forwardPanel, type PanelMethod, type PanelStore } from './panel-types.js';
 import { fileProblem } from './sqlite.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './sqlite-worker.js';
 import { RegistryState } from './state.js';
@@ -33,8 +34,9 @@ function threadScript(): URL {
 }
 
 interface Sent {
+  /** The batch's tokens; empty for a panel call. */
   tokens: string[];
-  resolve(results: VisitResult[]): void;
+  resolve(results: VisitResult[] | unknown): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
 }
@@ -49,6 +51,8 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
   protected readonly batcher: Batcher;
   private readonly state: RegistryState;
   private closing = false;
+  /** The panel's part: its calls run in the registry's thread, after the batches before them. */
+  readonly panel: PanelStore = forwardPanel((method, args) => this.call(method, args));
 
   constructor(
     readonly path: string,
@@ -103,16 +107,29 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
     this.sent.delete(reply.id);
     clearTimeout(sent.timer);
     if (reply.type === 'failed') {
-      this.state.fail(reply.message);
-      sent.reject(new RegistryUnavailableError(reply.message));
+      if (reply.kind === 'registry') sent.reject(new RegistryError(reply.message));
+      else if (reply.kind === 'bug') sent.reject(new Error(reply.message));
+      else {
+        this.state.fail(reply.message);
+        sent.reject(new RegistryUnavailableError(reply.message));
+      }
       return;
     }
     this.state.recover();
-    sent.resolve(reply.outcomes.map((outcome, i) => ({ outcome: outcome as Outcome, left: reply.lefts[i] })));
+    if (reply.type === 'result') sent.resolve(reply.value);
+    else sent.resolve(reply.outcomes.map((outcome, i) => ({ outcome: outcome as Outcome, left: reply.lefts[i] })));
   }
 
   private run(tokens: string[], kinds: VisitKind[]): Promise<VisitResult[]> {
-    const id = this.nextId++;
+    return this.send({ type: 'visit', id: this.nextId++, tokens, kinds }, tokens) as Promise<VisitResult[]>;
+  }
+
+  private call(method: PanelMethod, args: unknown[]): Promise<unknown> {
+    return this.send({ type: 'call', id: this.nextId++, method, args }, []);
+  }
+
+  private send(request: ThreadRequest & { id: number }, tokens: string[]): Promise<unknown> {
+    const id = request.id;
     return new Promise((resolve, reject) => {
       // The thread itself gives up after the busy timeout; this only guards against a thread
       // stuck in the disk, so that requests are not held forever.
@@ -124,7 +141,7 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
         reject(new RegistryUnavailableError(problem));
       }, this.options.timeoutMs + 5000);
       this.sent.set(id, { tokens, resolve, reject, timer });
-      this.thread.postMessage({ type: 'visit', id, tokens, kinds } satisfies ThreadRequest);
+      this.thread.postMessage(request);
     });
   }
 

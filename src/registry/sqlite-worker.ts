@@ -6,8 +6,9 @@
  * batch and reopened (never recreated empty) once it is back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { RegistryUnavailableError } from './errors.js';
-import { isBusy, SqliteStore } from './sqlite.js';
+import { RegistryError, RegistryUnavailableError } from './errors.js';
+import type { PanelMethod } from './panel-types.js';
+import { callPanel, isBusy, SqliteStore } from './sqlite.js';
 import type { VisitKind } from './types.js';
 
 export interface ThreadData {
@@ -15,11 +16,15 @@ export interface ThreadData {
   busyTimeoutMs: number;
 }
 
-export type ThreadRequest = { type: 'visit'; id: number; tokens: string[]; kinds: VisitKind[] } | { type: 'close' };
+export type ThreadRequest =
+  | { type: 'visit'; id: number; tokens: string[]; kinds: VisitKind[] }
+  | { type: 'call'; id: number; method: PanelMethod; args: unknown[] }
+  | { type: 'close' };
 
 export type ThreadReply =
   | { type: 'done'; id: number; outcomes: number[]; lefts: (number | undefined)[] }
-  | { type: 'failed'; id: number; message: string }
+  | { type: 'failed'; id: number; message: string; kind?: 'unavailable' | 'registry' | 'bug' }
+  | { type: 'result'; id: number; value: unknown }
   | { type: 'opened'; dev: number; ino: number };
 
 const { path, busyTimeoutMs } = workerData as ThreadData;
@@ -51,11 +56,11 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * free when the other side is a worker whose commit takes a millisecond; this thread may
  * block, so it tries again every quarter of a millisecond instead.
  */
-function visit(tokens: string[], kinds: VisitKind[]) {
+function withStore<T>(work: (store: SqliteStore) => T): T {
   const deadline = performance.now() + busyTimeoutMs;
   for (;;) {
     try {
-      return open().visit(tokens, kinds);
+      return work(open());
     } catch (error) {
       if (!isBusy(error) || performance.now() >= deadline) throw error;
       Atomics.wait(pause, 0, 0, 0.25);
@@ -69,8 +74,22 @@ port.on('message', (request: ThreadRequest) => {
     port.close();
     return;
   }
+  if (request.type === 'call') {
+    // The control panel's reads and writes, in the same thread as the batches: a locked file
+    // delays a panel page as it delays a paying request, never the event loop.
+    try {
+      const value = withStore((opened) => callPanel(opened, request.method, request.args));
+      port.postMessage({ type: 'result', id: request.id, value } satisfies ThreadReply);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const unavailable = error instanceof RegistryUnavailableError || (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL|PERM|AUTH)/.test(code));
+      const kind = unavailable ? 'unavailable' : error instanceof RegistryError ? 'registry' : 'bug';
+      port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message, kind } satisfies ThreadReply);
+    }
+    return;
+  }
   try {
-    const results = visit(request.tokens, request.kinds);
+    const results = withStore((opened) => opened.visit(request.tokens, request.kinds));
     port.postMessage({ type: 'done', id: request.id, outcomes: results.map((r) => r.outcome), lefts: results.map((r) => r.left) } satisfies ThreadReply);
   } catch (error) {
     port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies ThreadReply);

@@ -13,6 +13,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { ATTEMPTS_KEPT_MS, forwardPanel, type Account, type AccountSummary, type AdminRegistry, type AttemptLimit, type NewAccount, type PanelMethod, type SyncPanelStore } from './panel-types.js';
 import { SCHEMA_VERSION, SQLITE_FROM_UNVERSIONED, SQLITE_MIGRATIONS, tooNewMessage } from './schema.js';
 import {
   DEFAULT_CREDITS,
@@ -24,7 +25,6 @@ import {
   type ErrorSeen,
   type NewProject,
   type Project,
-  type RegistryAdmin,
   type Usage,
   type VisitKind,
   type VisitResult,
@@ -117,7 +117,18 @@ const PROJECT_SELECT = `SELECT t.token, p.name, p.id AS project, p.account_id AS
 
 const project = (row: ProjectRow): Project => ({ ...row, revoked: row.revoked !== null });
 
-export class SqliteStore {
+/** The token a project shows: its live one, else the one revoked last. */
+const SHOWN_TOKEN = 'SELECT l.token FROM tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1';
+
+const ACCOUNT_SELECT = 'SELECT a.id, a.email, a.name, a.credits, a.disabled, a.admin, a.created FROM accounts a';
+
+type AccountRow = Omit<Account, 'disabled' | 'admin'> & { disabled: number; admin: number };
+
+const account = <R extends AccountRow>(row: R): Omit<R, 'disabled' | 'admin'> & { disabled: boolean; admin: boolean } => ({ ...row, disabled: row.disabled !== 0, admin: row.admin !== 0 });
+
+const NOW_ISO = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+export class SqliteStore implements SyncPanelStore {
   readonly location: string;
   private readonly db: BetterSqlite3.Database;
   /** The file opened, to notice it being deleted or replaced under us. */
@@ -179,13 +190,14 @@ export class SqliteStore {
     try {
       const found = this.version();
       if (found > SCHEMA_VERSION) throw new RegistryError(tooNewMessage(this.path, found));
+      let from = found;
       if (found === 0) {
         const legacy = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projects'").get() !== undefined;
         this.db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL) STRICT');
         this.db.exec(legacy ? SQLITE_FROM_UNVERSIONED : SQLITE_MIGRATIONS[0]!);
-      } else {
-        for (let v = found; v < SCHEMA_VERSION; v++) this.db.exec(SQLITE_MIGRATIONS[v]!);
+        from = 1;
       }
+      for (let v = from; v < SCHEMA_VERSION; v++) this.db.exec(SQLITE_MIGRATIONS[v]!);
       this.db.exec('DELETE FROM schema_version');
       this.db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(SCHEMA_VERSION);
       this.db.exec('COMMIT');
@@ -293,7 +305,7 @@ export class SqliteStore {
   }
 
   list(): Project[] {
-    return this.db.prepare<[], ProjectRow>(`${PROJECT_SELECT} WHERE t.token = (SELECT l.token FROM tokens l WHERE l.project_id = p.id ORDER BY l.revoked IS NULL DESC, l.revoked DESC, l.created DESC LIMIT 1) ORDER BY p.created, p.id`).all().map(project);
+    return this.db.prepare<[], ProjectRow>(`${PROJECT_SELECT} WHERE t.token = (${SHOWN_TOKEN}) ORDER BY p.created, p.id`).all().map(project);
   }
 
   get(token: string): Project | undefined {
@@ -322,12 +334,138 @@ export class SqliteStore {
   }
 
   setDisabled(account: number, disabled: boolean): boolean {
-    return this.db.prepare('UPDATE accounts SET disabled = ? WHERE id = ?').run(disabled ? 1 : 0, account).changes === 1;
+    const done = this.db.transaction(() => {
+      if (disabled) this.db.prepare('DELETE FROM sessions WHERE account_id = ?').run(account);
+      return this.db.prepare('UPDATE accounts SET disabled = ? WHERE id = ?').run(disabled ? 1 : 0, account).changes === 1;
+    });
+    return done.immediate();
+  }
+
+  // --- the control panel (panel-types.ts) ---
+
+  createAccount({ email, name, passwordHash, credits, admin = false }: NewAccount): Account | undefined {
+    const row = this.db
+      .prepare<[string, string, string, number, number], { id: number }>('INSERT INTO accounts (email, password_hash, name, credits, admin) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING id')
+      .get(email, passwordHash, name, credits, admin ? 1 : 0);
+    return row && this.account(row.id);
+  }
+
+  account(id: number): Account | undefined {
+    const row = this.db.prepare<[number], AccountRow>(`${ACCOUNT_SELECT} WHERE a.id = ?`).get(id);
+    return row && account(row);
+  }
+
+  credentials(email: string): { account: Account; passwordHash: string | null } | undefined {
+    const row = this.db.prepare<[string], AccountRow & { password_hash: string | null }>(`${ACCOUNT_SELECT.replace(' FROM', ', a.password_hash FROM')} WHERE a.email = ?`).get(email);
+    if (!row) return undefined;
+    const { password_hash, ...rest } = row;
+    return { account: account(rest), passwordHash: password_hash };
+  }
+
+  promote(email: string, passwordHash: string): Account | undefined {
+    const row = this.db.prepare<[string, string], { id: number }>('UPDATE accounts SET admin = 1, password_hash = ? WHERE email = ? RETURNING id').get(passwordHash, email);
+    return row && this.account(row.id);
+  }
+
+  accounts(offset: number, limit: number): { accounts: AccountSummary[]; total: number } {
+    const rows = this.db
+      .prepare<[number, number], AccountRow & { projects: number; used: number }>(
+        `SELECT a.id, a.email, a.name, a.credits, a.disabled, a.admin, a.created,
+           (SELECT count(*) FROM projects p WHERE p.account_id = a.id) AS projects,
+           (SELECT coalesce(sum(p.legacy_used), 0) FROM projects p WHERE p.account_id = a.id)
+             + (SELECT coalesce(sum(u.credits), 0) FROM usage u JOIN tokens t ON t.token = u.token JOIN projects p ON p.id = t.project_id WHERE p.account_id = a.id) AS used
+         FROM accounts a ORDER BY a.id LIMIT ? OFFSET ?`,
+      )
+      .all(limit, offset);
+    const total = (this.db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
+    return { accounts: rows.map(account), total };
+  }
+
+  grant(account: number, credits: number): boolean {
+    return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, account).changes === 1;
+  }
+
+  projectsOf(account: number): Project[] {
+    return this.db.prepare<[number], ProjectRow>(`${PROJECT_SELECT} WHERE p.account_id = ? AND t.token = (${SHOWN_TOKEN}) ORDER BY p.created, p.id`).all(account).map(project);
+  }
+
+  projectOf(account: number, id: number): Project | undefined {
+    const row = this.db.prepare<[number, number], ProjectRow>(`${PROJECT_SELECT} WHERE p.account_id = ? AND p.id = ? AND t.token = (${SHOWN_TOKEN})`).get(account, id);
+    return row && project(row);
+  }
+
+  renameProject(account: number, id: number, name: string): boolean {
+    return this.db.prepare('UPDATE projects SET name = ? WHERE id = ? AND account_id = ?').run(name, id, account).changes === 1;
+  }
+
+  deleteProject(account: number, id: number): boolean {
+    return this.db.prepare('DELETE FROM projects WHERE id = ? AND account_id = ?').run(id, account).changes === 1;
+  }
+
+  regenerateProject(account: number, id: number): string | undefined {
+    const fresh = randomUUID();
+    const done = this.db.transaction(() => {
+      if (!this.db.prepare('SELECT 1 FROM projects WHERE id = ? AND account_id = ?').get(id, account)) return false;
+      this.db.prepare(`UPDATE tokens SET revoked = ${NOW_ISO} WHERE project_id = ? AND revoked IS NULL`).run(id);
+      this.db.prepare('INSERT INTO tokens (token, project_id) VALUES (?, ?)').run(fresh, id);
+      return true;
+    });
+    return done.immediate() ? fresh : undefined;
+  }
+
+  projectUsage(account: number, id: number, days: number): Usage | undefined {
+    const found = this.projectOf(account, id);
+    return found && this.usageOf(found, days);
+  }
+
+  createSession(id: string, account: number, now: number, expires: number): void {
+    const create = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM sessions WHERE expires <= ?').run(now);
+      this.db.prepare('INSERT INTO sessions (id, account_id, created, expires) VALUES (?, ?, ?, ?)').run(id, account, now, expires);
+    });
+    create.immediate();
+  }
+
+  session(id: string, now: number): Account | undefined {
+    const row = this.db.prepare<[string, number], AccountRow>(`${ACCOUNT_SELECT} JOIN sessions s ON s.account_id = a.id WHERE s.id = ? AND s.expires > ? AND a.disabled = 0`).get(id, now);
+    return row && account(row);
+  }
+
+  endSession(id: string): void {
+    this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+  }
+
+  attempt(limits: readonly AttemptLimit[], now: number): number[] | undefined {
+    // IMMEDIATE: the count and the insert are one step for every process sharing the file.
+    const attempt = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM attempts WHERE at <= ?').run(now - ATTEMPTS_KEPT_MS);
+      const count = this.db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM attempts WHERE key = ? AND at > ?');
+      if (limits.some(({ key, limit, windowMs }) => count.get(key, now - windowMs)!.n >= limit)) return undefined;
+      const insert = this.db.prepare<[string, number], { id: number }>('INSERT INTO attempts (key, at) VALUES (?, ?) RETURNING id');
+      return limits.map(({ key }) => insert.get(key, now)!.id);
+    });
+    return attempt.immediate();
+  }
+
+  forgetAttempts(ids: readonly number[]): void {
+    const forget = this.db.prepare('DELETE FROM attempts WHERE id = ?');
+    this.db.transaction(() => {
+      for (const id of ids) forget.run(id);
+    })();
+  }
+
+  panelSecret(fresh: string): string {
+    this.db.prepare('INSERT INTO panel_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING').run(fresh);
+    return (this.db.prepare('SELECT secret FROM panel_secret WHERE id = 1').get() as { secret: string }).secret;
   }
 
   usage(token: string, days: number): Usage | undefined {
     const found = this.get(token);
-    if (!found) return undefined;
+    return found && this.usageOf(found, days);
+  }
+
+  private usageOf(found: Project, days: number): Usage {
+    const token = found.token;
     const window = windowDays(days);
     const rows = this.db
       .prepare<[number, string], { day: string; requests: number; credits: number }>(
@@ -346,10 +484,11 @@ export class SqliteStore {
 }
 
 /** The management interface over a SQLite store (the same promises as PostgreSQL's). */
-export function sqliteAdmin(path: string, create = false): RegistryAdmin {
+export function sqliteAdmin(path: string, create = false): AdminRegistry {
   const store = new SqliteStore(path, { create });
   const later = <T>(work: () => T): Promise<T> => new Promise((resolve) => resolve(work()));
   return {
+    ...forwardPanel((method, args) => later(() => callPanel(store, method, args))),
     location: path,
     createProject: (options) => later(() => store.createProject(options)),
     list: () => later(() => store.list()),
@@ -361,4 +500,9 @@ export function sqliteAdmin(path: string, create = false): RegistryAdmin {
     usage: (token, days) => later(() => store.usage(token, days)),
     close: () => later(() => store.close()),
   };
+}
+
+/** Runs one panel method of a synchronous store (the arguments as its caller gave them). */
+export function callPanel(store: SqliteStore, method: PanelMethod, args: unknown[]): unknown {
+  return (store[method] as (...args: unknown[]) => unknown).apply(store, args);
 }

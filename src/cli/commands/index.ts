@@ -4,6 +4,7 @@ import { buildCommand } from './build.js';
 import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
 import { lookupCommands } from './lookups.js';
+import { panelCommand } from './panel.js';
 import { queryCommand } from './query.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   diffCommand,
   serveCommand,
   tokensCommand,
+  panelCommand,
   validateCommand,
 ] as Command[];
 

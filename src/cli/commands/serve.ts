@@ -1,5 +1,6 @@
 /** `cpmx serve`: the COPOMEX HTTP API on this machine. */
 import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
+import { DEFAULT_CREDITS } from '../../registry/types.js';
 import { DATA_HELP, dataOption, hostOption, portOption, registryOption } from '../environment.js';
 import { DEFAULT_LIMITS as LIMITS, type ConnectionLimits } from '../../http/connection-limits.js';
 
@@ -15,7 +16,7 @@ function seconds(value: string | undefined, name: string, fallback: number): num
 export const serveCommand = command({
   name: 'serve',
   synopsis: '',
-  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL] [--log]',
+  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--log]',
   summary: 'the COPOMEX HTTP API on this machine',
   description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
@@ -23,7 +24,9 @@ once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights
 GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
 The limits below keep any one client from taking the server from the others (each worker
 process holds its own); what the server refuses gets an envelope with the HTTP status as
-code_error. Seconds may have decimals.`,
+code_error. Seconds may have decimals.
+With --panel (and a registry), the control panel is served under /panel/ on the same port:
+people sign up, create projects and copy their tokens there (see cpmx panel create-admin).`,
   exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0.',
   options: {
     host: { type: 'string', value: 'H', help: 'interface to listen on (default: HOST, else 127.0.0.1)' },
@@ -46,6 +49,13 @@ Authorization: Bearer header), for clients that send none; off by default`,
     },
     'registry-timeout': { type: 'string', value: 'MS', help: 'how long a paying request waits for the registry before 503 (default 2000)' },
     'registry-pool': { type: 'string', value: 'N', help: 'PostgreSQL connections per server process (default 4)' },
+    panel: { type: 'boolean', help: 'serve the control panel under /panel/ (needs --registry)' },
+    'free-credits': { type: 'string', value: 'N', help: 'with --panel: the credits of a new account (default 50)' },
+    'panel-behind-proxy': {
+      type: 'boolean',
+      help: `with --panel: take the client's address and scheme from X-Forwarded-For,
+X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)`,
+    },
     log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
     'max-connections': {
       type: 'string',
@@ -90,6 +100,16 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
   async run({ values, positionals }) {
     noPositionals(positionals, 'serve');
     const workers = values.workers === undefined ? 1 : values.workers === 'auto' ? 'auto' : integer(values.workers, '--workers', 1, 256);
+    if (!values.panel && (values['free-credits'] !== undefined || values['panel-behind-proxy'])) {
+      throw new UsageError(`--${values['free-credits'] !== undefined ? 'free-credits' : 'panel-behind-proxy'} is an option of the control panel: add --panel`);
+    }
+    const registry = registryOption(values.registry);
+    if (values.panel && !registry) {
+      throw new UsageError('--panel needs a registry: add --registry FILE|URL (or set CPMX_REGISTRY); the panel keeps its accounts, sessions and projects there');
+    }
+    const panel = values.panel
+      ? { freeCredits: integer(values['free-credits'] ?? String(DEFAULT_CREDITS), '--free-credits', 0, 1_000_000_000), behindProxy: values['panel-behind-proxy'] === true }
+      : undefined;
     const { serve } = await import('../../http/process.js');
     const { RegistryError } = await import('../../registry/errors.js');
     try {
@@ -97,7 +117,8 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
         host: hostOption(values.host),
         port: integer(portOption(values.port), '--port', 0, 65535),
         workers,
-        registry: registryOption(values.registry),
+        registry,
+        panel,
         registryOptions: {
           timeoutMs: integer(values['registry-timeout'] ?? '2000', '--registry-timeout', 50, 600_000),
           poolSize: integer(values['registry-pool'] ?? '4', '--registry-pool', 2, 1000),

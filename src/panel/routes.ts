@@ -1,0 +1,293 @@
+/**
+ * The panel's routes: what each page shows and what each form does. Access is declared per
+ * route (`anyone`, `user`, `admin`) and checked before a route runs (handler.ts); every project
+ * a route touches is asked of the store for the logged-in account, so an id of another
+ * account's project is "not found", the same as an id that does not exist.
+ */
+import { html } from './html.js';
+import { checkCredits, checkEmail, checkName, checkPassword } from './forms.js';
+import { hashPassword, PASSWORD_MAX, verifyPassword } from './password.js';
+import { clearCookie, newId, PRE_COOKIE, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
+import { ACCOUNTS_PER_PAGE, adminView } from './views/admin.js';
+import { loginView, signupView } from './views/auth.js';
+import { confirmDeleteView, projectsView, projectView } from './views/projects.js';
+import { csrfOf, pageReply, redirect, type Reply, type Visit } from './visit.js';
+
+/** Log-in attempts: 10 wrong passwords a minute per account, 30 per address; sign-ups: 10 an hour per address. */
+export const LIMITS = {
+  account: { limit: 10, windowMs: 60_000 },
+  address: { limit: 30, windowMs: 60_000 },
+  signup: { limit: 10, windowMs: 3_600_000 },
+} as const;
+
+export type Access = 'anyone' | 'user' | 'admin';
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: RegExp;
+  access: Access;
+  run(visit: Visit, id: number, form: URLSearchParams): Promise<Reply>;
+}
+
+/** The messages a redirect may ask a page to announce (`?aviso=`): fixed texts, nothing from the URL is shown. */
+const NOTICES: Record<string, string> = {
+  bienvenida: 'Su cuenta está lista. Cree un proyecto para obtener su token.',
+  creado: 'Proyecto creado. Su token está abajo.',
+  renombrado: 'Nombre guardado.',
+  regenerado: 'Token nuevo creado: el anterior ya no funciona.',
+  borrado: 'Proyecto borrado.',
+  salio: 'Cerró su sesión.',
+  sesion: 'Su sesión terminó: entre de nuevo.',
+  creditos: 'Créditos otorgados.',
+  desactivada: 'Cuenta desactivada: sus sesiones se cerraron y sus tokens ya no responden.',
+  activada: 'Cuenta activada.',
+};
+
+function notice(visit: Visit): string | undefined {
+  return NOTICES[visit.url.searchParams.get('aviso') ?? ''];
+}
+
+/** Starts a new session for `account` (ending the one this browser had) and goes to the projects. */
+async function logIn(visit: Visit, account: number, then: string): Promise<Reply> {
+  const { store } = visit.settings;
+  if (visit.cookies.session) await store.endSession(sessionKey(visit.cookies.session));
+  const id = newId();
+  await store.createSession(sessionKey(id), account, visit.now, visit.now + SESSION_MS);
+  visit.cookiesOut.push(setCookie(SESSION_COOKIE, id, { secure: visit.secure, maxAgeS: SESSION_MS / 1000 }), clearCookie(PRE_COOKIE, visit.secure));
+  return redirect(visit, then);
+}
+
+async function dashboard(visit: Visit, form?: { name: string; error: string }): Promise<Reply> {
+  const account = visit.account!;
+  const projects = await visit.settings.store.projectsOf(account.id);
+  return pageReply(visit, form ? 422 : 200, {
+    title: 'Sus proyectos',
+    notice: form ? undefined : notice(visit),
+    errors: form ? [form.error] : undefined,
+    body: projectsView(account, projects, { csrf: csrfOf(visit), name: form?.name, error: form?.error }, visit.settings.maxProjects),
+  });
+}
+
+async function projectPage(visit: Visit, id: number, rename?: { value: string; error: string }): Promise<Reply> {
+  const account = visit.account!;
+  const { store } = visit.settings;
+  const [project, usage] = await Promise.all([store.projectOf(account.id, id), store.projectUsage(account.id, id, 30)]);
+  if (!project || !usage) return notFound(visit);
+  return pageReply(visit, rename ? 422 : 200, {
+    title: project.name,
+    notice: rename ? undefined : notice(visit),
+    errors: rename ? [rename.error] : undefined,
+    body: projectView(account, project, usage, { csrf: csrfOf(visit), origin: visit.origin, renameValue: rename?.value, renameError: rename?.error }),
+  });
+}
+
+async function adminPage(visit: Visit, errors?: string[]): Promise<Reply> {
+  const requested = Number(visit.url.searchParams.get('pagina') ?? '1');
+  const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+  const list = await visit.settings.store.accounts((pageNumber - 1) * ACCOUNTS_PER_PAGE, ACCOUNTS_PER_PAGE);
+  return pageReply(visit, errors ? 422 : 200, { title: 'Cuentas', notice: errors ? undefined : notice(visit), errors, body: adminView(visit.account!, list, pageNumber, csrfOf(visit)) });
+}
+
+export function notFound(visit: Visit): Reply {
+  return pageReply(visit, 404, {
+    title: 'No encontrado',
+    body: html`<p>Esta página no existe, o no es de su cuenta.</p><p><a href="/panel/">Ir a sus proyectos</a></p>`,
+  });
+}
+
+const ID = '(\\d{1,15})';
+
+export const ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    path: /^\/panel\/$/,
+    access: 'user',
+    run: (visit) => dashboard(visit),
+  },
+  {
+    method: 'GET',
+    path: /^\/panel\/entrar$/,
+    access: 'anyone',
+    async run(visit) {
+      if (visit.account) return redirect(visit, '/panel/');
+      return pageReply(visit, 200, { title: 'Entrar', notice: notice(visit), body: loginView({ csrf: csrfOf(visit) }) });
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/panel\/entrar$/,
+    access: 'anyone',
+    async run(visit, _id, form) {
+      const { store } = visit.settings;
+      const email = checkEmail(form.get('correo'));
+      const password = form.get('contrasena') ?? '';
+      const again = (status: number, errors: { email?: string; password?: string; form?: string }, extra: Record<string, string> = {}) =>
+        pageReply(
+          visit,
+          status,
+          { title: 'Entrar', errors: Object.values(errors), body: loginView({ csrf: csrfOf(visit), email: form.get('correo') ?? '', errors }) },
+          extra,
+        );
+      if (!email.ok) return again(422, { email: email.message });
+      if (password === '') return again(422, { password: 'Escriba su contraseña.' });
+      // Counted before anything is checked: past the limit, not even the password is looked at.
+      const attempt = await store.attempt(
+        [
+          { key: `cuenta:${email.value}`, ...LIMITS.account },
+          { key: `ip:${visit.address}`, ...LIMITS.address },
+        ],
+        visit.now,
+      );
+      if (!attempt) return again(429, { form: 'Demasiados intentos fallidos. Espere un minuto y vuelva a intentarlo.' }, { 'Retry-After': '60' });
+      const found = await store.credentials(email.value);
+      // No account, or a password too long to be anyone's: the decoy keeps the time the same.
+      const right = await verifyPassword(password.length > PASSWORD_MAX ? '' : password, password.length > PASSWORD_MAX ? undefined : found?.passwordHash);
+      if (!found || !right) return again(401, { form: 'El correo o la contraseña no son correctos.' });
+      await store.forgetAttempts(attempt);
+      if (found.account.disabled) return again(403, { form: 'Esta cuenta está desactivada. Escriba al administrador del servicio.' });
+      return logIn(visit, found.account.id, '/panel/');
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/panel\/registro$/,
+    access: 'anyone',
+    async run(visit) {
+      if (visit.account) return redirect(visit, '/panel/');
+      return pageReply(visit, 200, { title: 'Crear una cuenta', body: signupView({ csrf: csrfOf(visit), freeCredits: visit.settings.freeCredits }) });
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/panel\/registro$/,
+    access: 'anyone',
+    async run(visit, _id, form) {
+      const { store, freeCredits } = visit.settings;
+      const name = checkName(form.get('nombre'), 'account');
+      const email = checkEmail(form.get('correo'));
+      const password = checkPassword(form.get('contrasena'));
+      const again = (status: number, errors: { name?: string; email?: string; password?: string; form?: string }, extra: Record<string, string> = {}) =>
+        pageReply(
+          visit,
+          status,
+          {
+            title: 'Crear una cuenta',
+            errors: Object.values(errors).filter((e): e is string => e !== undefined),
+            body: signupView({ csrf: csrfOf(visit), freeCredits, name: form.get('nombre') ?? '', email: form.get('correo') ?? '', errors }),
+          },
+          extra,
+        );
+      if (!name.ok || !email.ok || !password.ok) {
+        return again(422, { name: name.ok ? undefined : name.message, email: email.ok ? undefined : email.message, password: password.ok ? undefined : password.message });
+      }
+      const attempt = await store.attempt([{ key: `registro:${visit.address}`, ...LIMITS.signup }], visit.now);
+      if (!attempt) return again(429, { form: 'Se crearon demasiadas cuentas desde su dirección. Vuelva a intentarlo en una hora.' }, { 'Retry-After': '3600' });
+      const account = await store.createAccount({ email: email.value, name: name.value, passwordHash: await hashPassword(password.value), credits: freeCredits });
+      if (!account) {
+        await store.forgetAttempts(attempt);
+        return again(422, { email: 'Ya hay una cuenta con este correo: entre con su contraseña.' });
+      }
+      return logIn(visit, account.id, '/panel/?aviso=bienvenida');
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/panel\/salir$/,
+    access: 'user',
+    async run(visit) {
+      await visit.settings.store.endSession(sessionKey(visit.cookies.session!));
+      visit.cookiesOut.push(clearCookie(SESSION_COOKIE, visit.secure));
+      return redirect(visit, '/panel/entrar?aviso=salio');
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/panel\/proyectos$/,
+    access: 'user',
+    async run(visit, _id, form) {
+      const { store, maxProjects } = visit.settings;
+      const name = checkName(form.get('nombre'), 'project');
+      if (!name.ok) return dashboard(visit, { name: form.get('nombre') ?? '', error: name.message });
+      const account = visit.account!;
+      if ((await store.projectsOf(account.id)).length >= maxProjects) {
+        return dashboard(visit, { name: name.value, error: `Ya tiene ${maxProjects} proyectos, el máximo por cuenta: borre uno para crear otro.` });
+      }
+      const project = await store.createProject({ name: name.value, account: account.id });
+      return redirect(visit, `/panel/proyectos/${project.project}?aviso=creado`);
+    },
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^/panel/proyectos/${ID}$`),
+    access: 'user',
+    run: (visit, id) => projectPage(visit, id),
+  },
+  {
+    method: 'POST',
+    path: new RegExp(`^/panel/proyectos/${ID}/nombre$`),
+    access: 'user',
+    async run(visit, id, form) {
+      const name = checkName(form.get('nombre'), 'project');
+      if (!name.ok) return projectPage(visit, id, { value: form.get('nombre') ?? '', error: name.message });
+      if (!(await visit.settings.store.renameProject(visit.account!.id, id, name.value))) return notFound(visit);
+      return redirect(visit, `/panel/proyectos/${id}?aviso=renombrado`);
+    },
+  },
+  {
+    method: 'POST',
+    path: new RegExp(`^/panel/proyectos/${ID}/token$`),
+    access: 'user',
+    async run(visit, id) {
+      if (!(await visit.settings.store.regenerateProject(visit.account!.id, id))) return notFound(visit);
+      return redirect(visit, `/panel/proyectos/${id}?aviso=regenerado`);
+    },
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^/panel/proyectos/${ID}/borrar$`),
+    access: 'user',
+    async run(visit, id) {
+      const project = await visit.settings.store.projectOf(visit.account!.id, id);
+      if (!project) return notFound(visit);
+      return pageReply(visit, 200, { title: `Borrar ${project.name}`, body: confirmDeleteView(project, csrfOf(visit)) });
+    },
+  },
+  {
+    method: 'POST',
+    path: new RegExp(`^/panel/proyectos/${ID}/borrar$`),
+    access: 'user',
+    async run(visit, id) {
+      if (!(await visit.settings.store.deleteProject(visit.account!.id, id))) return notFound(visit);
+      return redirect(visit, '/panel/?aviso=borrado');
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/panel\/admin$/,
+    access: 'admin',
+    run: (visit) => adminPage(visit),
+  },
+  {
+    method: 'POST',
+    path: new RegExp(`^/panel/admin/cuentas/${ID}/creditos$`),
+    access: 'admin',
+    async run(visit, id, form) {
+      const credits = checkCredits(form.get('creditos'));
+      if (!credits.ok) return adminPage(visit, [credits.message]);
+      if (!(await visit.settings.store.grant(id, credits.value))) return notFound(visit);
+      return redirect(visit, `/panel/admin?aviso=creditos#cuenta-${id}`);
+    },
+  },
+  {
+    method: 'POST',
+    path: new RegExp(`^/panel/admin/cuentas/${ID}/estado$`),
+    access: 'admin',
+    async run(visit, id, form) {
+      const wanted = form.get('desactivar');
+      if (wanted !== 'si' && wanted !== 'no') return adminPage(visit, ['Elija si la cuenta se desactiva o se activa.']);
+      if (id === visit.account!.id) return adminPage(visit, ['No puede desactivar su propia cuenta.']);
+      if (!(await visit.settings.store.setDisabled(id, wanted === 'si'))) return notFound(visit);
+      return redirect(visit, `/panel/admin?aviso=${wanted === 'si' ? 'desactivada' : 'activada'}#cuenta-${id}`);
+    },
+  },
+];

@@ -1,0 +1,37 @@
+/** Log-in and sign-up forms. What was typed comes back (escaped) when a form must be corrected; a password never does. */
+import { html, type Html } from '../html.js';
+import { csrfField, field } from '../layout.js';
+import { PASSWORD_MIN } from '../password.js';
+
+export interface AuthForm {
+  csrf: string;
+  email?: string | undefined;
+  name?: string | undefined;
+  /** Errors per field (the form's own under `form`). */
+  errors?: Partial<Record<'email' | 'password' | 'name' | 'form', string>> | undefined;
+}
+
+export function loginView(form: AuthForm): Html {
+  const errors = form.errors ?? {};
+  return html`<form class="bloque" method="post" action="/panel/entrar">
+${csrfField(form.csrf)}
+${field({ id: 'correo', name: 'correo', label: 'Correo electrónico', type: 'email', value: form.email, autocomplete: 'username', error: errors.email, autofocus: errors.email !== undefined || errors.form !== undefined })}
+${field({ id: 'contrasena', name: 'contrasena', label: 'Contraseña', type: 'password', autocomplete: 'current-password', error: errors.password, autofocus: errors.password !== undefined && errors.email === undefined })}
+<button type="submit">Entrar</button>
+</form>
+<p>¿Aún no tiene cuenta? <a href="/panel/registro">Cree una cuenta gratis</a>.</p>`;
+}
+
+export function signupView(form: AuthForm & { freeCredits: number }): Html {
+  const errors = form.errors ?? {};
+  const first = (['name', 'email', 'password'] as const).find((key) => errors[key] !== undefined);
+  return html`<p>Con una cuenta crea proyectos y obtiene sus tokens para consultar la API. Al registrarse recibe <strong>${form.freeCredits.toLocaleString('es-MX')} créditos gratis</strong>: cada consulta que responde con datos gasta uno.</p>
+<form class="bloque" method="post" action="/panel/registro">
+${csrfField(form.csrf)}
+${field({ id: 'nombre', name: 'nombre', label: 'Su nombre o el de su organización', type: 'text', value: form.name, autocomplete: 'organization', error: errors.name, autofocus: first === 'name' })}
+${field({ id: 'correo', name: 'correo', label: 'Correo electrónico', type: 'email', value: form.email, autocomplete: 'email', error: errors.email, autofocus: first === 'email' })}
+${field({ id: 'contrasena', name: 'contrasena', label: 'Contraseña', type: 'password', autocomplete: 'new-password', hint: `Al menos ${PASSWORD_MIN} caracteres.`, error: errors.password, autofocus: first === 'password' })}
+<button type="submit">Crear cuenta</button>
+</form>
+<p>¿Ya tiene cuenta? <a href="/panel/entrar">Entre</a>.</p>`;
+}
