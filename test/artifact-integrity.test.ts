@@ -186,4 +186,15 @@ describe('a forged artifact (right checksum, wrong insides)', () => {
     ];
     for (const [what, change] of cases) expect(() => decodeCatalog(forge(change), '/x/forged.msgpack'), what).toThrow(new RegExp(`is damaged \\(${what}`));
   });
+
+  it('is refused when a column is of another kind or its counts and lengths do not add up', () => {
+    const cases: [string, (artifact: Artifact) => void][] = [
+      ['a code names a city: the column is not an unsigned integer column', (a) => (a.codeCity = Float64Array.from(a.codeCity, (v) => v + 0.5) as never)],
+      ['a municipality names a state: the column is not an unsigned integer column', (a) => (a.municipalityState = Int8Array.from(a.municipalityState) as never)],
+      ['a string table does not match its lengths', (a) => (a.strings.settlements.lengths = Uint8Array.from(a.strings.settlements.lengths, (v, i) => (i === 0 ? v + 1 : v)))],
+      ['settlement counts do not add up to the row count', (a) => (a.codeSettlements = Uint16Array.from(a.codeSettlements, (v, i) => (i === 0 ? v + 1 : v)))],
+      ['state cities do not add up', (a) => (a.stateCityCounts = Uint8Array.from(a.stateCityCounts, (v, i) => (i === 0 ? v + 1 : v)))],
+    ];
+    for (const [what, change] of cases) expect(() => decodeCatalog(forge(change), '/x/forged.msgpack'), what).toThrow(new RegExp(`is damaged \\(${what}`));
+  });
 });

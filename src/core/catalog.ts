@@ -50,12 +50,10 @@ class Strings {
 
   constructor(table: StringTable) {
     this.text = stringTableText(table);
-    const lengths = table.lengths;
-    this.size = lengths.length;
-    this.starts = new Uint32Array(this.size + 1);
-    let at = 0;
-    for (let i = 0; i < this.size; i++) this.starts[i + 1] = at += lengths[i]!;
-    expect(at === this.text.length, 'a string table does not match its lengths');
+    const lengths = scanColumn(table.lengths, 'a string table');
+    this.size = table.lengths.length;
+    this.starts = lengths.sums;
+    expect(lengths.total === this.text.length, 'a string table does not match its lengths');
     this.cache = new Array<string | undefined>(this.size);
   }
 
@@ -143,9 +141,9 @@ export class Catalog {
 
     const counts = artifact.codeSettlements;
     expect(counts.length === this.codeCount, 'settlement counts do not match the code count');
-    this.settlementStart = new Uint32Array(this.codeCount + 1);
-    let rows = 0;
-    for (let i = 0; i < this.codeCount; i++) this.settlementStart[i + 1] = rows += counts[i]!;
+    const settlementCounts = scanColumn(counts, 'settlement counts');
+    this.settlementStart = settlementCounts.sums;
+    const rows = settlementCounts.total;
     expect(rows === artifact.header.rows, 'settlement counts do not add up to the row count');
     this.settlements = artifact.settlements;
     expect(this.settlements.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
@@ -182,10 +180,9 @@ export class Catalog {
     const cityCounts = artifact.stateCityCounts;
     this.stateCities = artifact.stateCities;
     expect(ArrayBuffer.isView(cityCounts) && ArrayBuffer.isView(this.stateCities) && cityCounts.length === this.states.size, 'state cities are missing');
-    this.stateCityStart = new Uint32Array(cityCounts.length + 1);
-    let cities = 0;
-    for (let i = 0; i < cityCounts.length; i++) this.stateCityStart[i + 1] = cities += cityCounts[i]!;
-    expect(cities === this.stateCities.length, 'state cities do not add up');
+    const stateCityCounts = scanColumn(cityCounts, 'state city counts');
+    this.stateCityStart = stateCityCounts.sums;
+    expect(stateCityCounts.total === this.stateCities.length, 'state cities do not add up');
 
     // Every index must point inside what it indexes: a lookup never reads past a table,
     // whatever the file says (the checksum catches damage; this catches a forged file).
@@ -530,10 +527,32 @@ function settlementsWithin(bytes: Uint8Array, names: number, types: number): boo
 
 /** Every value of an index column is below `size` (the length of what it indexes). */
 function expectBelow(column: UintArray, size: number, what: string): void {
-  expect(ArrayBuffer.isView(column), `${what}: the column is not an integer column`);
-  let max = 0;
-  for (let i = 0; i < column.length; i++) if (column[i]! > max) max = column[i]!;
+  const { max } = scanColumn(column, what);
   expect(column.length === 0 || max < size, `${what} beyond its table (${max} of ${size})`);
+}
+
+/**
+ * One pass over an integer column: its running sums (`sums[i]` is the total of the entries
+ * before `i`, for columns of lengths and counts) and its largest entry (for index columns).
+ * Every such pass at load is this one function, always over a Uint32Array copy: V8 interprets
+ * a loop for about a millisecond before compiling it, once per function and element type, so
+ * one shared pass pays that once where a loop per column paid it per column.
+ */
+function scanColumn(column: UintArray, what: string): { sums: Uint32Array; total: number; max: number } {
+  expect(column instanceof Uint8Array || column instanceof Uint16Array || column instanceof Uint32Array, `${what}: the column is not an unsigned integer column`);
+  return sumAndMax(column instanceof Uint32Array ? column : new Uint32Array(column));
+}
+
+function sumAndMax(values: Uint32Array): { sums: Uint32Array; total: number; max: number } {
+  const sums = new Uint32Array(values.length + 1);
+  let total = 0;
+  let max = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    sums[i + 1] = total += value;
+    if (value > max) max = value;
+  }
+  return { sums, total, max };
 }
 
 /**

@@ -158,12 +158,13 @@ export function foldForMatch(text: string): string {
   // One pass for Latin-1 text (all of the official catalog): each character is a letter or
   // digit to keep (lowered, accent dropped) or a separator (punctuation, symbol, space);
   // anything wider takes the general path. Both give the same result.
+  const fold = matchTable();
   let out = '';
   let space = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c > 0xff) return foldPunctuation(text);
-    const folded = LATIN1_FOLD[c]!;
+    const folded = fold[c]!;
     if (folded === '') {
       space = true;
       continue;
@@ -198,5 +199,9 @@ function spaceTable(): readonly boolean[] {
   return (latin1Space ??= Array.from({ length: 0x100 }, (_, c) => /\s/.test(String.fromCharCode(c))));
 }
 
-/** `foldPunctuation` of each Latin-1 character alone ("" for a separator), made by running it. */
-const LATIN1_FOLD: readonly string[] = Array.from({ length: 0x100 }, (_, c) => foldPunctuation(String.fromCharCode(c)));
+/** `foldPunctuation` of each Latin-1 character alone ("" for a separator): made by running it, on first use. */
+let latin1Fold: readonly string[] | undefined;
+
+function matchTable(): readonly string[] {
+  return (latin1Fold ??= Array.from({ length: 0x100 }, (_, c) => foldPunctuation(String.fromCharCode(c))));
+}
