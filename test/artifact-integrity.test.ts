@@ -16,21 +16,10 @@ import { ArtifactError, decodeCatalog, readArtifact, type Catalog } from '../src
 import { crc32 } from '../src/core/crc32.js';
 import { FORMAT_VERSION, type Artifact } from '../src/core/format.js';
 import { route } from '../src/core/router.js';
+import { random } from '../bench/workload.js';
 import { CLI, FIXTURE, buildInto, realCatalogPath, tempDir } from './helpers.js';
 
 const dir = tempDir();
-
-/** A seeded generator (mulberry32), so every run damages the same bytes. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `bytes` with `at` flipped by `mask`. */
 function flip(bytes: Uint8Array, at: number, mask: number): Uint8Array {

@@ -32,9 +32,10 @@ export function start(command: string[], label: string): Promise<{ url: string; 
   });
 }
 
-export function load(url: string, paths: string[], connections: number, seconds: number): Promise<autocannon.Result> {
+/** `paths` asked in turn by `connections` clients for `seconds`, with `headers` on each request. */
+export function load(url: string, paths: string[], connections: number, seconds: number, headers: Record<string, string> = {}): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, requests: paths.map((path) => ({ method: 'GET', path })) }, (error, result) =>
+    autocannon({ url, connections, duration: seconds, headers, requests: paths.map((path) => ({ method: 'GET', path })) }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });

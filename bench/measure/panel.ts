@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { startPostgres } from '../../test/support/postgres.js';
 import type { PanelResults } from '../results.js';
 import { median, spread } from '../stats.js';
@@ -51,12 +51,6 @@ class Visitor {
     if (response.status !== 303 || !location) throw new Error(`${path} answered ${response.status}`);
     return location;
   }
-}
-
-function loadWithCookie(url: string, path: string, cookie: string, connections: number, seconds: number): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, headers: { cookie }, requests: [{ method: 'GET', path }] }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
 }
 
 export async function panelLoad(options: { cli: string; artifact: string; work: string; codes: string[]; seconds: number; rounds?: number; log?: (line: string) => void }): Promise<PanelResults> {
@@ -106,13 +100,13 @@ export async function panelLoad(options: { cli: string; artifact: string; work: 
     };
     await load(servers.without.url, apiPaths, apiConnections, 2);
     await load(servers.sqlite.url, apiPaths, apiConnections, 2);
-    for (const store of ['sqlite', 'postgres'] as const) await loadWithCookie(servers[store].url, pathOf(store, 'project'), people[store].visitor.cookie, connections, 2);
+    for (const store of ['sqlite', 'postgres'] as const) await load(servers[store].url, [pathOf(store, 'project')], connections, 2, { cookie: people[store].visitor.cookie });
     for (let round = 0; round < rounds; round++) {
       options.log?.(`panel: round ${round + 1} of ${rounds}, ${seconds} s each: the API without and with --panel, 2 pages on SQLite and PostgreSQL ...`);
       runs.without.push(await load(servers.without.url, apiPaths, apiConnections, seconds));
       runs.with.push(await load(servers.sqlite.url, apiPaths, apiConnections, seconds));
       for (const store of ['sqlite', 'postgres'] as const) {
-        for (const page of pages) runs[store][page].push(await loadWithCookie(servers[store].url, pathOf(store, page), people[store].visitor.cookie, connections, seconds));
+        for (const page of pages) runs[store][page].push(await load(servers[store].url, [pathOf(store, page)], connections, seconds, { cookie: people[store].visitor.cookie }));
       }
     }
     // Log-ins one after another: each is a scrypt hash (the point of it) and a few writes.

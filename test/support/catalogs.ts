@@ -49,14 +49,5 @@ export function stateFile(stateKey: string, rows: readonly string[] = ROWS): str
   return `${[NOTICE, HEADER, ...rows.filter((row) => row.split('|')[column] === stateKey)].join('\r\n')}\r\n`;
 }
 
-/** A deterministic generator of numbers in [0, 1), for sampling without flakiness. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic generator of numbers in [0, 1), for sampling without flakiness: the bench's own. */
+export { random as seeded } from '../../bench/workload.js';
