@@ -220,7 +220,7 @@ export class Catalog {
     let node = 0;
     for (let i = 0; i < digits.length && node >= 0; i++) node = this.child(node, digits.charCodeAt(i) - 48);
     if (node < 0) return [];
-    const codes = (this.codeStrings ??= this.listCodes());
+    const codes = this.postalCodes();
     const depth = digits.length;
     if (depth === CODE_LENGTH) return [codes[node]!];
     // Nodes of one depth are in code order: the range ends where the next node's begins.
@@ -247,7 +247,7 @@ export class Catalog {
 
   /** Every postal code as a 5-character string, ascending (shared: callers copy before handing it out). */
   postalCodes(): readonly string[] {
-    return (this.codeStrings ??= this.listCodes());
+    return (this.codeStrings ??= this.listCodes()) as readonly string[];
   }
 
   /** Number of municipalities; indices run from 0, ordered by (`c_estado`, `c_mnpio`). */
@@ -353,11 +353,14 @@ export class Catalog {
     let keys = this.municipalityKeyObjects[state];
     if (!keys) {
       const entries: [string, string][] = [];
+      const seen = new Set<string>();
       for (let m = 0; m < this.municipalityState.length; m++) {
         if (this.municipalityState[m] !== state) continue;
         const name = this.nameOfMunicipality(m);
         // Should one state ever name two municipalities alike, the first key keeps the name.
-        if (!entries.some(([known]) => known === name)) entries.push([name, String(this.municipalityKey[m]!).padStart(3, '0')]);
+        if (seen.has(name)) continue;
+        seen.add(name);
+        entries.push([name, String(this.municipalityKey[m]!).padStart(3, '0')]);
       }
       keys = this.municipalityKeyObjects[state] = Object.fromEntries(entries);
     }
@@ -376,7 +379,7 @@ export class Catalog {
 
   /** Code `code` as a 5-character string. */
   postalCode(code: number): string {
-    return (this.codeStrings ??= this.listCodes())[code]!;
+    return this.postalCodes()[code]!;
   }
 
   /** The settlement names of a code in catalog order, as simplified `info_cp` lists them (a fresh array). */
@@ -437,7 +440,7 @@ export class Catalog {
   }
 
   private codesOfRuns(runs: readonly number[], limit: number): string[] {
-    const codes = (this.codeStrings ??= this.listCodes());
+    const codes = this.postalCodes();
     if (runs.length === 2) return codes.slice(runs[0], Math.min(runs[1]!, runs[0]! + limit));
     const out: string[] = [];
     for (let r = 0; r < runs.length && out.length < limit; r += 2) {

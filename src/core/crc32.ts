@@ -23,10 +23,10 @@ function crcTables(): Int32Array {
   return table;
 }
 
-/** The CRC-32 of `bytes`, as an unsigned 32-bit integer. */
-export function crc32(bytes: Uint8Array): number {
+/** The CRC-32 of `bytes`, as an unsigned 32-bit integer, continuing from `previous` (the CRC of the bytes before them). */
+export function crc32(bytes: Uint8Array, previous = 0): number {
   const t = (tables ??= crcTables());
-  let c = -1;
+  let c = ~previous;
   let i = 0;
   for (const end = bytes.length - 3; i < end; i += 4) {
     c ^= bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);

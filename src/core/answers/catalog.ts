@@ -120,18 +120,14 @@ function fullRecords(catalog: Catalog, code: number, cp: string): SuccessEnvelop
 }
 
 function simplifiedRecord(catalog: Catalog, code: number, cp: string): SuccessEnvelope<SimplifiedPostalCodeRecord> {
-  const start = catalog.settlementStartOf(code);
-  const end = catalog.settlementEndOf(code);
-  const names = new Array<string>(end - start);
-  for (let s = start; s < end; s++) names[s - start] = catalog.settlementName(s);
   return {
     error: false,
     code_error: 0,
     error_message: null,
     response: {
       cp,
-      asentamiento: names,
-      tipo_asentamiento: catalog.settlementType(start),
+      asentamiento: catalog.settlementNamesOf(code),
+      tipo_asentamiento: catalog.settlementType(catalog.settlementStartOf(code)),
       municipio: catalog.municipalityOf(code),
       estado: catalog.stateOf(code),
       ciudad: catalog.cityOf(code),
