@@ -6,6 +6,7 @@
  */
 import type { UsageDay } from '../registry/types.js';
 import { html, type Html } from './html.js';
+import { formatNumber as number } from './layout.js';
 
 const WIDTH = 640;
 const HEIGHT = 200;
@@ -22,7 +23,6 @@ export function scaleTop(value: number): number {
   return 10 * power;
 }
 
-const number = (n: number) => n.toLocaleString('es-MX');
 /** 2026-05-20 → 20/05 */
 const short = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
 const plural = (n: number, one: string, many: string) => `${number(n)} ${n === 1 ? one : many}`;

@@ -3,6 +3,7 @@
  * person reads when it is not right (Spanish, saying what to change).
  */
 import type { IncomingMessage } from 'node:http';
+import { formatNumber } from './layout.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password.js';
 
 /** Bodies larger than this are refused (the panel's forms send well under 1 KB). */
@@ -86,7 +87,7 @@ export const GRANT_MAX = 10_000_000;
 export function checkCredits(given: string | null): Checked<number> {
   const text = (given ?? '').trim();
   if (!/^\d{1,8}$/.test(text) || Number(text) < 1 || Number(text) > GRANT_MAX) {
-    return wrong(`Escriba un número entero de créditos, de 1 a ${GRANT_MAX.toLocaleString('es-MX')}.`);
+    return wrong(`Escriba un número entero de créditos, de 1 a ${formatNumber(GRANT_MAX)}.`);
   }
   return ok(Number(text));
 }

@@ -318,7 +318,7 @@ export class SqliteStore implements SyncPanelStore {
   }
 
   revoke(token: string): boolean {
-    return this.db.prepare("UPDATE tokens SET revoked = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE token = ? AND revoked IS NULL").run(token).changes === 1;
+    return this.db.prepare(`UPDATE tokens SET revoked = ${NOW_ISO} WHERE token = ? AND revoked IS NULL`).run(token).changes === 1;
   }
 
   regenerate(token: string): string | undefined {
@@ -496,7 +496,6 @@ export function sqliteAdmin(path: string, create = false): AdminRegistry {
     credit: (token, credits) => later(() => store.credit(token, credits)),
     revoke: (token) => later(() => store.revoke(token)),
     regenerate: (token) => later(() => store.regenerate(token)),
-    setDisabled: (account, disabled) => later(() => store.setDisabled(account, disabled)),
     usage: (token, days) => later(() => store.usage(token, days)),
     close: () => later(() => store.close()),
   };

@@ -1,6 +1,6 @@
 /** Log-in and sign-up forms. What was typed comes back (escaped) when a form must be corrected; a password never does. */
 import { html, type Html } from '../html.js';
-import { csrfField, field } from '../layout.js';
+import { csrfField, field, formatNumber } from '../layout.js';
 import { PASSWORD_MIN } from '../password.js';
 
 export interface AuthForm {
@@ -25,7 +25,7 @@ ${field({ id: 'contrasena', name: 'contrasena', label: 'Contraseña', type: 'pas
 export function signupView(form: AuthForm & { freeCredits: number }): Html {
   const errors = form.errors ?? {};
   const first = (['name', 'email', 'password'] as const).find((key) => errors[key] !== undefined);
-  return html`<p>Con una cuenta crea proyectos y obtiene sus tokens para consultar la API. Al registrarse recibe <strong>${form.freeCredits.toLocaleString('es-MX')} créditos gratis</strong>: cada consulta que responde con datos gasta uno.</p>
+  return html`<p>Con una cuenta crea proyectos y obtiene sus tokens para consultar la API. Al registrarse recibe <strong>${formatNumber(form.freeCredits)} créditos gratis</strong>: cada consulta que responde con datos gasta uno.</p>
 <form class="bloque" method="post" action="/panel/registro">
 ${csrfField(form.csrf)}
 ${field({ id: 'nombre', name: 'nombre', label: 'Su nombre o el de su organización', type: 'text', value: form.name, autocomplete: 'organization', error: errors.name, autofocus: first === 'name' })}
