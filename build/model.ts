@@ -11,12 +11,13 @@ import {
   MAX_SETTLEMENT_TYPES,
   SETTLEMENT_BYTES,
   SETTLEMENT_NAME_BITS,
+  compactUints,
+  toStringTable,
   type Artifact,
   type ArtifactHeader,
 } from '../src/core/format.js';
 import { CatalogError } from './errors.js';
 import type { CatalogRow } from './reader.js';
-import { compactUints, toStringTable } from './tables.js';
 
 interface CodeEntry {
   /** `c_estado * 1000 + c_mnpio` of the code's first row. */

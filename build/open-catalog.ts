@@ -6,14 +6,16 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { loadCatalog } from '../src/client/catalog-source.js';
-import { Catalog } from '../src/core/catalog.js';
+import { decodeCatalog, type Catalog } from '../src/core/catalog.js';
 import { readCatalogs, type ReadOptions } from './build.js';
 import { provenance } from './provenance.js';
+import { encodeArtifact } from './write.js';
 
 export async function openCatalog(path: string, options: ReadOptions = {}): Promise<Catalog> {
   if (isArtifact(path)) return loadCatalog(path);
   const { model, sources } = await readCatalogs([path], options);
-  return new Catalog(model.toArtifact(provenance(sources, new Date())));
+  // Through the artifact's bytes, so that a catalog compared is read exactly as a loaded one is.
+  return decodeCatalog(encodeArtifact(model.toArtifact(provenance(sources, new Date()))), path);
 }
 
 /** True when the file starts as a MessagePack map does (fixmap 0x80–0x8f, map 16, map 32). */

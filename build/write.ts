@@ -1,26 +1,129 @@
 /**
- * Writes the artifact atomically: a temporary file beside the target, then a rename, so a
- * failed or interrupted build never leaves a half-written artifact nor replaces a good one.
- * A process killed before its rename (SIGKILL, power loss) cannot remove its temporary file;
- * the next write to the same target does, once the process that made it is gone.
+ * Writes the artifact: encodes the model in format 5 (src/core/layout.ts), then writes it
+ * atomically: a temporary file beside the target, then a rename, so a failed or interrupted
+ * build never leaves a half-written artifact nor replaces a good one. A process killed before
+ * its rename (SIGKILL, power loss) cannot remove its temporary file; the next write to the
+ * same target does, once the process that made it is gone.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { Packr } from 'msgpackr';
-import { MSGPACK_OPTIONS, type Artifact, type ArtifactFile } from '../src/core/format.js';
-import { crc32 } from '../src/core/crc32.js';
+import { CODE_LENGTH, compactUints, stringTableText, type Artifact, type StringTable } from '../src/core/format.js';
+import { ABSENT, COLUMNS, OTHER, PAYLOAD_AT, SECTIONS, STRING_BLOCK, STRING_TABLES, align, envelope, type ColumnName } from '../src/core/layout.js';
+import { crc32 } from './crc32.js';
 import { ArtifactWriteError } from './errors.js';
 
-const packr = new Packr(MSGPACK_OPTIONS);
-
-/** Encodes the artifact in its checksummed envelope; the same artifact always gives the same bytes. */
+/**
+ * Encodes the artifact in format 5; the same artifact always gives the same bytes. The sums and
+ * indices the runtime needs (string-table offsets, settlement and state-city starts, the trie's
+ * first children) are made here. Parts are written as given, even when they do not fit together
+ * (tests forge such files): the runtime is the one that refuses them.
+ */
 export function encodeArtifact(artifact: Artifact): Buffer {
-  // A copy: msgpackr's packer reuses its buffer for the next pack.
-  const payload = Buffer.from(packr.pack(artifact));
-  // The envelope repeats the header's name and version, so they are read before the payload.
-  const { format, version } = artifact.header ?? {};
-  const file: ArtifactFile = { format, version, crc32: crc32(payload), payload };
-  return Buffer.from(packr.pack(file));
+  const header = Buffer.from(JSON.stringify(artifact.header ?? {}));
+  const sections: (ArrayBufferView | undefined)[] = [
+    ...STRING_TABLES.flatMap((name) => stringSections(artifact.strings?.[name])),
+    ...COLUMNS.map((name) => columnOf(artifact, name)),
+  ];
+  let end = align(PAYLOAD_AT + 4 + header.length, 4) + 4 + 12 * SECTIONS.length;
+  const offsets = sections.map((section) => {
+    if (!section) return 0;
+    const offset = align(end, 4);
+    end = offset + section.byteLength;
+    return offset;
+  });
+  const file = Buffer.alloc(end);
+  let at = PAYLOAD_AT;
+  file.writeUInt32LE(header.length, at);
+  file.set(header, at + 4);
+  at = align(at + 4 + header.length, 4);
+  file.writeUInt32LE(SECTIONS.length, at);
+  at += 4;
+  sections.forEach((section, i) => {
+    file.writeUInt32LE(kindOf(section), at);
+    file.writeUInt32LE(offsets[i]!, at + 4);
+    file.writeUInt32LE(section ? (section as unknown as ArrayLike<number>).length : 0, at + 8);
+    at += 12;
+    if (section) file.set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength), offsets[i]);
+  });
+  const payload = file.subarray(PAYLOAD_AT);
+  file.set(envelope(artifact.header?.version ?? 0, crc32(payload), payload.length));
+  return file;
+}
+
+function kindOf(section: ArrayBufferView | undefined): number {
+  if (!section) return ABSENT;
+  if (section instanceof Uint8Array) return 1;
+  if (section instanceof Uint16Array) return 2;
+  if (section instanceof Uint32Array) return 4;
+  return OTHER;
+}
+
+/** A string table's three sections: its UTF-8 bytes, each entry's length in bytes, and every STRING_BLOCK-th entry's offset (then the total). */
+function stringSections(table: StringTable | undefined): (ArrayBufferView | undefined)[] {
+  if (!table) return [undefined, undefined, undefined];
+  const text = stringTableText(table);
+  const byteLengths: number[] = [];
+  const starts: number[] = [];
+  let total = 0;
+  for (let i = 0, at = 0; i < table.lengths.length; i++) {
+    if (i % STRING_BLOCK === 0) starts.push(total);
+    const end = at + table.lengths[i]!;
+    // Characters the lengths claim beyond the text count one byte each, so that lengths that
+    // do not add up to the text make a table that does not add up to its bytes.
+    const length = Buffer.byteLength(text.slice(at, end)) + Math.max(0, end - Math.max(at, text.length));
+    byteLengths.push(length);
+    total += length;
+    at = end;
+  }
+  starts.push(total);
+  return [Buffer.from(text), compactUints(byteLengths), compactUints(starts)];
+}
+
+/** A column of the file, from the model's own or made from them. */
+function columnOf(artifact: Artifact, name: ColumnName): ArrayBufferView | undefined {
+  switch (name) {
+    case 'trieFirstChild':
+    case 'trieLevels':
+      return artifact.trie && trieIndex(artifact.trie)[name];
+    case 'settlementStart':
+      return artifact.codeSettlements && runningSums(artifact.codeSettlements);
+    case 'stateCityStart':
+      return artifact.stateCityCounts && runningSums(artifact.stateCityCounts);
+    default:
+      return artifact[name];
+  }
+}
+
+/** `[0, a, a + b, ...]`: where each count's items start, then their total. */
+function runningSums(counts: ArrayLike<number>): ArrayBufferView {
+  const sums = [0];
+  for (let i = 0; i < counts.length; i++) sums.push(sums[i]! + counts[i]!);
+  return compactUints(sums);
+}
+
+/** Each trie node's first child and each depth's first node, as the runtime walks them (a trie cut short gives levels that do not fit it). */
+function trieIndex(masks: ArrayLike<number>): { trieFirstChild: ArrayBufferView; trieLevels: ArrayBufferView } {
+  const firstChild: number[] = [];
+  const levels = [0];
+  let node = 0;
+  let levelEnd = 1;
+  let next = 1;
+  for (let depth = 0; depth < CODE_LENGTH; depth++) {
+    if (depth === CODE_LENGTH - 1) next = 0; // the children of the last level are codes
+    for (; node < levelEnd && node < masks.length; node++) {
+      firstChild.push(next);
+      next += popcount(masks[node]! & 0x3ff);
+    }
+    levels.push(levelEnd);
+    if (depth < CODE_LENGTH - 1) levelEnd = next;
+  }
+  return { trieFirstChild: compactUints(firstChild), trieLevels: compactUints(levels) };
+}
+
+function popcount(mask: number): number {
+  let count = 0;
+  for (; mask; mask &= mask - 1) count++;
+  return count;
 }
 
 /** Writes `bytes` to `path` by temporary file and rename; returns the number of bytes. */

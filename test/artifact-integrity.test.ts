@@ -159,21 +159,52 @@ describe('a forged artifact (right checksum, wrong insides)', () => {
     return encodeArtifact(artifact);
   };
 
-  it('is refused when an index points outside its table', () => {
+  it('is refused at load when a municipality points outside its table', () => {
     const cases: [string, (artifact: Artifact) => void][] = [
-      ['a code names a city', (a) => (a.codeCity = Uint8Array.from(a.codeCity, (v, i) => (i === 3 ? 200 : v)))],
-      ['a code names a municipality', (a) => (a.codeMunicipality = Uint16Array.from(a.codeMunicipality, (v, i) => (i === 0 ? 999 : v)))],
       ['a municipality names a state', (a) => (a.municipalityState = Uint8Array.from(a.municipalityState, (v, i) => (i === 1 ? 77 : v)))],
       ['a municipality names a name', (a) => (a.municipalityName = Uint8Array.from(a.municipalityName, (v, i) => (i === 1 ? 99 : v)))],
+    ];
+    for (const [what, change] of cases) expect(() => decodeCatalog(forge(change), '/x/forged.msgpack'), what).toThrow(new RegExp(`is damaged \\(${what}`));
+  });
+
+  // Checked where a code is first read, not at load (format 5): checking every code's indices
+  // at load would cost more than the rest of loading. The forged code is refused with the same
+  // message; every answer that does not read it is the good file's.
+  it('is refused at first use when a code or a settlement points outside its table, and answers the rest as the good one', () => {
+    const good = decodeCatalog(fixture, 'good');
+    const paths = fixturePaths(good).concat(good.postalCodes().map((cp) => `/query/get_colonia_por_cp/${cp}?token=t`));
+    const expected = answers(good, paths);
+    const cases: [string, number, (artifact: Artifact) => void][] = [
+      ['a code names a city', 3, (a) => (a.codeCity = Uint8Array.from(a.codeCity, (v, i) => (i === 3 ? 200 : v)))],
+      ['a code names a municipality', 0, (a) => (a.codeMunicipality = Uint16Array.from(a.codeMunicipality, (v, i) => (i === 0 ? 999 : v)))],
       [
         'a settlement names a name or type',
+        0,
         (a) => {
           a.settlements = Uint8Array.from(a.settlements);
           a.settlements[2] = 0xff;
         },
       ],
     ];
-    for (const [what, change] of cases) expect(() => decodeCatalog(forge(change), '/x/forged.msgpack'), what).toThrow(new RegExp(`is damaged \\(${what}`));
+    for (const [what, code, change] of cases) {
+      const forged = decodeCatalog(forge(change), '/x/forged.msgpack');
+      const cp = good.postalCode(code);
+      let refused = 0;
+      paths.forEach((path, i) => {
+        let answer: string;
+        try {
+          answer = JSON.stringify(route(path, { catalog: () => forged }));
+        } catch (error) {
+          expect(error, `${what}: ${path}`).toBeInstanceOf(ArtifactError);
+          expect((error as Error).message, path).toMatch(new RegExp(`^/x/forged\\.msgpack: is damaged \\(${what}.*run \`cpmx build\``));
+          refused++;
+          return;
+        }
+        expect(path.includes(cp), `${what}: ${path} answered`).toBe(false);
+        expect(answer, `${what}: ${path}`).toBe(expected[i]);
+      });
+      expect(refused, what).toBe(3);
+    }
   });
 
   it('is refused when a column is of another kind or its counts and lengths do not add up', () => {

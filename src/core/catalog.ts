@@ -1,10 +1,17 @@
 /**
- * The loaded catalog: the artifact decoded into flat typed arrays, and pure lookups over it.
- * Lookups never touch the disk; strings are sliced out of their table the first time they
- * are asked for and kept, so loading stays cheap and repeated answers allocate only
- * the answer itself.
+ * The loaded catalog: the artifact's columns viewed in place (layout.ts), and pure lookups over
+ * them. Lookups never touch the disk. Strings are decoded the first time they are asked for,
+ * and each postal code's answer parts (names, municipality, state, city) are gathered once, on
+ * its first lookup, and kept: an answer then costs only the objects handed to the caller.
+ *
+ * What is checked when. At load: the checksum, every section's size and kind, and each total
+ * (string tables, settlement starts, state cities, the trie's levels); the small municipality
+ * and state-city columns against their tables. At first use: the per-code columns (a code's
+ * municipality, city, settlements and their names and types) when that code is first read,
+ * and each string-table entry when first decoded. A damaged index there throws the
+ * ArtifactError that says to rebuild (never a wrong or undefined answer); checking 300,000
+ * indices at load instead would cost more than the rest of loading.
  */
-import { Unpackr } from 'msgpackr/unpack';
 import { crc32 } from './crc32.js';
 import {
   CODE_LENGTH,
@@ -13,15 +20,14 @@ import {
   SETTLEMENT_BYTES,
   SETTLEMENT_NAME_BITS,
   SETTLEMENT_NAME_MASK,
-  MSGPACK_OPTIONS,
-  stringTableText,
-  type Artifact,
-  type ArtifactFile,
   type ArtifactHeader,
-  type StringTable,
   type UintArray,
 } from './format.js';
+import { COLUMNS, STRING_TABLES, openEnvelope, peekFormat, readPayload, type ColumnName, type Section, type StringTableName } from './layout.js';
+import { Strings } from './strings.js';
 import { copyStateMembers } from './copy-members.js';
+
+export { readArtifact } from './artifact-read.js';
 
 /** The artifact at `path` is missing, unreadable, foreign, truncated or of another version. */
 export class ArtifactError extends Error {
@@ -38,42 +44,36 @@ export class ArtifactError extends Error {
 export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
 export const REBUILD = `run \`cpmx build\` to compile the catalog (\`npx cpmx download --out CPdescargatxt.zip\` fetches it from ${CATALOG_URL}; then \`npx cpmx build --source CPdescargatxt.zip --out FILE\` and CPMX_DATA=FILE keep the artifact outside node_modules)`;
 
-// The unpacker alone (bundled into dist/, see scripts/bundle.mjs): no packer, streams or native add-on.
-const unpackr = new Unpackr(MSGPACK_OPTIONS);
-
-/** A string table whose entries are materialised on first use. */
-class Strings {
-  readonly size: number;
-  private readonly starts: Uint32Array;
-  private readonly cache: (string | undefined)[];
-  private readonly text: string;
-
-  constructor(table: StringTable) {
-    this.text = stringTableText(table);
-    const lengths = scanColumn(table.lengths, 'a string table');
-    this.size = table.lengths.length;
-    this.starts = lengths.sums;
-    expect(lengths.total === this.text.length, 'a string table does not match its lengths');
-    this.cache = new Array<string | undefined>(this.size);
-  }
-
-  get(i: number): string {
-    return this.cache[i] ?? (this.cache[i] = this.text.slice(this.starts[i], this.starts[i + 1]));
-  }
-
-  all(): string[] {
-    return Array.from({ length: this.size }, (_, i) => this.get(i));
-  }
-}
-
 /** Set bits of every 10-bit mask, for walking the trie by rank. */
 const POPCOUNT = new Uint8Array(1 << 10);
 for (let mask = 1; mask < POPCOUNT.length; mask++) POPCOUNT[mask] = (mask & 1) + POPCOUNT[mask >>> 1]!;
+
+/** A code's answer parts, gathered on its first lookup (shared: answers copy `names` before handing it out). */
+export interface CodeEntry {
+  /** Settlement names and types, in catalog order. */
+  readonly names: readonly string[];
+  readonly types: readonly string[];
+  readonly municipio: string;
+  readonly estado: string;
+  readonly ciudad: string;
+}
+
+/** Per-code entries are kept in pages of this many, made as they are first needed. */
+const ENTRY_PAGE_BITS = 8;
+const ENTRY_PAGE_MASK = (1 << ENTRY_PAGE_BITS) - 1;
+
+/** The artifact's header and sections as read from a file (see layout.ts). */
+export interface ArtifactSections {
+  header: ArtifactHeader;
+  sections: Section[];
+}
 
 export class Catalog {
   readonly header: ArtifactHeader;
   /** Number of postal codes; code indices run from 0 to `codeCount - 1`, ascending. */
   readonly codeCount: number;
+  /** Names the artifact in the errors of checks made at first use. */
+  readonly path: string;
   private readonly states: Strings;
   private readonly municipalityNames: Strings;
   private readonly cities: Strings;
@@ -86,7 +86,8 @@ export class Catalog {
   private readonly codeMunicipality: UintArray;
   private readonly codeCity: UintArray;
   /** Settlements of code `i` are `settlementStart[i]` to `settlementStart[i + 1]`. */
-  private readonly settlementStart: Uint32Array;
+  private readonly settlementStart: UintArray;
+  private readonly rows: number;
   /** 3 bytes per settlement, little-endian `name | type << 18`, read in place. */
   private readonly settlements: Uint8Array;
   /** Child masks of the trie's internal nodes, breadth first. */
@@ -95,14 +96,15 @@ export class Catalog {
    * Id of each internal node's first child: the child for digit `d` is
    * `firstChild + popcount(mask & ((1 << d) - 1))`. Depth-4 nodes' children are code indices.
    */
-  private readonly firstChild: Uint32Array;
+  private readonly firstChild: UintArray;
   /** First internal node id of each depth 0 to 4, and the node count after them. */
-  private readonly levelStart: number[] = [];
+  private readonly levelStart: UintArray;
   /** Each settlement's rank in its municipality's catalog order; undefined when settlements are already in that order. */
   private readonly settlementRanks: UintArray | undefined;
   /** Where each state's cities start in `stateCities` (one more entry than states). */
-  private readonly stateCityStart: Uint32Array;
+  private readonly stateCityStart: UintArray;
   private readonly stateCities: UintArray;
+  private readonly entryPages: (CodeEntry | undefined)[][] = [];
   private codeStrings: string[] | undefined;
   private stateNameList: string[] | undefined;
   private stateMunicipalities: string[][] | undefined;
@@ -122,103 +124,130 @@ export class Catalog {
   private readonly municipalityKeyObjects: Record<string, string>[] = [];
   private readonly stateCityLists: string[][] = [];
 
-  /** Throws when the parts of the artifact do not fit together. */
-  constructor(artifact: Artifact) {
-    this.header = artifact.header;
-    this.codeCount = artifact.header.codes;
-    const strings = artifact.strings;
-    this.states = new Strings(strings.states);
-    this.municipalityNames = new Strings(strings.municipalities);
-    this.cities = new Strings(strings.cities);
-    this.types = new Strings(strings.types);
-    this.names = new Strings(strings.settlements);
-    this.stateKeys = artifact.stateKeys;
-    this.municipalityState = artifact.municipalityState;
-    this.municipalityKey = artifact.municipalityKey;
-    this.municipalityName = artifact.municipalityName;
-    this.codeMunicipality = artifact.codeMunicipality;
-    this.codeCity = artifact.codeCity;
+  /** Throws an Error saying what does not fit when the parts of the artifact do not fit together. */
+  constructor({ header, sections }: ArtifactSections, path = 'the artifact') {
+    this.header = header;
+    this.path = path;
+    expect(header !== null && typeof header === 'object', 'its header is not an object');
+    expect(header.format === FORMAT_NAME && header.version === FORMAT_VERSION, 'its header does not match its envelope');
+    const { codes, rows, states, municipalities } = header;
+    for (const count of [codes, rows, states, municipalities]) expect(Number.isInteger(count) && count >= 0, 'its header does not count its parts');
+    this.codeCount = codes;
+    this.rows = rows;
+    const fail = (reason: string): never => this.damaged(reason);
+    const table = (name: StringTableName) => {
+      const at = STRING_TABLES.indexOf(name) * 3;
+      const [bytes, lengths, starts] = [sections[at]!, sections[at + 1]!, sections[at + 2]!];
+      expect(bytes.kind === 1 && bytes.column instanceof Uint8Array, 'a string table is not bytes');
+      return new Strings(bytes.column, unsigned(lengths, 'a string table'), unsigned(starts, 'a string table'), fail);
+    };
+    const column = (name: ColumnName, what: string) => unsigned(sections[STRING_TABLES.length * 3 + COLUMNS.indexOf(name)]!, what);
+    const optional = (name: ColumnName, what: string) => {
+      const section = sections[STRING_TABLES.length * 3 + COLUMNS.indexOf(name)]!;
+      return section.kind === 0 ? undefined : unsigned(section, what);
+    };
+    this.states = table('states');
+    this.municipalityNames = table('municipalities');
+    this.cities = table('cities');
+    this.types = table('types');
+    this.names = table('settlements');
 
-    const counts = artifact.codeSettlements;
-    expect(counts.length === this.codeCount, 'settlement counts do not match the code count');
-    const settlementCounts = scanColumn(counts, 'settlement counts');
-    this.settlementStart = settlementCounts.sums;
-    const rows = settlementCounts.total;
-    expect(rows === artifact.header.rows, 'settlement counts do not add up to the row count');
-    this.settlements = artifact.settlements;
-    expect(this.settlements.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
+    this.stateKeys = column('stateKeys', 'the state keys');
+    this.municipalityState = column('municipalityState', 'a municipality names a state');
+    this.municipalityKey = column('municipalityKey', 'the municipality keys');
+    this.municipalityName = column('municipalityName', 'a municipality names a name');
+    this.codeMunicipality = column('codeMunicipality', 'a code names a municipality');
+    this.codeCity = column('codeCity', 'a code names a city');
+    this.settlementStart = column('settlementStart', 'settlement counts');
+    this.settlements = column('settlements', 'the settlements') as Uint8Array;
+    this.masks = column('trie', 'the trie');
+    this.firstChild = column('trieFirstChild', 'the trie');
+    this.levelStart = column('trieLevels', 'the trie');
+    this.settlementRanks = optional('settlementRanks', 'a settlement ranks');
+    this.stateCityStart = column('stateCityStart', 'state cities are missing');
+    this.stateCities = column('stateCities', 'state cities are missing');
 
-    this.masks = artifact.trie;
-    const nodes = this.masks.length;
-    this.firstChild = new Uint32Array(nodes);
-    let levelEnd = 1;
-    let next = 1;
-    for (let depth = 0, node = 0; depth < CODE_LENGTH; depth++) {
-      this.levelStart.push(node);
-      if (depth === CODE_LENGTH - 1) next = 0; // the children of the last level are codes
-      for (; node < levelEnd; node++) {
-        expect(node < nodes, 'trie is truncated');
-        this.firstChild[node] = next;
-        next += POPCOUNT[this.masks[node]! & 0x3ff]!;
-      }
-      if (depth < CODE_LENGTH - 1) levelEnd = next;
-    }
-    this.levelStart.push(levelEnd);
-    expect(levelEnd === nodes && next === this.codeCount, 'trie does not match the code count');
-
-    expect(this.codeMunicipality.length === this.codeCount && this.codeCity.length === this.codeCount, 'code columns have the wrong length');
+    expect(this.settlementStart.length === codes + 1 && this.settlementStart[0] === 0, 'settlement counts do not match the code count');
+    expect(this.settlementStart[codes] === rows, 'settlement counts do not add up to the row count');
+    expect(this.settlements instanceof Uint8Array && this.settlements.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
+    expect(this.codeMunicipality.length === codes && this.codeCity.length === codes, 'code columns have the wrong length');
     expect(
-      this.municipalityState.length === artifact.header.municipalities &&
-        this.municipalityKey.length === artifact.header.municipalities &&
-        this.municipalityName.length === artifact.header.municipalities,
+      this.municipalityState.length === municipalities && this.municipalityKey.length === municipalities && this.municipalityName.length === municipalities,
       'municipality columns have the wrong length',
     );
-    expect(this.states.size === artifact.header.states && this.stateKeys.length === artifact.header.states, 'state table has the wrong size');
+    expect(this.states.size === states && this.stateKeys.length === states, 'state table has the wrong size');
+    expect(this.settlementRanks === undefined || this.settlementRanks.length === rows, 'settlement ranks have the wrong length');
+    expect(this.stateCityStart.length === states + 1 && this.stateCityStart[0] === 0, 'state cities are missing');
+    expect(this.stateCityStart[states] === this.stateCities.length, 'state cities do not add up');
+    this.checkTrie();
 
-    this.settlementRanks = artifact.settlementRanks;
-    expect(this.settlementRanks === undefined || (ArrayBuffer.isView(this.settlementRanks) && this.settlementRanks.length === rows), 'settlement ranks have the wrong length');
-    const cityCounts = artifact.stateCityCounts;
-    this.stateCities = artifact.stateCities;
-    expect(ArrayBuffer.isView(cityCounts) && ArrayBuffer.isView(this.stateCities) && cityCounts.length === this.states.size, 'state cities are missing');
-    const stateCityCounts = scanColumn(cityCounts, 'state city counts');
-    this.stateCityStart = stateCityCounts.sums;
-    expect(stateCityCounts.total === this.stateCities.length, 'state cities do not add up');
-
-    // Every index must point inside what it indexes: a lookup never reads past a table,
-    // whatever the file says (the checksum catches damage; this catches a forged file).
+    // The small columns are checked whole; the per-code ones when a code is first read (codeEntry).
     expectBelow(this.municipalityState, this.states.size, 'a municipality names a state');
     expectBelow(this.municipalityName, this.municipalityNames.size, 'a municipality names a name');
-    expectBelow(this.codeMunicipality, this.municipalityState.length, 'a code names a municipality');
-    expectBelow(this.codeCity, this.cities.size, 'a code names a city');
     expectBelow(this.stateCities, this.cities.size, 'a state names a city');
+    expectAscending(this.stateCityStart, 'state cities do not add up');
     if (this.settlementRanks) expectBelow(this.settlementRanks, rows, 'a settlement ranks');
-    expect(settlementsWithin(this.settlements, this.names.size, this.types.size), 'a settlement names a name or type that is not in its table');
   }
 
-  /** The trie child of `node` for `digit`, or -1. */
-  private child(node: number, digit: number): number {
-    const mask = this.masks[node]!;
+  /**
+   * The trie's shape, from its levels alone: each level's children end where the next level
+   * (or the codes) does. A node's own first child is checked where a lookup reads it.
+   */
+  private checkTrie(): void {
+    const levels = this.levelStart;
+    const nodes = this.masks.length;
+    expect(levels.length === CODE_LENGTH + 1 && levels[0] === 0 && levels[CODE_LENGTH] === nodes && this.firstChild.length === nodes, 'trie is truncated');
+    for (let depth = 0; depth < CODE_LENGTH; depth++) {
+      const first = levels[depth]!;
+      const last = levels[depth + 1]! - 1;
+      const next = depth + 1 < CODE_LENGTH ? levels[depth + 1]! : 0;
+      const end = depth + 1 < CODE_LENGTH ? levels[depth + 2]! : this.codeCount;
+      expect(last >= first && this.firstChild[first] === next && this.firstChild[last]! + POPCOUNT[this.masks[last]! & 0x3ff]! === end, 'trie does not match the code count');
+    }
+  }
+
+  /** Throws the ArtifactError of a damaged artifact (a check made at first use failed). */
+  private damaged(reason: string): never {
+    throw new ArtifactError(this.path, `is damaged (${reason}); ${REBUILD}`);
+  }
+
+  /** The end of the ids of depth `depth + 1` (the code count below depth 4): a first child of depth `depth` is below it. */
+  private levelEnd(depth: number): number {
+    return depth + 1 < CODE_LENGTH ? this.levelStart[depth + 2]! : this.codeCount;
+  }
+
+  /** The first child of node `node` of depth `depth`, checked to lie in the next level. */
+  private firstChildOf(node: number, depth: number): number {
+    const child = this.firstChild[node]!;
+    if (!(child >= (depth + 1 < CODE_LENGTH ? this.levelStart[depth + 1]! : 0) && child < this.levelEnd(depth))) this.damaged('the trie names a node outside its level');
+    return child;
+  }
+
+  /** The trie child of `node` (of depth `depth`) for `digit`, or -1. */
+  private child(node: number, digit: number, depth: number): number {
+    const mask = this.masks[node]! & 0x3ff;
     if (!(mask & (1 << digit))) return -1;
-    return this.firstChild[node]! + POPCOUNT[mask & ((1 << digit) - 1)]!;
+    const child = this.firstChildOf(node, depth) + POPCOUNT[mask & ((1 << digit) - 1)]!;
+    return child < this.levelEnd(depth) ? child : this.damaged('the trie names a node outside its level');
   }
 
   /** Index of a 5-digit ASCII code, or -1 when the catalog has no such code. */
   codeIndex(postalCode: string): number {
     let node = 0;
-    for (let i = 0; i < CODE_LENGTH && node >= 0; i++) node = this.child(node, postalCode.charCodeAt(i) - 48);
+    for (let i = 0; i < CODE_LENGTH && node >= 0; i++) node = this.child(node, postalCode.charCodeAt(i) - 48, i);
     return node;
   }
 
   /** The first code index under internal node `node` of depth `depth`. */
   private firstCodeUnder(node: number, depth: number): number {
-    for (; depth < CODE_LENGTH; depth++) node = this.firstChild[node]!;
+    for (; depth < CODE_LENGTH; depth++) node = this.firstChildOf(node, depth);
     return node;
   }
 
   /** The postal codes starting with `digits` (1 to 5 ASCII digits), ascending. */
   codesStartingWith(digits: string): string[] {
     let node = 0;
-    for (let i = 0; i < digits.length && node >= 0; i++) node = this.child(node, digits.charCodeAt(i) - 48);
+    for (let i = 0; i < digits.length && node >= 0; i++) node = this.child(node, digits.charCodeAt(i) - 48, i);
     if (node < 0) return [];
     const codes = this.postalCodes();
     const depth = digits.length;
@@ -231,17 +260,22 @@ export class Catalog {
   /** Every code as a 5-character string, ascending: made once, on the first search. */
   private listCodes(): string[] {
     const codes = new Array<string>(this.codeCount);
+    let listed = 0;
     const walk = (node: number, depth: number, prefix: string) => {
-      const mask = this.masks[node]!;
-      let child = this.firstChild[node]!;
+      const mask = this.masks[node]! & 0x3ff;
       for (let digit = 0; digit < 10; digit++) {
         if (!(mask & (1 << digit))) continue;
-        if (depth === CODE_LENGTH - 1) codes[child] = prefix + digit;
-        else walk(child, depth + 1, prefix + digit);
-        child++;
+        const child = this.child(node, digit, depth);
+        if (depth < CODE_LENGTH - 1) walk(child, depth + 1, prefix + digit);
+        else if (codes[child] === undefined) {
+          codes[child] = prefix + digit;
+          listed++;
+        }
       }
     };
     walk(0, 0, '');
+    // A forged trie could name one code twice and leave another out.
+    if (listed !== this.codeCount) this.damaged('the trie does not list every code once');
     return codes;
   }
 
@@ -257,7 +291,8 @@ export class Catalog {
 
   /** Municipality index of the code's first row. */
   municipalityIndexOf(code: number): number {
-    return this.codeMunicipality[code]!;
+    const municipality = this.codeMunicipality[code]!;
+    return municipality < this.municipalityState.length ? municipality : this.damaged(`a code names a municipality beyond its table (${municipality} of ${this.municipalityState.length})`);
   }
 
   /** Municipality `m`: its keys (`c_estado`, `c_mnpio`), its name and its state's. */
@@ -266,12 +301,17 @@ export class Catalog {
     return { stateKey: this.stateKeys[state]!, key: this.municipalityKey[m]!, name: this.municipalityNames.get(this.municipalityName[m]!), state: this.states.get(state) };
   }
 
+  /** The first settlement of code `code`; its settlements end at `settlementEndOf(code)`, after at least one. */
   settlementStartOf(code: number): number {
-    return this.settlementStart[code]!;
+    const start = this.settlementStart[code]!;
+    if (!(start < this.settlementStart[code + 1]! && this.settlementStart[code + 1]! <= this.rows)) this.damaged('settlement counts do not add up');
+    return start;
   }
 
   settlementEndOf(code: number): number {
-    return this.settlementStart[code + 1]!;
+    const end = this.settlementStart[code + 1]!;
+    if (!(this.settlementStart[code]! < end && end <= this.rows)) this.damaged('settlement counts do not add up');
+    return end;
   }
 
   private settlement(settlement: number): number {
@@ -288,19 +328,55 @@ export class Catalog {
     return this.types.get(this.settlement(settlement) >>> SETTLEMENT_NAME_BITS);
   }
 
+  /**
+   * A code's answer parts, gathered on its first lookup and kept (about 150 bytes a code, 5 MB
+   * had every code been asked for). Its columns are checked here, where they are first read.
+   */
+  codeEntry(code: number): CodeEntry {
+    return this.entryPages[code >>> ENTRY_PAGE_BITS]?.[code & ENTRY_PAGE_MASK] ?? this.makeEntry(code);
+  }
+
+  private makeEntry(code: number): CodeEntry {
+    if (!(code >= 0 && code < this.codeCount)) throw new RangeError(`no code ${code} in the catalog`);
+    const municipality = this.municipalityIndexOf(code);
+    const city = this.codeCity[code]!;
+    if (city >= this.cities.size) this.damaged(`a code names a city beyond its table (${city} of ${this.cities.size})`);
+    const start = this.settlementStartOf(code);
+    const count = this.settlementEndOf(code) - start;
+    const names = new Array<string>(count);
+    const types = new Array<string>(count);
+    for (let i = 0; i < count; i++) {
+      const packed = this.settlement(start + i);
+      const name = packed & SETTLEMENT_NAME_MASK;
+      const type = packed >>> SETTLEMENT_NAME_BITS;
+      if (name >= this.names.size || type >= this.types.size) this.damaged('a settlement names a name or type that is not in its table');
+      names[i] = this.names.get(name);
+      types[i] = this.types.get(type);
+    }
+    const entry: CodeEntry = {
+      names,
+      types,
+      municipio: this.municipalityNames.get(this.municipalityName[municipality]!),
+      estado: this.states.get(this.municipalityState[municipality]!),
+      ciudad: this.cities.get(city),
+    };
+    (this.entryPages[code >>> ENTRY_PAGE_BITS] ??= new Array<CodeEntry | undefined>(ENTRY_PAGE_MASK + 1))[code & ENTRY_PAGE_MASK] = entry;
+    return entry;
+  }
+
   /** Municipality of the code's first row. */
   municipalityOf(code: number): string {
-    return this.municipalityNames.get(this.municipalityName[this.codeMunicipality[code]!]!);
+    return this.codeEntry(code).municipio;
   }
 
   /** State of the code's first row. */
   stateOf(code: number): string {
-    return this.states.get(this.municipalityState[this.codeMunicipality[code]!]!);
+    return this.codeEntry(code).estado;
   }
 
   /** First non-empty city of the code, or `""`. */
   cityOf(code: number): string {
-    return this.cities.get(this.codeCity[code]!);
+    return this.codeEntry(code).ciudad;
   }
 
   /** State names ordered by `c_estado` (shared: callers copy before handing it out). */
@@ -384,10 +460,7 @@ export class Catalog {
 
   /** The settlement names of a code in catalog order, as simplified `info_cp` lists them (a fresh array). */
   settlementNamesOf(code: number): string[] {
-    const start = this.settlementStart[code]!;
-    const names = new Array<string>(this.settlementStart[code + 1]! - start);
-    for (let i = 0; i < names.length; i++) names[i] = this.settlementName(start + i);
-    return names;
+    return this.codeEntry(code).names.slice();
   }
 
   /** Runs of consecutive code indices `[start, end, ...]` of a state, ascending. */
@@ -411,7 +484,7 @@ export class Catalog {
     if (!this.municipalityRuns) {
       const runs: number[][] = Array.from({ length: this.municipalityState.length }, () => []);
       for (let code = 0; code < this.codeCount; code++) {
-        const own = runs[this.codeMunicipality[code]!]!;
+        const own = runs[this.municipalityIndexOf(code)]!;
         if (own.length && own[own.length - 1] === code) own[own.length - 1] = code + 1;
         else own.push(code, code + 1);
       }
@@ -467,7 +540,7 @@ export class Catalog {
         const runs = this.codeRunsOfMunicipality(m);
         const settlements: number[] = [];
         for (let r = 0; r < runs.length; r += 2) {
-          for (let s = this.settlementStart[runs[r]!]!; s < this.settlementStart[runs[r + 1]!]!; s++) settlements.push(s);
+          for (let s = this.settlementStartOf(runs[r]!); s < this.settlementEndOf(runs[r + 1]! - 1); s++) settlements.push(s);
         }
         const ranks = this.settlementRanks;
         if (ranks) settlements.sort((a, b) => ranks[a]! - ranks[b]!);
@@ -515,74 +588,21 @@ function expect(condition: boolean, reason: string): asserts condition {
   if (!condition) throw new Error(reason);
 }
 
-/**
- * Whether every packed settlement names an existing name and type. A function of its own,
- * small, so that V8 compiles its loop at once instead of interpreting 145,000 rounds of it.
- */
-function settlementsWithin(bytes: Uint8Array, names: number, types: number): boolean {
-  let bad = 0;
-  for (let at = 0; at < bytes.length; at += 3) {
-    const packed = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
-    bad |= ((packed & SETTLEMENT_NAME_MASK) >= names ? 1 : 0) | (packed >>> SETTLEMENT_NAME_BITS >= types ? 1 : 0);
-  }
-  return bad === 0;
+/** A section that must be an unsigned integer column. */
+function unsigned(section: Section, what: string): UintArray {
+  if (!section.column) throw new Error(`${what}: the column is ${section.kind === 0 ? 'missing' : 'not an unsigned integer column'}`);
+  return section.column;
 }
 
 /** Every value of an index column is below `size` (the length of what it indexes). */
 function expectBelow(column: UintArray, size: number, what: string): void {
-  const { max } = scanColumn(column, what);
+  let max = 0;
+  for (let i = 0; i < column.length; i++) if (column[i]! > max) max = column[i]!;
   expect(column.length === 0 || max < size, `${what} beyond its table (${max} of ${size})`);
 }
 
-/**
- * One pass over an integer column: its running sums (`sums[i]` is the total of the entries
- * before `i`, for columns of lengths and counts) and its largest entry (for index columns).
- * Every such pass at load is this one function, always over a Uint32Array copy: V8 interprets
- * a loop for about a millisecond before compiling it, once per function and element type, so
- * one shared pass pays that once where a loop per column paid it per column.
- */
-function scanColumn(column: UintArray, what: string): { sums: Uint32Array; total: number; max: number } {
-  expect(column instanceof Uint8Array || column instanceof Uint16Array || column instanceof Uint32Array, `${what}: the column is not an unsigned integer column`);
-  return sumAndMax(column instanceof Uint32Array ? column : new Uint32Array(column));
-}
-
-function sumAndMax(values: Uint32Array): { sums: Uint32Array; total: number; max: number } {
-  const sums = new Uint32Array(values.length + 1);
-  let total = 0;
-  let max = 0;
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i]!;
-    sums[i + 1] = total += value;
-    if (value > max) max = value;
-  }
-  return { sums, total, max };
-}
-
-/**
- * One MessagePack value filling `bytes` exactly. msgpackr's own check for bytes left over
- * builds a JSON view of the whole value for its message: over a 2 MB payload that takes a
- * second, so a file with one byte too many is measured here instead.
- */
-function unpackOne(bytes: Uint8Array): unknown {
-  let value: unknown;
-  let end = 0;
-  unpackr.unpackMultiple(bytes, (first: unknown, _start: number, stop: number) => {
-    value = first;
-    end = stop;
-    return false;
-  });
-  if (end !== bytes.length) throw new Error(`${bytes.length - end} bytes after its end`);
-  return value;
-}
-
-/** The MessagePack layer alone: a file's bytes to its envelope, unchecked. */
-export function readArtifactFile(bytes: Uint8Array): ArtifactFile {
-  return unpackOne(bytes) as ArtifactFile;
-}
-
-/** The MessagePack layer alone: a file's bytes to the artifact's fields, unchecked. */
-export function readArtifact(bytes: Uint8Array): Artifact {
-  return unpackOne(readArtifactFile(bytes).payload) as Artifact;
+function expectAscending(column: UintArray, what: string): void {
+  for (let i = 1; i < column.length; i++) expect(column[i - 1]! <= column[i]!, what);
 }
 
 export interface DecodeOptions {
@@ -590,42 +610,30 @@ export interface DecodeOptions {
   crc32?: ((bytes: Uint8Array) => number) | undefined;
 }
 
-/** Decodes an artifact from its bytes; `path` names it in errors. */
+/**
+ * Opens an artifact from its bytes, reading them in place (they must not change after); `path`
+ * names it in errors. The version is read first, so another version gets its own message; the
+ * checksum is checked before anything else is read, so a damaged file is refused.
+ */
 export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOptions = {}): Catalog {
-  let file: Partial<ArtifactFile> & { header?: Partial<ArtifactHeader> };
-  try {
-    file = readArtifactFile(bytes);
-  } catch {
-    throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
-  }
-  // Files of format version 2 and before had no envelope: their header was at the top.
-  const named = file !== null && typeof file === 'object' ? (file.format !== undefined ? file : file.header) : undefined;
-  if (!named || typeof named !== 'object' || named.format !== FORMAT_NAME) {
-    throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
-  }
+  const named = peekFormat(bytes);
+  if (!named) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
+  if (named.format !== FORMAT_NAME) throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
   if (named.version !== FORMAT_VERSION) {
-    throw new ArtifactError(
-      path,
-      `is an artifact of format version ${String(named.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`,
-    );
+    throw new ArtifactError(path, `is an artifact of format version ${String(named.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`);
   }
-  const { payload } = file;
-  if (!(payload instanceof Uint8Array) || (options.crc32 ?? crc32)(payload) !== file.crc32) {
+  const envelope = openEnvelope(bytes);
+  if (!envelope) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
+  if ((options.crc32 ?? crc32)(envelope.payload) !== envelope.crc32) {
     throw new ArtifactError(path, `is damaged (its checksum does not match: it changed after it was built); ${REBUILD}`);
   }
-  const damaged = (error: unknown) => new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);
-  let artifact: Artifact;
+  // Columns are viewed in place at offsets aligned from the file's first byte: bytes that do not
+  // start at a multiple of 4 in their buffer (a slice of a larger one) are copied once.
+  const file = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   try {
-    artifact = unpackOne(payload) as Artifact;
+    return new Catalog(readPayload(file), path);
   } catch (error) {
-    throw damaged(error);
-  }
-  const header = (artifact as Partial<Artifact> | null)?.header as Partial<ArtifactHeader> | undefined;
-  if (header?.format !== FORMAT_NAME) throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
-  try {
-    expect(header.version === FORMAT_VERSION, 'its header does not match its envelope');
-    return new Catalog(artifact);
-  } catch (error) {
-    throw damaged(error);
+    if (error instanceof ArtifactError) throw error;
+    throw new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);
   }
 }

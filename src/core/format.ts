@@ -1,19 +1,19 @@
 /**
- * The artifact format: the one module that both the compiler (`build/`) and the runtime
- * (`src/core/catalog.ts`) import, so the two sides cannot drift apart.
+ * The artifact's model: what the compiler (`build/`) makes and what `readArtifact` gives back,
+ * the one module both sides import, so they cannot drift apart. How the model is laid out in
+ * the file (format 5, read in place) is layout.ts.
  *
- * The artifact is a single MessagePack map. Strings are interned per kind into string
- * tables (one concatenated string plus the UTF-16 length of each entry), so loading costs
- * one string decode per table instead of one per entry. Integer columns are typed arrays,
- * which msgpackr only round-trips when the Packr is made with `moreTypes: true`.
+ * Strings are interned per kind into string tables (one concatenated text plus the UTF-16
+ * length of each entry). Integer columns are typed arrays of the narrowest unsigned width.
  */
 /** Identifies a cpmx artifact; a file whose header lacks it is foreign. */
 export const FORMAT_NAME = 'cpmx-catalog';
 /**
- * Bumped whenever the layout below changes; the runtime refuses any other version. 3: the
- * checksummed envelope; 4: each state's cities and the settlement ranks (contract version 2).
+ * Bumped whenever the layout changes; the runtime refuses any other version. 3: the
+ * checksummed envelope; 4: each state's cities and the settlement ranks (contract version 2);
+ * 5: the payload read in place (aligned columns, UTF-8 string tables, sums made by the compiler).
  */
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 
 /** Settlement entries pack the name index into the low bits and the type index above it. */
 export const SETTLEMENT_NAME_BITS = 18;
@@ -39,6 +39,15 @@ export interface StringTable {
 
 /** Integer columns are stored in the narrowest unsigned typed array that holds them. */
 export type UintArray = Uint8Array | Uint16Array | Uint32Array;
+
+/** The smallest unsigned typed array that holds every value of `values`. */
+export function compactUints(values: ArrayLike<number>): UintArray {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  if (max <= 0xff) return Uint8Array.from(values);
+  if (max <= 0xffff) return Uint16Array.from(values);
+  return Uint32Array.from(values);
+}
 
 export interface SourceInfo {
   /** File name (no directory) of the catalog the artifact was compiled from; `a.txt + b.txt` for several. */
@@ -146,27 +155,13 @@ export interface Artifact {
   stateCities: UintArray;
 }
 
-/**
- * The file as written: a small MessagePack map naming the format and its version, the
- * CRC-32 of the payload, and the payload itself (the whole `Artifact`, header included,
- * packed once more as bytes). The version is read before anything else, so another version
- * gets its own message; the checksum is checked before the payload is decoded, so a damaged
- * file is refused instead of answered from.
- */
-export interface ArtifactFile {
-  format: typeof FORMAT_NAME;
-  version: number;
-  crc32: number;
-  payload: Uint8Array;
+/** Packs strings into one table, entries in the order given. */
+export function toStringTable(entries: readonly string[]): StringTable {
+  const text = entries.join('');
+  const lengths = compactUints(entries.map((entry) => entry.length));
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every Latin-1 character, controls included
+  return /^[\u0000-\u00ff]*$/.test(text) ? { latin1: Uint8Array.from(text, (c) => c.charCodeAt(0)), lengths } : { text, lengths };
 }
-
-/**
- * The MessagePack options both sides use: `useRecords: false` keeps the file plain
- * MessagePack maps; `moreTypes` makes typed arrays round-trip instead of turning into
- * garbage. The compiler packs with msgpackr's Packr; the runtime unpacks with its
- * unpack-only bundle, which loads in a quarter of the time of the full package.
- */
-export const MSGPACK_OPTIONS = { moreTypes: true, useRecords: false } as const;
 
 /** The characters of a table, whichever form it was stored in. */
 export function stringTableText(table: StringTable): string {

@@ -94,43 +94,33 @@ function searchCpAdvanced(catalog: Catalog, request: SearchCpAdvancedRequest): B
 }
 
 function fullRecords(catalog: Catalog, code: number, cp: string): SuccessEnvelope<PostalCodeRecord>[] {
-  const municipio = catalog.municipalityOf(code);
-  const estado = catalog.stateOf(code);
-  const ciudad = catalog.cityOf(code);
-  const start = catalog.settlementStartOf(code);
-  const end = catalog.settlementEndOf(code);
-  const body = new Array<SuccessEnvelope<PostalCodeRecord>>(end - start);
-  for (let s = start; s < end; s++) {
-    body[s - start] = {
+  const { names, types, municipio, estado, ciudad } = catalog.codeEntry(code);
+  const body = new Array<SuccessEnvelope<PostalCodeRecord>>(names.length);
+  for (let i = 0; i < names.length; i++) {
+    body[i] = {
       error: false,
       code_error: 0,
       error_message: null,
-      response: {
-        cp,
-        asentamiento: catalog.settlementName(s),
-        tipo_asentamiento: catalog.settlementType(s),
-        municipio,
-        estado,
-        ciudad,
-        pais: PAIS,
-      },
+      response: { cp, asentamiento: names[i]!, tipo_asentamiento: types[i]!, municipio, estado, ciudad, pais: PAIS },
     };
   }
   return body;
 }
 
+/** Fresh objects each time from the code's kept entry: a caller that changes its answer changes no other. */
 function simplifiedRecord(catalog: Catalog, code: number, cp: string): SuccessEnvelope<SimplifiedPostalCodeRecord> {
+  const entry = catalog.codeEntry(code);
   return {
     error: false,
     code_error: 0,
     error_message: null,
     response: {
       cp,
-      asentamiento: catalog.settlementNamesOf(code),
-      tipo_asentamiento: catalog.settlementType(catalog.settlementStartOf(code)),
-      municipio: catalog.municipalityOf(code),
-      estado: catalog.stateOf(code),
-      ciudad: catalog.cityOf(code),
+      asentamiento: entry.names.slice(),
+      tipo_asentamiento: entry.types[0]!,
+      municipio: entry.municipio,
+      estado: entry.estado,
+      ciudad: entry.ciudad,
       pais: PAIS,
     },
   };
