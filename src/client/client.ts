@@ -26,7 +26,7 @@ import {
 } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
-import { handle, type Answer, type RouterContext } from '../core/router.js';
+import { handle, infoCpBody, type Answer, type RouterContext } from '../core/router.js';
 import { openSource, type SourceOptions } from './open-source.js';
 
 export interface ClientOptions extends SourceOptions {
@@ -106,6 +106,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const { token, registry } = options;
   const context: RouterContext = { catalog: source.get };
   if (token && token !== TEST_TOKEN) source.get();
+  const direct = Boolean(token) && token !== TEST_TOKEN && !registry;
 
   const answer = (raw: RawRequest | undefined): Answer => {
     const settled = settle(handle(raw, context), registry);
@@ -123,7 +124,13 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   function infoCp(cp: string, options: { type: 'simplified' }): InfoCpSimplifiedBody;
   function infoCp(cp: string, options?: InfoCpOptions): InfoCpBody;
   function infoCp(cp: string, options?: InfoCpOptions): InfoCpBody {
-    return ask(rawRequest('info_cp', text(cp), token, options?.type)) as InfoCpBody;
+    const type = options?.type;
+    // A real token with no registry: nothing to settle, so a well-formed, known code is answered directly.
+    if (direct && typeof cp === 'string' && (type === undefined || type === 'simplified')) {
+      const body = infoCpBody(cp, type !== undefined, context);
+      if (body) return body as InfoCpBody;
+    }
+    return ask(rawRequest('info_cp', text(cp), token, type)) as InfoCpBody;
   }
 
   return {

@@ -44,23 +44,41 @@ export class ArtifactError extends Error {
 export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
 export const REBUILD = `run \`cpmx build\` to compile the catalog (\`npx cpmx download --out CPdescargatxt.zip\` fetches it from ${CATALOG_URL}; then \`npx cpmx build --source CPdescargatxt.zip --out FILE\` and CPMX_DATA=FILE keep the artifact outside node_modules)`;
 
+/** Trie walks before codeIndex makes its table of every code number. */
+const DIRECT_AFTER = 1000;
+
+/** The number of 5 ASCII digits (`"09810"` is 9810), or -1 when one is not a digit (unrolled: it is on every lookup's path). */
+function codeNumber(code: string): number {
+  const d0 = code.charCodeAt(0) - 48;
+  const d1 = code.charCodeAt(1) - 48;
+  const d2 = code.charCodeAt(2) - 48;
+  const d3 = code.charCodeAt(3) - 48;
+  const d4 = code.charCodeAt(4) - 48;
+  // `>>> 0` makes a negative difference large, so one comparison per digit checks both ends.
+  if (d0 >>> 0 > 9 || d1 >>> 0 > 9 || d2 >>> 0 > 9 || d3 >>> 0 > 9 || d4 >>> 0 > 9) return -1;
+  return d0 * 10000 + d1 * 1000 + d2 * 100 + d3 * 10 + d4;
+}
+
 /** Set bits of every 10-bit mask, for walking the trie by rank. */
 const POPCOUNT = new Uint8Array(1 << 10);
 for (let mask = 1; mask < POPCOUNT.length; mask++) POPCOUNT[mask] = (mask & 1) + POPCOUNT[mask >>> 1]!;
 
-/** A code's answer parts, gathered on its first lookup (shared: answers copy `names` before handing it out). */
-export interface CodeEntry {
-  /** Settlement names and types, in catalog order. */
-  readonly names: readonly string[];
-  readonly types: readonly string[];
-  readonly municipio: string;
-  readonly estado: string;
-  readonly ciudad: string;
-}
+/**
+ * A code's answer parts, gathered on its first lookup, in one array so that an answer reads one
+ * object: `[municipio, estado, ciudad, ...names, ...types]`, its `n` settlements' names and
+ * types in catalog order (`n` is `(length - 3) / 2`). Shared: answers copy out of it.
+ */
+export type CodeEntry = readonly string[];
+export const ENTRY_MUNICIPIO = 0;
+export const ENTRY_ESTADO = 1;
+export const ENTRY_CIUDAD = 2;
+/** Where the names start; the types start `n` after. */
+export const ENTRY_NAMES = 3;
 
-/** Per-code entries are kept in pages of this many, made as they are first needed. */
-const ENTRY_PAGE_BITS = 8;
-const ENTRY_PAGE_MASK = (1 << ENTRY_PAGE_BITS) - 1;
+/** The number of settlements of a code entry. */
+export function entrySettlements(entry: CodeEntry): number {
+  return (entry.length - ENTRY_NAMES) >>> 1;
+}
 
 /** The artifact's header and sections as read from a file (see layout.ts). */
 export interface ArtifactSections {
@@ -104,7 +122,11 @@ export class Catalog {
   /** Where each state's cities start in `stateCities` (one more entry than states). */
   private readonly stateCityStart: UintArray;
   private readonly stateCities: UintArray;
-  private readonly entryPages: (CodeEntry | undefined)[][] = [];
+  /** Code indices by number, made after DIRECT_AFTER trie walks (see codeIndex). */
+  private direct: Int32Array | undefined;
+  private trieWalks = 0;
+  /** Each code's entry once gathered (the array itself made on the first lookup). */
+  private entries: (CodeEntry | undefined)[] | undefined;
   private codeStrings: string[] | undefined;
   private stateNameList: string[] | undefined;
   private stateMunicipalities: string[][] | undefined;
@@ -231,11 +253,53 @@ export class Catalog {
     return child < this.levelEnd(depth) ? child : this.damaged('the trie names a node outside its level');
   }
 
-  /** Index of a 5-digit ASCII code, or -1 when the catalog has no such code. */
+  /**
+   * Index of a 5-digit ASCII code, or -1 when the catalog has no such code: the hot path of
+   * every lookup. The first DIRECT_AFTER lookups walk the trie; then a table of every number
+   * from 00000 to 99999 is made (400 KB, outside the JavaScript heap, 0.3 ms), so that a
+   * long-lived process finds a code with one read, and a short-lived one never pays for it.
+   */
   codeIndex(postalCode: string): number {
+    const direct = this.direct;
+    if (direct && postalCode.length === CODE_LENGTH) {
+      const number = codeNumber(postalCode);
+      if (number >= 0) return direct[number]!;
+    }
+    if (++this.trieWalks === DIRECT_AFTER) this.direct = this.directTable();
+    return this.walk(postalCode);
+  }
+
+  /**
+   * The trie walk. It checks only its result: a forged first child reads `undefined` past the
+   * trie, which no mask bit matches (-1), and a code index is checked against the code count.
+   */
+  private walk(postalCode: string): number {
+    const masks = this.masks;
+    const firstChild = this.firstChild;
     let node = 0;
-    for (let i = 0; i < CODE_LENGTH && node >= 0; i++) node = this.child(node, postalCode.charCodeAt(i) - 48, i);
-    return node;
+    for (let depth = 0; depth < CODE_LENGTH; depth++) {
+      const digit = postalCode.charCodeAt(depth) - 48;
+      const mask = masks[node]! & 0x3ff;
+      if (!(mask & (1 << digit))) return -1;
+      node = firstChild[node]! + POPCOUNT[mask & ((1 << digit) - 1)]!;
+    }
+    return node < this.codeCount ? node : this.damaged('the trie names a code beyond the code count');
+  }
+
+  /** Each code's index by its number, -1 where there is no code: the trie walked once, with its levels checked. */
+  private directTable(): Int32Array {
+    const table = new Int32Array(10 ** CODE_LENGTH).fill(-1);
+    const fill = (node: number, depth: number, number: number) => {
+      const mask = this.masks[node]! & 0x3ff;
+      for (let digit = 0; digit < 10; digit++) {
+        if (!(mask & (1 << digit))) continue;
+        const child = this.child(node, digit, depth);
+        if (depth < CODE_LENGTH - 1) fill(child, depth + 1, number * 10 + digit);
+        else table[number * 10 + digit] = child;
+      }
+    };
+    fill(0, 0, 0);
+    return table;
   }
 
   /** The first code index under internal node `node` of depth `depth`. */
@@ -329,11 +393,12 @@ export class Catalog {
   }
 
   /**
-   * A code's answer parts, gathered on its first lookup and kept (about 150 bytes a code, 5 MB
-   * had every code been asked for). Its columns are checked here, where they are first read.
+   * A code's answer parts (see CodeEntry), gathered on its first lookup and kept (about 100
+   * bytes a code, 4 MB had every code been asked for). Its columns are checked here, where they
+   * are first read.
    */
   codeEntry(code: number): CodeEntry {
-    return this.entryPages[code >>> ENTRY_PAGE_BITS]?.[code & ENTRY_PAGE_MASK] ?? this.makeEntry(code);
+    return (this.entries ??= new Array<CodeEntry | undefined>(this.codeCount))[code] ?? this.makeEntry(code);
   }
 
   private makeEntry(code: number): CodeEntry {
@@ -343,40 +408,35 @@ export class Catalog {
     if (city >= this.cities.size) this.damaged(`a code names a city beyond its table (${city} of ${this.cities.size})`);
     const start = this.settlementStartOf(code);
     const count = this.settlementEndOf(code) - start;
-    const names = new Array<string>(count);
-    const types = new Array<string>(count);
+    const entry: string[] = [
+      this.municipalityNames.get(this.municipalityName[municipality]!),
+      this.states.get(this.municipalityState[municipality]!),
+      this.cities.get(city),
+    ];
     for (let i = 0; i < count; i++) {
       const packed = this.settlement(start + i);
       const name = packed & SETTLEMENT_NAME_MASK;
-      const type = packed >>> SETTLEMENT_NAME_BITS;
-      if (name >= this.names.size || type >= this.types.size) this.damaged('a settlement names a name or type that is not in its table');
-      names[i] = this.names.get(name);
-      types[i] = this.types.get(type);
+      if (name >= this.names.size || packed >>> SETTLEMENT_NAME_BITS >= this.types.size) this.damaged('a settlement names a name or type that is not in its table');
+      entry.push(this.names.get(name));
     }
-    const entry: CodeEntry = {
-      names,
-      types,
-      municipio: this.municipalityNames.get(this.municipalityName[municipality]!),
-      estado: this.states.get(this.municipalityState[municipality]!),
-      ciudad: this.cities.get(city),
-    };
-    (this.entryPages[code >>> ENTRY_PAGE_BITS] ??= new Array<CodeEntry | undefined>(ENTRY_PAGE_MASK + 1))[code & ENTRY_PAGE_MASK] = entry;
+    for (let i = 0; i < count; i++) entry.push(this.types.get(this.settlement(start + i) >>> SETTLEMENT_NAME_BITS));
+    this.entries![code] = entry;
     return entry;
   }
 
   /** Municipality of the code's first row. */
   municipalityOf(code: number): string {
-    return this.codeEntry(code).municipio;
+    return this.codeEntry(code)[ENTRY_MUNICIPIO]!;
   }
 
   /** State of the code's first row. */
   stateOf(code: number): string {
-    return this.codeEntry(code).estado;
+    return this.codeEntry(code)[ENTRY_ESTADO]!;
   }
 
   /** First non-empty city of the code, or `""`. */
   cityOf(code: number): string {
-    return this.codeEntry(code).ciudad;
+    return this.codeEntry(code)[ENTRY_CIUDAD]!;
   }
 
   /** State names ordered by `c_estado` (shared: callers copy before handing it out). */
@@ -460,7 +520,8 @@ export class Catalog {
 
   /** The settlement names of a code in catalog order, as simplified `info_cp` lists them (a fresh array). */
   settlementNamesOf(code: number): string[] {
-    return this.codeEntry(code).names.slice();
+    const entry = this.codeEntry(code);
+    return entry.slice(ENTRY_NAMES, ENTRY_NAMES + entrySettlements(entry));
   }
 
   /** Runs of consecutive code indices `[start, end, ...]` of a state, ascending. */

@@ -331,6 +331,11 @@ function blank(value: string | undefined): boolean {
   return value === undefined || value.trim() === '';
 }
 
+/** Whether `segment` passes the checks of a postal code (5 ASCII digits): no 101, 102 or 104. */
+export function isPostalCode(segment: string): boolean {
+  return checkCode(segment, 5) === undefined;
+}
+
 /** 101, 102 or 104 for a code (`shortest` 5) or a code's prefix (`shortest` 1); undefined when fine. */
 function checkCode(segment: string | undefined, shortest: number): ErrorCode | undefined {
   if (!segment) return 101;

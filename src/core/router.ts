@@ -3,11 +3,11 @@
  * token, parameters, lookup). What the answer costs is only named here (`credit`); the
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
-import { answerFromCatalog } from './answers/catalog.js';
+import { answerFromCatalog, answerInfoCp } from './answers/catalog.js';
 import { answerTestMode } from './answers/test-mode.js';
 import type { Catalog } from './catalog.js';
 import { TEST_TOKEN, failure, statusOf, success, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { checkParameters, isUnavailable, parseRequestPath, type RawRequest } from './request.js';
+import { checkParameters, isPostalCode, isUnavailable, parseRequestPath, type RawRequest } from './request.js';
 
 /**
  * What an answer asks of the token registry: nothing (test mode, or an error found before the
@@ -50,6 +50,19 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
   const body = answerFromCatalog(request, context.catalog());
   if (typeof body === 'number') return errorAnswer(body, token, 'check');
   return { status: 200, body, credit: 'spend', token };
+}
+
+/**
+ * What `handle` answers to `info_cp` of a known, well-formed code with a real token (`type`
+ * absent or `simplified`), by the same checks and the same answer, without the request and
+ * answer objects `handle` makes; undefined for anything else, which `handle` then answers.
+ * For callers with no credit to settle (the library client without a registry): its most
+ * frequent call costs little more than the answer itself.
+ */
+export function infoCpBody(cp: string, simplified: boolean, context: RouterContext): Body | undefined {
+  if (!isPostalCode(cp)) return undefined;
+  const body = answerInfoCp(context.catalog(), cp, simplified);
+  return typeof body === 'number' ? undefined : body;
 }
 
 /** Routes a request path to its answer (before the credit step). */

@@ -86,7 +86,7 @@ describe('@vercel/nft', () => {
       const traced = [...fileList].sort();
       expect(traced).toContain('node_modules/cpmx/data/cpmx.msgpack');
       expect(traced).toContain(`node_modules/cpmx/dist/${server.endsWith('.mjs') ? 'cpmx.js' : 'cpmx.cjs'}`);
-      // msgpackr's unpacker is inside the bundle: the lookup path needs no other package.
+      // The lookup path needs no package: the artifact is read in place.
       expect(traced.filter((file) => file.startsWith('node_modules/') && !file.startsWith('node_modules/cpmx/'))).toEqual([]);
       const deploy = join(dir, 'deploy', server);
       for (const file of traced) {

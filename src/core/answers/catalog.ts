@@ -3,7 +3,7 @@
  * errors (105, 110, 115) are answered here, a state before a municipality; everything
  * before them is the router's.
  */
-import type { Catalog } from '../catalog.js';
+import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type Catalog } from '../catalog.js';
 import { success, type Body, type ErrorCode, type PostalCodeRecord, type SimplifiedPostalCodeRecord, type SuccessEnvelope } from '../contract.js';
 import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
 import type { MunicipalityRequest, Request, SearchCpAdvancedRequest } from '../request.js';
@@ -14,11 +14,8 @@ const PAIS = 'México';
 /** The body of a successful lookup, or the lookup's error code. */
 export function answerFromCatalog(request: Request, catalog: Catalog): Body | ErrorCode {
   switch (request.method) {
-    case 'info_cp': {
-      const code = catalog.codeIndex(request.cp);
-      if (code < 0) return 105;
-      return request.simplified ? simplifiedRecord(catalog, code, request.cp) : fullRecords(catalog, code, request.cp);
-    }
+    case 'info_cp':
+      return answerInfoCp(catalog, request.cp, request.simplified);
     case 'search_cp':
       return success({ cp: catalog.codesStartingWith(request.partial) });
     case 'get_estados':
@@ -66,6 +63,13 @@ export function answerFromCatalog(request: Request, catalog: Catalog): Body | Er
   }
 }
 
+/** `info_cp`'s body for a code that passed its checks, or 105. */
+export function answerInfoCp(catalog: Catalog, cp: string, simplified: boolean): Body | ErrorCode {
+  const code = catalog.codeIndex(cp);
+  if (code < 0) return 105;
+  return simplified ? simplifiedRecord(catalog, code, cp) : fullRecords(catalog, code, cp);
+}
+
 /** The municipalities a request names (all of that name, or the one in `estado`), or 110 / 115. */
 function matchMunicipalities(catalog: Catalog, request: MunicipalityRequest): readonly number[] | ErrorCode {
   let state = -1;
@@ -94,14 +98,18 @@ function searchCpAdvanced(catalog: Catalog, request: SearchCpAdvancedRequest): B
 }
 
 function fullRecords(catalog: Catalog, code: number, cp: string): SuccessEnvelope<PostalCodeRecord>[] {
-  const { names, types, municipio, estado, ciudad } = catalog.codeEntry(code);
-  const body = new Array<SuccessEnvelope<PostalCodeRecord>>(names.length);
-  for (let i = 0; i < names.length; i++) {
+  const entry = catalog.codeEntry(code);
+  const n = entrySettlements(entry);
+  const municipio = entry[ENTRY_MUNICIPIO]!;
+  const estado = entry[ENTRY_ESTADO]!;
+  const ciudad = entry[ENTRY_CIUDAD]!;
+  const body = new Array<SuccessEnvelope<PostalCodeRecord>>(n);
+  for (let i = 0; i < n; i++) {
     body[i] = {
       error: false,
       code_error: 0,
       error_message: null,
-      response: { cp, asentamiento: names[i]!, tipo_asentamiento: types[i]!, municipio, estado, ciudad, pais: PAIS },
+      response: { cp, asentamiento: entry[ENTRY_NAMES + i]!, tipo_asentamiento: entry[ENTRY_NAMES + n + i]!, municipio, estado, ciudad, pais: PAIS },
     };
   }
   return body;
@@ -110,17 +118,18 @@ function fullRecords(catalog: Catalog, code: number, cp: string): SuccessEnvelop
 /** Fresh objects each time from the code's kept entry: a caller that changes its answer changes no other. */
 function simplifiedRecord(catalog: Catalog, code: number, cp: string): SuccessEnvelope<SimplifiedPostalCodeRecord> {
   const entry = catalog.codeEntry(code);
+  const n = entrySettlements(entry);
   return {
     error: false,
     code_error: 0,
     error_message: null,
     response: {
       cp,
-      asentamiento: entry.names.slice(),
-      tipo_asentamiento: entry.types[0]!,
-      municipio: entry.municipio,
-      estado: entry.estado,
-      ciudad: entry.ciudad,
+      asentamiento: entry.slice(ENTRY_NAMES, ENTRY_NAMES + n),
+      tipo_asentamiento: entry[ENTRY_NAMES + n]!,
+      municipio: entry[ENTRY_MUNICIPIO]!,
+      estado: entry[ENTRY_ESTADO]!,
+      ciudad: entry[ENTRY_CIUDAD]!,
       pais: PAIS,
     },
   };
