@@ -12,7 +12,9 @@ import { ArtifactError, decodeCatalog, readArtifact } from '../src/core/catalog.
 import { FORMAT_NAME, FORMAT_VERSION } from '../src/core/format.js';
 import { PAYLOAD_AT, SECTIONS, envelope, readPayload } from '../src/core/layout.js';
 import { crc32 } from '../src/core/crc32.js';
-import { FIXTURE, buildInto, tempDir } from './helpers.js';
+import { answerInfoCp } from '../src/core/answers/catalog.js';
+import { infoCpJson } from '../src/core/answers/info-cp-json.js';
+import { FIXTURE, buildInto, realCatalogPath, tempDir } from './helpers.js';
 
 const dir = tempDir();
 let fixturePath: string;
@@ -55,6 +57,25 @@ describe('answers built from per-code data', () => {
     expect(codes.map((cp) => catalog.codeIndex(cp))).toEqual(codes.map((cp) => indices.get(cp)));
     for (const odd of ['0981a', '09 10', '098100'.slice(0, 4), '\u0660\u0669810']) expect(catalog.codeIndex(odd.padEnd(5, ':'))).toBe(-1);
   });
+});
+
+describe('info_cp as JSON text (for adapters that write bytes)', () => {
+  it('is exactly JSON.stringify of the answer, for every code of the fixture and of the real catalog, simplified or not', async () => {
+    const real = readFileSync(await buildInto(realCatalogPath(), dir, 'real.msgpack'));
+    for (const bytes of [fixture, real]) {
+      const catalog = decodeCatalog(bytes, 'catalog');
+      for (const cp of catalog.postalCodes()) {
+        for (const simplified of [true, false]) {
+          const json = infoCpJson(catalog, cp, simplified);
+          // Asked twice: the second answer comes from the kept, quoted entry.
+          expect(infoCpJson(catalog, cp, simplified)).toBe(json);
+          if (json !== JSON.stringify(answerInfoCp(catalog, cp, simplified))) expect(json, cp).toBe(JSON.stringify(answerInfoCp(catalog, cp, simplified)));
+        }
+      }
+      expect(infoCpJson(catalog, '00000', true)).toBeUndefined();
+    }
+    expect(infoCpJson(decodeCatalog(fixture, 'fixture'), '09810', false)).toContain('\\"');
+  }, 60_000);
 });
 
 describe('the format-5 file', () => {

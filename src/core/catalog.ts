@@ -286,19 +286,32 @@ export class Catalog {
     return node < this.codeCount ? node : this.damaged('the trie names a code beyond the code count');
   }
 
-  /** Each code's index by its number, -1 where there is no code: the trie walked once, with its levels checked. */
+  /**
+   * Each code's index by its number, -1 where there is no code: the trie read level by level
+   * (children in order, so each node's number is its parent's and its digit), every first
+   * child checked against the count of children before it.
+   */
   private directTable(): Int32Array {
-    const table = new Int32Array(10 ** CODE_LENGTH).fill(-1);
-    const fill = (node: number, depth: number, number: number) => {
-      const mask = this.masks[node]! & 0x3ff;
-      for (let digit = 0; digit < 10; digit++) {
-        if (!(mask & (1 << digit))) continue;
-        const child = this.child(node, digit, depth);
-        if (depth < CODE_LENGTH - 1) fill(child, depth + 1, number * 10 + digit);
-        else table[number * 10 + digit] = child;
+    const masks = this.masks;
+    const levels = this.levelStart;
+    let numbers = new Int32Array(1);
+    for (let depth = 0; depth < CODE_LENGTH; depth++) {
+      const first = levels[depth]!;
+      const end = this.levelEnd(depth);
+      const next = new Int32Array(end - (depth + 1 < CODE_LENGTH ? levels[depth + 1]! : 0));
+      const childBase = depth + 1 < CODE_LENGTH ? levels[depth + 1]! : 0;
+      let child = 0;
+      for (let node = first; node < levels[depth + 1]!; node++) {
+        // Every first child checked on the way, so that the table and the trie walk agree.
+        if (this.firstChild[node] !== childBase + child) this.damaged('the trie names a node outside its level');
+        const mask = masks[node]! & 0x3ff;
+        for (let digit = 0; digit < 10; digit++) if (mask & (1 << digit)) next[child++] = numbers[node - first]! * 10 + digit;
       }
-    };
-    fill(0, 0, 0);
+      if (child !== next.length) this.damaged('the trie does not list every code once');
+      numbers = next;
+    }
+    const table = new Int32Array(10 ** CODE_LENGTH).fill(-1);
+    for (let code = 0; code < numbers.length; code++) table[numbers[code]!] = code;
     return table;
   }
 
