@@ -24,11 +24,11 @@ import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll } from 'vitest';
-import { root } from '../helpers.js';
+import { cacheFolder, installCached } from './npm-cache.js';
 
 /** The npm Chromium: 147 is the newest whose `engines` takes Node 20 (148 and later want 22.17). */
 export const NPM_CHROMIUM = { name: '@sparticuz/chromium', version: '147.0.0' };
-const cache = join(root, 'node_modules', '.cache', 'cpmx-chromium', NPM_CHROMIUM.version);
+const cache = cacheFolder(join('cpmx-chromium', NPM_CHROMIUM.version));
 const run = promisify(execFile);
 
 /** The browsers looked for on the PATH, in order. */
@@ -98,10 +98,7 @@ async function installNpmChromium(): Promise<void> {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    const npmDir = join(work, 'npm');
-    mkdirSync(npmDir);
-    writeFileSync(join(npmDir, 'package.json'), '{ "private": true }\n');
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', `${NPM_CHROMIUM.name}@${NPM_CHROMIUM.version}`], { cwd: npmDir });
+    const npmDir = await installCached(`cpmx-chromium-package-${NPM_CHROMIUM.version}`, [`${NPM_CHROMIUM.name}@${NPM_CHROMIUM.version}`]);
     const bin = join(npmDir, 'node_modules', ...NPM_CHROMIUM.name.split('/'), 'bin');
     await unbrotli(join(bin, 'chromium.br'), join(work, 'chromium'));
     // SwiftShader's libraries sit beside the binary, where Chromium looks for them.
@@ -114,6 +111,7 @@ async function installNpmChromium(): Promise<void> {
       join(fonts, 'fonts.conf'),
       `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(cache, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(cache, 'fonts', 'cache')}</cachedir>\n</fontconfig>\n`,
     );
+    // Its brotli files are no longer needed once unpacked (this process holds the lock).
     rmSync(npmDir, { recursive: true });
     writeFileSync(join(work, COMPLETE), `${JSON.stringify(NPM_CHROMIUM)}\n`);
     renameSync(work, cache);

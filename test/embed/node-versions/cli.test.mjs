@@ -1,4 +1,4 @@
-// The command line on the lowest Node: lookups, status, build, validate and serve.
+// The command line on each Node tested: lookups, status, build, validate and serve.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
