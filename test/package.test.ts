@@ -3,7 +3,7 @@
  * types check, its bin answers, and the artifact inside it is used.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, tempDir } from './helpers.js';
@@ -201,6 +201,23 @@ console.log(JSON.stringify([client.dataPath, client.searchCp('0981'), validateAd
     expect(run.stderr).toContain(`ArtifactError: ${join(project, 'nowhere.msgpack')}: no artifact here; run \`cpmx build\``);
     expect(run.stderr).toContain('https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx');
     expect(run.stderr).toContain('npx cpmx build --source CPdescargatxt.zip');
+  });
+
+  it('installed without data (as from git), says at first use the one command that gets it', () => {
+    const bare = join(dir, 'bare');
+    cpSync(join(project, 'node_modules', 'cpmx'), join(bare, 'node_modules', 'cpmx'), { recursive: true, filter: (from) => !from.endsWith('.msgpack') });
+    writeFileSync(join(bare, 'package.json'), JSON.stringify({ name: 'bare', version: '1.0.0', type: 'module', private: true }));
+    const env = { ...process.env, CPMX_DATA: '' };
+    const library = spawnSync(process.execPath, ['--input-type=module', '-e', "import { createClient } from 'cpmx'; createClient()"], { cwd: bare, encoding: 'utf8', env });
+    const cli = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.js'), 'info_cp', '09810', '--token', 'demo'], { cwd: bare, encoding: 'utf8', env });
+    for (const run of [library, cli]) {
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain('cpmx was installed without data');
+      expect(run.stderr).toContain('run `npx cpmx build --download`');
+    }
+    // Test mode needs no data.
+    const test = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.js'), 'get_estados', '--token', 'pruebas'], { cwd: bare, encoding: 'utf8', env });
+    expect(test.status, test.stderr).toBe(0);
   });
 
   it('builds only from a catalog it is given, never one outside itself, and says to keep the artifact outside node_modules', () => {

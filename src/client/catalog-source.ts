@@ -6,11 +6,19 @@
 import { readFileSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
+import { packageArtifactPath } from '../default-artifact.js';
 import type { CatalogSource } from './bytes-source.js';
 
 export type { CatalogSource } from './bytes-source.js';
 
 const loaded = new Map<string, Catalog>();
+
+/**
+ * The package's own artifact is missing where an install made none: from git, or from a
+ * checkout with no catalog (the catalog's terms forbid shipping its data). One command gets it.
+ */
+export const NO_DATA_YET =
+  'cpmx was installed without data (an install from git, or with no catalog to build from, makes none): run `npx cpmx build --download` to download the official catalog and build it here; `npx cpmx build --download --out FILE` with CPMX_DATA=FILE keeps it outside node_modules';
 
 /** zlib's CRC-32 (Node 20.15 and later) checks the artifact four times faster than the core's own. */
 export const nodeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
@@ -22,6 +30,7 @@ export function loadCatalog(path: string): Catalog {
     bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && path === packageArtifactPath()) throw new ArtifactError(path, NO_DATA_YET);
     throw new ArtifactError(path, code === 'ENOENT' ? `no artifact here; ${REBUILD}` : `cannot be read (${code}); ${REBUILD}`);
   }
   return decodeCatalog(bytes, path, { crc32: nodeCrc32 });
