@@ -2,15 +2,17 @@
  * cpmx on the Node versions users run, for real: the lowest that `engines` names, and the
  * newest 22.x and 24.x (the maintained lines). Each is the official binary, installed from npm
  * (node-<platform>-<arch>, no install script) into node_modules/.cache/ once (about 40 MB
- * each), and runs test/embed/node-versions/ with `node --test` against the built package (both
- * entries and both forms, and the command line) and the real artifact.
+ * each), and runs test/embed/node-versions/ with `node --test` against the packed tarball
+ * installed in an empty project (both entries in both forms, and the command line) and the real
+ * artifact.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { root } from '../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE, root, tempDir } from '../helpers.js';
 import { installCached } from '../support/npm-cache.js';
+import { packAndInstall } from '../support/packed.js';
 
 const engines = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
 
@@ -23,7 +25,14 @@ function lowestOf(range: string): string {
 
 const platform = process.platform === 'win32' ? 'win' : process.platform;
 const binaryPackage = `node-${platform}-${process.arch}`;
-const suites = ['library.test.mjs', 'library.test.cjs', 'cli.test.mjs'].map((file) => join('test', 'embed', 'node-versions', file));
+const suites = ['library.test.mjs', 'library.test.cjs', 'cli.test.mjs'];
+const dir = tempDir();
+let project: string;
+
+beforeAll(() => {
+  ({ project } = packAndInstall(dir, 'node-versions'));
+  for (const file of suites) copyFileSync(join(root, 'test', 'embed', 'node-versions', file), join(project, file));
+}, 180_000);
 
 /** Node `version` (an npm range: an exact version, or `^22` for the newest 22.x): its binary. */
 async function nodeBinary(version: string): Promise<string> {
@@ -35,8 +44,8 @@ async function nodeBinary(version: string): Promise<string> {
 function runSuites(node: string): Promise<{ status: number | null; report: string }> {
   return new Promise((resolve) => {
     const child = spawn(node, ['--test', '--test-reporter=tap', ...suites], {
-      cwd: root,
-      env: { ...process.env, CPMX_DATA: join(root, 'data', 'cpmx.msgpack'), NODE_OPTIONS: '' },
+      cwd: project,
+      env: { ...process.env, CPMX_DATA: join(root, 'data', 'cpmx.msgpack'), CPMX_FIXTURE: FIXTURE, NODE_OPTIONS: '' },
       timeout: 150_000,
     });
     let report = '';
