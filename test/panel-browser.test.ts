@@ -1,5 +1,5 @@
 /**
- * The control panel in a real browser (Debian's Chromium, headless, through playwright-core)
+ * The control panel in a real browser (Chromium, headless, through playwright-core: test/support/browser.ts says which)
  * against a real `cpmx serve --panel`: a person signs up, creates a project, copies its token
  * with the copy button, spends the credits through the API and sees it on the page, then
  * regenerates the token; on SQLite and on a real PostgreSQL. Then what a browser alone can
