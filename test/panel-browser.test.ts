@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
-import { launchBrowser } from './support/browser.js';
+import { BROWSER_INSTALL_TIMEOUT, launchBrowser } from './support/browser.js';
 import { listen } from './support/http.js';
 import { createAdmin } from './support/panel.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
@@ -30,7 +30,7 @@ let data: string;
 beforeAll(async () => {
   data = await buildInto(FIXTURE, dir);
   browser = await launchBrowser();
-});
+}, BROWSER_INSTALL_TIMEOUT);
 
 /** A fresh browser profile, clipboard allowed; every dialog (an alert from injected script) and every console error is recorded. */
 async function open(base: string, options: { javaScript?: boolean } = {}) {

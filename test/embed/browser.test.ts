@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleForBrowser, type BrowserBundle } from '../../bench/measure/embed.js';
 import { createClient } from '../../src/index.js';
 import { root, tempDir } from '../helpers.js';
-import { launchBrowser, systemChromium } from '../support/browser.js';
+import { BROWSER_INSTALL_TIMEOUT, launchBrowser, systemChromium } from '../support/browser.js';
 import { listen } from '../support/http.js';
 
 const dir = tempDir();
@@ -57,7 +57,7 @@ describe('a browser bundle of the library', () => {
     expect(answers.full).toEqual(reference.infoCp('09810'));
     expect(answers.search).toEqual(reference.searchCp('0981'));
     expect(answers.handled).toEqual({ status: 200, etag: expect.stringMatching(/^".+"$/), body: reference.searchCp('0981') });
-  });
+  }, BROWSER_INSTALL_TIMEOUT);
 });
 
 describe('the browser helper', () => {
@@ -75,7 +75,7 @@ describe('the browser helper', () => {
     const read = (url: string) => page.evaluate((target) => fetch(target).then((response) => response.text(), (error: Error) => `refused: ${error.name}`), url);
     expect(await read(`${other.url}/private`)).toBe('refused: TypeError');
     expect(await read(`${other.url}/shared`)).toBe('secret');
-  });
+  }, BROWSER_INSTALL_TIMEOUT);
 
   it('fails, naming what to do, when the browser it is pointed at is missing', () => {
     const saved = process.env.CPMX_CHROMIUM;

@@ -28,6 +28,8 @@ import { cacheFolder, installCached } from './npm-cache.js';
 
 /** The npm Chromium: 147 is the newest whose `engines` takes Node 20 (148 and later want 22.17). */
 export const NPM_CHROMIUM = { name: '@sparticuz/chromium', version: '147.0.0' };
+/** For a test or hook that launches the first browser: the npm Chromium's first install (a 65 MB download) may come first. */
+export const BROWSER_INSTALL_TIMEOUT = 600_000;
 const cache = cacheFolder(join('cpmx-chromium', NPM_CHROMIUM.version));
 const run = promisify(execFile);
 
@@ -149,7 +151,7 @@ function holderAlive(lock: string): boolean {
  */
 async function npmChromium(): Promise<BrowserBinary> {
   const lock = `${cache}.lock`;
-  const deadline = Date.now() + 600_000;
+  const deadline = Date.now() + BROWSER_INSTALL_TIMEOUT;
   mkdirSync(join(cache, '..'), { recursive: true });
   while (!existsSync(join(cache, COMPLETE))) {
     try {
