@@ -125,14 +125,14 @@ const bundlers: Record<string, (input: string, out: string) => Promise<string>> 
 
 /** What each bundle does with the package's own artifact, when nothing names another: finds it, or says what to do. */
 const own: Record<string, 'found' | RegExp> = {
-  // The bundle sits where the package's dist/ did; the artifact is not beside it.
-  'esbuild, ES module': /: no artifact here; run `cpmx build`/,
+  // The bundle sits where the package's dist/ did; the artifact is not where it looks.
+  'esbuild, ES module': /: no artifact here: cpmx runs from a bundle, and data\/cpmx.msgpack was not copied there; give the artifact to createClient as dataPath/,
   'esbuild, CommonJS': /cannot be located from inside this bundle .*give the artifact to createClient: as dataPath/,
   // webpack follows the literal URL and emits the artifact beside the bundle.
   'webpack 5, target node': 'found',
   // Both keep the literal URL relative to the bundle, where the artifact is not copied.
-  'Rollup, CommonJS output': /: no artifact here; run `cpmx build`/,
-  'Vite, SSR build with cpmx bundled in': /: no artifact here; run `cpmx build`/,
+  'Rollup, CommonJS output': /: no artifact here: cpmx runs from a bundle, .*give the artifact to createClient as dataPath/,
+  'Vite, SSR build with cpmx bundled in': /: no artifact here: cpmx runs from a bundle, .*give the artifact to createClient as dataPath/,
 };
 
 describe('an app that imports cpmx, bundled for Node and run from an empty folder', () => {
