@@ -234,9 +234,9 @@ describe.each(STORES)('the $name registry', (store) => {
         expect(await panel.credentials(address)).toEqual({ account, passwordHash: 'scrypt$hash' });
         expect(await panel.credentials(email())).toBeUndefined();
         expect(await panel.account(account.id)).toEqual(account);
-        expect(await panel.promote(address, 'scrypt$other')).toMatchObject({ id: account.id, admin: true });
+        expect(await panel.setPassword(address, 'scrypt$other', true)).toMatchObject({ id: account.id, admin: true });
         expect((await panel.credentials(address))!.passwordHash).toBe('scrypt$other');
-        expect(await panel.promote(email(), 'x')).toBeUndefined();
+        expect(await panel.setPassword(email(), 'x', true)).toBeUndefined();
       }
     });
 

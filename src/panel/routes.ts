@@ -6,7 +6,7 @@
  */
 import { html } from './html.js';
 import { checkCredits, checkEmail, checkName, checkPassword } from './forms.js';
-import { hashPassword, PASSWORD_MAX, verifyPassword } from './password.js';
+import { hashPassword, passwordFits, verifyPassword, weakerThanNow } from './password.js';
 import { clearCookie, newId, PRE_COOKIE, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
 import { ACCOUNTS_PER_PAGE, adminView } from './views/admin.js';
 import { loginView, signupView } from './views/auth.js';
@@ -44,7 +44,9 @@ const NOTICES: Record<string, string> = {
 };
 
 function notice(visit: Visit): string | undefined {
-  return NOTICES[visit.url.searchParams.get('aviso') ?? ''];
+  const key = visit.url.searchParams.get('aviso') ?? '';
+  // Own keys only: `?aviso=__proto__` or `constructor` names no notice.
+  return Object.hasOwn(NOTICES, key) ? NOTICES[key] : undefined;
 }
 
 /** Starts a new session for `account` (ending the one this browser had) and goes to the projects. */
@@ -140,10 +142,13 @@ export const ROUTES: readonly Route[] = [
       );
       if (!attempt) return again(429, { form: 'Demasiados intentos fallidos. Espere un minuto y vuelva a intentarlo.' }, { 'Retry-After': '60' });
       const found = await store.credentials(email.value);
-      // No account, or a password too long to be anyone's: the decoy keeps the time the same.
-      const right = await verifyPassword(password.length > PASSWORD_MAX ? '' : password, password.length > PASSWORD_MAX ? undefined : found?.passwordHash);
+      // No account, or a password too long to be anyone's (measured as sign-up measures it): the decoy keeps the time the same.
+      const possible = passwordFits(password);
+      const right = await verifyPassword(possible ? password : '', possible ? found?.passwordHash : undefined);
       if (!found || !right) return again(401, { form: 'El correo o la contraseña no son correctos.' });
       await store.forgetAttempts(attempt);
+      // The one moment the password is known: a hash made at a lower cost is made again at today's.
+      if (weakerThanNow(found.passwordHash!)) await store.rehashPassword(found.account.id, found.passwordHash!, await hashPassword(password));
       if (found.account.disabled) return again(403, { form: 'Esta cuenta está desactivada. Escriba al administrador del servicio.' });
       return logIn(visit, found.account.id, '/panel/');
     },
@@ -183,10 +188,9 @@ export const ROUTES: readonly Route[] = [
       const attempt = await store.attempt([{ key: `registro:${visit.address}`, ...LIMITS.signup }], visit.now);
       if (!attempt) return again(429, { form: 'Se crearon demasiadas cuentas desde su dirección. Vuelva a intentarlo en una hora.' }, { 'Retry-After': '3600' });
       const account = await store.createAccount({ email: email.value, name: name.value, passwordHash: await hashPassword(password.value), credits: freeCredits });
-      if (!account) {
-        await store.forgetAttempts(attempt);
-        return again(422, { email: 'Ya hay una cuenta con este correo: entre con su contraseña.' });
-      }
+      // The attempt stays counted: an email that already has an account costs a sign-up too,
+      // so neither asking which addresses are registered nor the scrypt work is unbounded.
+      if (!account) return again(422, { email: 'Ya hay una cuenta con este correo: entre con su contraseña.' });
       return logIn(visit, account.id, '/panel/?aviso=bienvenida');
     },
   },
@@ -208,11 +212,9 @@ export const ROUTES: readonly Route[] = [
       const { store, maxProjects } = visit.settings;
       const name = checkName(form.get('nombre'), 'project');
       if (!name.ok) return dashboard(visit, { name: form.get('nombre') ?? '', error: name.message });
-      const account = visit.account!;
-      if ((await store.projectsOf(account.id)).length >= maxProjects) {
-        return dashboard(visit, { name: name.value, error: `Ya tiene ${maxProjects} proyectos, el máximo por cuenta: borre uno para crear otro.` });
-      }
-      const project = await store.createProject({ name: name.value, account: account.id });
+      // Counted and made in one transaction: creations at once cannot pass the limit together.
+      const project = await store.addProject(visit.account!.id, name.value, maxProjects);
+      if (!project) return dashboard(visit, { name: name.value, error: `Ya tiene ${maxProjects} proyectos, el máximo por cuenta: borre uno para crear otro.` });
       return redirect(visit, `/panel/proyectos/${project.project}?aviso=creado`);
     },
   },

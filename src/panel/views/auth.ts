@@ -1,7 +1,7 @@
 /** Log-in and sign-up forms. What was typed comes back (escaped) when a form must be corrected; a password never does. */
 import { html, type Html } from '../html.js';
 import { csrfField, field, formatNumber } from '../layout.js';
-import { PASSWORD_MIN } from '../password.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../password.js';
 
 export interface AuthForm {
   csrf: string;
@@ -30,7 +30,7 @@ export function signupView(form: AuthForm & { freeCredits: number }): Html {
 ${csrfField(form.csrf)}
 ${field({ id: 'nombre', name: 'nombre', label: 'Su nombre o el de su organización', type: 'text', value: form.name, autocomplete: 'organization', error: errors.name, autofocus: first === 'name' })}
 ${field({ id: 'correo', name: 'correo', label: 'Correo electrónico', type: 'email', value: form.email, autocomplete: 'email', error: errors.email, autofocus: first === 'email' })}
-${field({ id: 'contrasena', name: 'contrasena', label: 'Contraseña', type: 'password', autocomplete: 'new-password', hint: `Al menos ${PASSWORD_MIN} caracteres.`, error: errors.password, autofocus: first === 'password' })}
+${field({ id: 'contrasena', name: 'contrasena', label: 'Contraseña', type: 'password', autocomplete: 'new-password', hint: `De ${PASSWORD_MIN} a ${PASSWORD_MAX} caracteres.`, error: errors.password, autofocus: first === 'password' })}
 <button type="submit">Crear cuenta</button>
 </form>
 <p>¿Ya tiene cuenta? <a href="/panel/entrar">Entre</a>.</p>`;
