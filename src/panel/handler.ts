@@ -14,14 +14,16 @@ import { Refusal, readForm } from './forms.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 import { notFound, ROUTES } from './routes.js';
-import { csrfMatches, newId, readCookies, sessionKey } from './session.js';
-import { htmlReply, pageReply, redirect, SECURITY_HEADERS, visitOf, type PanelSettings, type Reply, type Visit } from './visit.js';
+import { csrfMatches, newId, sessionKey } from './session.js';
+import { foreignHosts, hostnameOf, htmlReply, pageReply, redirect, SECURITY_HEADERS, visitOf, type PanelSettings, type Reply, type Visit } from './visit.js';
 
 export interface PanelOptions {
   store: PanelStore;
   freeCredits: number;
   behindProxy?: boolean | undefined;
   maxProjects?: number | undefined;
+  /** Host names served besides IP addresses and localhost (`--host` when a name, `--panel-host`). */
+  hosts?: readonly string[] | undefined;
 }
 
 /**
@@ -46,6 +48,7 @@ export function createPanel(options: PanelOptions): PanelHandler {
     freeCredits: options.freeCredits,
     maxProjects: options.maxProjects ?? MAX_PROJECTS,
     behindProxy: options.behindProxy ?? false,
+    hostNames: (options.hosts ?? []).map((name) => hostnameOf(name).replace(/\.$/, '')),
   };
   let secret: Promise<string> | undefined;
   const secretOf = () =>
@@ -58,6 +61,8 @@ export function createPanel(options: PanelOptions): PanelHandler {
     const target = req.url ?? '/';
     const path = target.split('?')[0]!;
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const foreign = foreignHosts(req, settings);
+    if (foreign.length > 0) return misdirected(foreign[0]!);
     if (path === PANEL_PREFIX) return redirect(undefined, '/panel/', 308);
     const asset = /^\/panel\/static\/([a-z]+\.[a-z]+)$/.exec(path);
     if (asset) return assetReply(method, asset[1]!, target);
@@ -65,8 +70,8 @@ export function createPanel(options: PanelOptions): PanelHandler {
     const matches = ROUTES.filter((route) => route.path.test(path));
     const route = matches.find((candidate) => candidate.method === method);
     const now = Date.now();
-    const cookies = readCookies(req.headers.cookie);
-    const visit = visitOf(req, settings, await secretOf(), cookies, now);
+    const visit = visitOf(req, settings, await secretOf(), now);
+    const { cookies } = visit;
     if (cookies.session) visit.account = await settings.store.session(sessionKey(cookies.session), now);
     if (!route) {
       if (matches.length === 0) return notFound(visit);
@@ -77,6 +82,8 @@ export function createPanel(options: PanelOptions): PanelHandler {
 
     if (route.access !== 'anyone' && !visit.account) {
       // A form posted after the session ended changes nothing: log in again.
+      // Two session cookies (one planted by another page of this host): both were cleared.
+      if (cookies.ambiguous.length > 0) return redirect(visit, '/panel/entrar?aviso=cookies');
       return redirect(visit, cookies.session ? '/panel/entrar?aviso=sesion' : '/panel/entrar');
     }
     // Not even the existence of the administrator's pages is shown to others.
@@ -124,6 +131,12 @@ function refuseForeign(visit: Visit): void {
     throw new Refusal(403, expired);
   }
   if (!visit.hosts.includes(host)) throw new Refusal(403, expired);
+}
+
+/** 421: this server does not serve the panel under that name (what a DNS-rebinding page would be sent). */
+function misdirected(host: string): Reply {
+  const body = html`<p>Este servidor no sirve el panel con el nombre <code>${host}</code>.</p><p>Si usted administra el servicio y ese nombre es suyo, arranque el servidor con <code>--panel-host ${hostnameOf(host)}</code>.</p>`;
+  return htmlReply(undefined, 421, page({ title: 'Nombre no servido', csrf: '', body }));
 }
 
 function assetReply(method: string, name: string, target: string): Reply {

@@ -7,7 +7,7 @@
 import { html } from './html.js';
 import { checkCredits, checkEmail, checkName, checkPassword } from './forms.js';
 import { hashPassword, passwordFits, verifyPassword, weakerThanNow } from './password.js';
-import { clearCookie, newId, PRE_COOKIE, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
+import { clearCookie, newId, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
 import { ACCOUNTS_PER_PAGE, adminView } from './views/admin.js';
 import { loginView, signupView } from './views/auth.js';
 import { confirmDeleteView, projectsView, projectView } from './views/projects.js';
@@ -38,6 +38,7 @@ const NOTICES: Record<string, string> = {
   borrado: 'Proyecto borrado.',
   salio: 'Cerró su sesión.',
   sesion: 'Su sesión terminó: entre de nuevo.',
+  cookies: 'Su navegador enviaba dos cookies de sesión (otra página de este servidor puso una): por seguridad se borraron. Entre de nuevo.',
   creditos: 'Créditos otorgados.',
   desactivada: 'Cuenta desactivada: sus sesiones se cerraron y sus tokens ya no responden.',
   activada: 'Cuenta activada.',
@@ -55,7 +56,8 @@ async function logIn(visit: Visit, account: number, then: string): Promise<Reply
   if (visit.cookies.session) await store.endSession(sessionKey(visit.cookies.session));
   const id = newId();
   await store.createSession(sessionKey(id), account, visit.now, visit.now + SESSION_MS);
-  visit.cookiesOut.push(setCookie(SESSION_COOKIE, id, { secure: visit.secure, maxAgeS: SESSION_MS / 1000 }), clearCookie(PRE_COOKIE, visit.secure));
+  // The cookie before log-in stays (it is no session): a log-in form open in another tab is still accepted.
+  visit.cookiesOut.push(setCookie(SESSION_COOKIE, id, { secure: visit.secure, maxAgeS: SESSION_MS / 1000 }));
   return redirect(visit, then);
 }
 

@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import type { Account, PanelStore } from '../registry/panel-types.js';
 import type { Html } from './html.js';
 import { page, type PageOptions } from './layout.js';
-import { csrfToken, newId, PRE_COOKIE, setCookie, type Binding } from './session.js';
+import { clearEverywhere, csrfToken, newId, PRE_COOKIE, readCookies, setCookie, type Binding, type PanelCookies } from './session.js';
 
 export interface PanelSettings {
   store: PanelStore;
@@ -19,6 +19,8 @@ export interface PanelSettings {
   maxProjects: number;
   /** Take the client's address and scheme from X-Forwarded-For / -Proto / -Host (set only behind a proxy that sets them). */
   behindProxy: boolean;
+  /** Host names the panel answers to besides IP addresses and `localhost` (lower case; the listen name, --panel-host). */
+  hostNames: readonly string[];
 }
 
 /**
@@ -52,7 +54,7 @@ export interface Visit {
   hosts: string[];
   /** How the panel is reached, for the API example: http(s)://host. */
   origin: string;
-  cookies: { session?: string | undefined; pre?: string | undefined };
+  cookies: PanelCookies;
   /** The logged-in account, from a live session. */
   account?: Account | undefined;
   secret: string;
@@ -73,14 +75,17 @@ function forwardedAddress(req: IncomingMessage): string | undefined {
   return address !== undefined && isIP(address) !== 0 ? address : undefined;
 }
 
-export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: string, cookies: Visit['cookies'], now: number): Visit {
+export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: string, now: number): Visit {
   const proxied = settings.behindProxy;
   const host = req.headers.host ?? '';
   const forwardedHost = proxied ? last(req.headers['x-forwarded-host']) : undefined;
   const secure = (req.socket as { encrypted?: boolean }).encrypted === true || (proxied && last(req.headers['x-forwarded-proto'])?.toLowerCase() === 'https');
+  const url = new URL(req.url ?? '/', 'http://panel.invalid');
+  const cookies = readCookies(req.headers.cookie, secure);
+  const cookiesOut = cookies.ambiguous.flatMap((name) => clearEverywhere(name, url.pathname, hostnameOf(host), secure));
   return {
     req,
-    url: new URL(req.url ?? '/', 'http://panel.invalid'),
+    url,
     now,
     secure,
     address: (proxied ? forwardedAddress(req) : undefined) ?? req.socket.remoteAddress ?? '-',
@@ -89,8 +94,31 @@ export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: s
     cookies,
     secret,
     settings,
-    cookiesOut: [],
+    cookiesOut,
   };
+}
+
+/** `example.mx:3000` → `example.mx`, `[::1]:3000` → `::1`, in lower case. */
+export function hostnameOf(host: string): string {
+  const name = host.trim().toLowerCase();
+  if (name.startsWith('[')) return name.slice(1, name.indexOf(']') < 0 ? undefined : name.indexOf(']'));
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(0, colon);
+}
+
+/**
+ * The Host names (and, behind a proxy, X-Forwarded-Host) of this request that the panel does
+ * not serve. A page of another site whose name an attacker points at this machine (DNS
+ * rebinding) arrives with the attacker's name, and is refused before any cookie or the
+ * registry is looked at. IP addresses and `localhost` cannot be rebound and are served;
+ * other names only when the operator allows them.
+ */
+export function foreignHosts(req: IncomingMessage, settings: PanelSettings): string[] {
+  const given = [req.headers.host ?? '', ...(settings.behindProxy ? [last(req.headers['x-forwarded-host']) ?? ''] : [])].filter(Boolean);
+  return given.filter((host) => {
+    const name = hostnameOf(host);
+    return !(isIP(name) !== 0 || name === 'localhost' || settings.hostNames.includes(name.replace(/\.$/, '')));
+  });
 }
 
 /** What the forms of this visit's page are bound to: the session, or (made now if missing) the cookie before log-in. */
