@@ -64,7 +64,7 @@ describe('cpmx panel create-admin', () => {
     expect(screen).not.toContain('secreto');
     const stored = accountOf(registry, 'jefa@ejemplo.mx')!;
     expect(stored.admin).toBe(1);
-    expect(stored.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(stored.password_hash).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
     expect(stored.password_hash).not.toContain(password);
 
     const served = await startServe(['--registry', registry, '--panel']);

@@ -77,7 +77,7 @@ describe('14: a password set by the operator', () => {
     expect((await client.get('/panel/admin')).status).toBe(404);
     expect(await createAdmin(registry, email, 'la nueva del admin')).toMatchObject({ code: 0, stderr: expect.stringMatching(/its sessions were ended/) });
     const old = await client.get('/panel/admin');
-    expect([old.status, old.location]).toEqual([303, '/panel/entrar?aviso=sesion']);
+    expect([old.status, old.location]).toEqual([303, '/panel/entrar?aviso=sesion&volver=%2Fpanel%2Fadmin']);
     expect((await client.get('/panel/')).location).toBe('/panel/entrar?aviso=sesion');
     const again = browser();
     expect((await again.logIn(email, 'la nueva del admin')).location).toBe('/panel/');
@@ -113,7 +113,7 @@ describe('15: a cookie planted by another port of the same host', () => {
     for (const order of [`cpmx_sesion=${planted}; cpmx_sesion=${own}`, `cpmx_sesion=${own}; cpmx_sesion=${planted}`]) {
       const page = await send(base, 'GET', '/panel/proyectos/1', { cookie: order });
       expect(page.status).toBe(303);
-      expect(page.location).toBe('/panel/entrar?aviso=cookies');
+      expect(page.location).toBe('/panel/entrar?aviso=cookies&volver=%2Fpanel%2Fproyectos%2F1');
       expect(page.body).not.toContain('Atacante');
       // Deleted wherever a copy sent for this path can be kept.
       for (const path of ['/', '/panel', '/panel/', '/panel/proyectos', '/panel/proyectos/', '/panel/proyectos/1']) {

@@ -28,6 +28,7 @@ header form{margin:0}
 header button{background:transparent;color:#fff;border:1px solid #fff;padding:.25rem .75rem}
 header button:hover{background:#ffffff22}
 .contenedor{max-width:60rem;margin:0 auto}
+main.ancho{max-width:80rem}
 main{padding:1rem 1rem 3rem}
 main:focus{outline:none}
 h1{font-size:1.75rem;line-height:1.25;margin:1rem 0}
@@ -48,7 +49,8 @@ button,.boton{font:inherit;font-weight:600;cursor:pointer;display:inline-block;p
 button:hover,.boton:hover{background:var(--acento-oscuro);border-color:var(--acento-oscuro);color:#fff}
 button.secundario{background:#fff;color:var(--acento)}
 button.secundario:hover{background:var(--zona);color:var(--acento-oscuro)}
-button.peligro{background:var(--peligro);border-color:var(--peligro)}
+button.peligro,.boton.peligro{background:var(--peligro);border-color:var(--peligro);color:#fff}
+table .boton{padding:.25rem .625rem;white-space:nowrap}
 .fila{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
 .fila input{flex:1 1 16rem;width:auto}
 .creditos{font-size:1.125rem;background:var(--zona);padding:.75rem 1rem;border-radius:4px}
@@ -79,8 +81,23 @@ details.datos{margin:.5rem 0}
 `;
 
 const JS = `'use strict';
-// cpmx panel: the copy button. Without this script the button stays hidden and the token can
-// be selected and copied by hand.
+// cpmx panel. Without this script every page still works: the copy button stays hidden (the
+// token can be selected and copied by hand) and times are shown in UTC.
+
+// The address bar shows where this page is read with GET: after a form, a reload or Back does
+// not post it again, and a notice (?aviso=) is shown once, not on every reload.
+const address = document.body.dataset.direccion;
+if (address && address !== location.pathname + location.search) history.replaceState(null, '', address + location.hash);
+
+// Times in the reader's own time zone.
+const clock = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' });
+for (const time of document.querySelectorAll('time[datetime]')) {
+  const when = new Date(time.getAttribute('datetime'));
+  if (Number.isNaN(when.getTime())) continue;
+  time.title = time.textContent;
+  time.textContent = clock.format(when);
+}
+
 for (const button of document.querySelectorAll('button[data-copiar]')) {
   const field = document.getElementById(button.dataset.copiar);
   const status = document.getElementById(button.dataset.aviso);

@@ -13,7 +13,7 @@ import { ASSETS } from './assets.js';
 import { Refusal, readForm } from './forms.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { notFound, ROUTES } from './routes.js';
+import { notFound, readableAt, returnTo, ROUTES } from './routes.js';
 import { csrfMatches, newId, sessionKey } from './session.js';
 import { foreignHosts, hostnameOf, htmlReply, pageReply, redirect, SECURITY_HEADERS, visitOf, type PanelSettings, type Reply, type Visit } from './visit.js';
 
@@ -75,6 +75,8 @@ export function createPanel(options: PanelOptions): PanelHandler {
     if (cookies.session) visit.account = await settings.store.session(sessionKey(cookies.session), now);
     if (!route) {
       if (matches.length === 0) return notFound(visit);
+      // A form's address asked for with GET (a reload, Back, a bookmark): its page instead.
+      if (method === 'GET') return redirect(visit, readableAt(path));
       const allow = [...new Set(matches.map((m) => m.method))].join(', ').replace('GET', 'GET, HEAD');
       return pageReply(visit, 405, { title: 'Método no permitido', body: html`<p>Esta dirección no acepta ${method}.</p>` }, { Allow: allow });
     }
@@ -83,14 +85,18 @@ export function createPanel(options: PanelOptions): PanelHandler {
     if (route.access !== 'anyone' && !visit.account) {
       // A form posted after the session ended changes nothing: log in again.
       // Two session cookies (one planted by another page of this host): both were cleared.
-      if (cookies.ambiguous.length > 0) return redirect(visit, '/panel/entrar?aviso=cookies');
-      return redirect(visit, cookies.session ? '/panel/entrar?aviso=sesion' : '/panel/entrar');
+      const why = cookies.ambiguous.length > 0 ? 'cookies' : cookies.session ? 'sesion' : undefined;
+      // A page asked for by its address (a bookmark, a link) is where the log-in goes next.
+      const back = method === 'GET' && path !== '/panel/' ? returnTo(target) : undefined;
+      const query = new URLSearchParams({ ...(why ? { aviso: why } : {}), ...(back ? { volver: back } : {}) }).toString();
+      return redirect(visit, `/panel/entrar${query ? `?${query}` : ''}`);
     }
     // Not even the existence of the administrator's pages is shown to others.
     if (route.access === 'admin' && !visit.account!.admin) return notFound(visit);
 
     let form = new URLSearchParams();
     if (route.method === 'POST') {
+      visit.readAt = readableAt(path);
       refuseForeign(visit);
       form = await readForm(req);
       const bound = route.access === 'anyone' ? (cookies.pre ? { kind: 'previa' as const, id: cookies.pre } : undefined) : { kind: 'sesion' as const, id: cookies.session! };
@@ -154,8 +160,10 @@ function assetReply(method: string, name: string, target: string): Reply {
 
 /** The reply when a request could not be answered: refused (its status), the registry not available now (503), or a fault (500). */
 function failure(req: IncomingMessage, error: unknown): Reply {
+  // The page says it is at the form's page (read with GET), not at the address of the POST.
+  const address = readableAt((req.url ?? '/').split('?')[0]!);
   const plain = (status: number, title: string, text: string, extra: Record<string, string> = {}) =>
-    htmlReply(undefined, status, page({ title, csrf: '', body: html`<p>${text}</p><p><a href="/panel/">Volver al panel</a></p>` }), extra);
+    htmlReply(undefined, status, page({ title, csrf: '', address, body: html`<p>${text}</p><p><a href="${address}">Volver</a></p>` }), extra);
   if (error instanceof Refusal) {
     // A body not read to its end would be read as the next request: close instead.
     const extra: Record<string, string> = error.status === 413 ? { Connection: 'close' } : {};

@@ -8,9 +8,9 @@ import { html } from './html.js';
 import { checkCredits, checkEmail, checkName, checkPassword } from './forms.js';
 import { hashPassword, passwordFits, verifyPassword, weakerThanNow } from './password.js';
 import { clearCookie, newId, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
-import { ACCOUNTS_PER_PAGE, adminView } from './views/admin.js';
+import { ACCOUNTS_PER_PAGE, adminView, confirmDisableView } from './views/admin.js';
 import { loginView, signupView } from './views/auth.js';
-import { confirmDeleteView, projectsView, projectView } from './views/projects.js';
+import { confirmDeleteView, confirmRegenerateView, projectsView, projectView } from './views/projects.js';
 import { csrfOf, pageReply, redirect, type Reply, type Visit } from './visit.js';
 
 /** Log-in attempts: 10 wrong passwords a minute per account, 30 per address; sign-ups: 10 an hour per address. */
@@ -89,11 +89,20 @@ async function adminPage(visit: Visit, errors?: string[]): Promise<Reply> {
   const requested = Number(visit.url.searchParams.get('pagina') ?? '1');
   const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
   const list = await visit.settings.store.accounts((pageNumber - 1) * ACCOUNTS_PER_PAGE, ACCOUNTS_PER_PAGE);
-  return pageReply(visit, errors ? 422 : 200, { title: 'Cuentas', notice: errors ? undefined : notice(visit), errors, body: adminView(visit.account!, list, pageNumber, csrfOf(visit)) });
+  return pageReply(visit, errors ? 422 : 200, {
+    title: 'Cuentas',
+    notice: errors ? undefined : notice(visit),
+    errors,
+    body: adminView(visit.account!, list, pageNumber, csrfOf(visit)),
+    wide: true,
+    ...(errors ? { address: '/panel/admin' } : {}),
+  });
 }
 
 export function notFound(visit: Visit): Reply {
   return pageReply(visit, 404, {
+    // No address of its own: the page is word for word the same for any id (its own, another's, none).
+    address: undefined,
     title: 'No encontrado',
     body: html`<p>Esta página no existe, o no es de su cuenta.</p><p><a href="/panel/">Ir a sus proyectos</a></p>`,
   });
@@ -113,8 +122,9 @@ export const ROUTES: readonly Route[] = [
     path: /^\/panel\/entrar$/,
     access: 'anyone',
     async run(visit) {
-      if (visit.account) return redirect(visit, '/panel/');
-      return pageReply(visit, 200, { title: 'Entrar', notice: notice(visit), body: loginView({ csrf: csrfOf(visit) }) });
+      const then = returnTo(visit.url.searchParams.get('volver'));
+      if (visit.account) return redirect(visit, then ?? '/panel/');
+      return pageReply(visit, 200, { title: 'Entrar', notice: notice(visit), body: loginView({ csrf: csrfOf(visit), then }) });
     },
   },
   {
@@ -125,11 +135,17 @@ export const ROUTES: readonly Route[] = [
       const { store } = visit.settings;
       const email = checkEmail(form.get('correo'));
       const password = form.get('contrasena') ?? '';
+      const then = returnTo(form.get('volver'));
       const again = (status: number, errors: { email?: string; password?: string; form?: string }, extra: Record<string, string> = {}) =>
         pageReply(
           visit,
           status,
-          { title: 'Entrar', errors: Object.values(errors), body: loginView({ csrf: csrfOf(visit), email: form.get('correo') ?? '', errors }) },
+          {
+            title: 'Entrar',
+            errors: Object.values(errors),
+            body: loginView({ csrf: csrfOf(visit), email: form.get('correo') ?? '', errors, then }),
+            address: then ? `/panel/entrar?${new URLSearchParams({ volver: then })}` : undefined,
+          },
           extra,
         );
       if (!email.ok) return again(422, { email: email.message });
@@ -152,7 +168,7 @@ export const ROUTES: readonly Route[] = [
       // The one moment the password is known: a hash made at a lower cost is made again at today's.
       if (weakerThanNow(found.passwordHash!)) await store.rehashPassword(found.account.id, found.passwordHash!, await hashPassword(password));
       if (found.account.disabled) return again(403, { form: 'Esta cuenta está desactivada. Escriba al administrador del servicio.' });
-      return logIn(visit, found.account.id, '/panel/');
+      return logIn(visit, found.account.id, then ?? '/panel/');
     },
   },
   {
@@ -238,6 +254,16 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    method: 'GET',
+    path: new RegExp(`^/panel/proyectos/${ID}/token$`),
+    access: 'user',
+    async run(visit, id) {
+      const project = await visit.settings.store.projectOf(visit.account!.id, id);
+      if (!project) return notFound(visit);
+      return pageReply(visit, 200, { title: `Token nuevo para ${project.name}`, body: confirmRegenerateView(project, csrfOf(visit)) });
+    },
+  },
+  {
     method: 'POST',
     path: new RegExp(`^/panel/proyectos/${ID}/token$`),
     access: 'user',
@@ -283,6 +309,17 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    method: 'GET',
+    path: new RegExp(`^/panel/admin/cuentas/${ID}/estado$`),
+    access: 'admin',
+    async run(visit, id) {
+      const account = await visit.settings.store.account(id);
+      if (!account) return notFound(visit);
+      if (account.disabled || id === visit.account!.id) return redirect(visit, `/panel/admin#cuenta-${id}`);
+      return pageReply(visit, 200, { title: `Desactivar ${account.name}`, body: confirmDisableView(account, csrfOf(visit)) });
+    },
+  },
+  {
     method: 'POST',
     path: new RegExp(`^/panel/admin/cuentas/${ID}/estado$`),
     access: 'admin',
@@ -295,3 +332,31 @@ export const ROUTES: readonly Route[] = [
     },
   },
 ];
+
+/**
+ * The page a panel address belongs to, read with GET: the address itself when it has a GET
+ * route, else the nearest one above it (`/panel/proyectos/7/nombre` → `/panel/proyectos/7`,
+ * `/panel/proyectos` → `/panel/`). A failed form's page says it is there, and a GET of a
+ * form-only address (a reload, a bookmark) is sent there instead of "Método no permitido".
+ */
+export function readableAt(path: string): string {
+  for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) {
+    const candidate = path.slice(0, at) || '/';
+    for (const shape of [candidate, `${candidate}/`]) {
+      if (ROUTES.some((route) => route.method === 'GET' && route.path.test(shape))) return shape;
+    }
+  }
+  return '/panel/';
+}
+
+/**
+ * Where a log-in may go next: a panel address of this origin (path and query, no `aviso`),
+ * never another site's (`//other`, `/\\other`), and nothing unbounded. Undefined otherwise.
+ */
+export function returnTo(given: string | null | undefined): string | undefined {
+  if (typeof given !== 'string' || given.length > 512 || !given.startsWith('/panel/') || given.includes('//') || /[\\\s]/.test(given)) return undefined;
+  const url = new URL(given, 'http://panel.invalid');
+  url.searchParams.delete('aviso');
+  const address = `${url.pathname}${url.search}`;
+  return address === '/panel/' || address.startsWith('/panel/entrar') || address.startsWith('/panel/registro') ? undefined : address;
+}

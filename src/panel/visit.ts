@@ -61,6 +61,8 @@ export interface Visit {
   settings: PanelSettings;
   /** Set-Cookie values of the reply. */
   cookiesOut: string[];
+  /** For a form (POST): the page it belongs to, read with GET (where a failed form's page says it is). */
+  readAt?: string | undefined;
 }
 
 function last(header: string | string[] | undefined): string | undefined {
@@ -145,9 +147,18 @@ export function htmlReply(visit: Visit | undefined, status: number, document: Ht
   return { status, headers: headers(visit, { 'Content-Type': 'text/html; charset=utf-8', ...extra }), body: document.text };
 }
 
-/** A whole page, with this visit's account and CSRF token. */
+/** A whole page, with this visit's account and CSRF token; its GET address is the request's without `aviso`, unless given. */
 export function pageReply(visit: Visit, status: number, options: Omit<PageOptions, 'account' | 'csrf'>, extra: Record<string, string> = {}): Reply {
-  return htmlReply(visit, status, page({ ...options, account: visit.account, csrf: csrfOf(visit) }), extra);
+  return htmlReply(visit, status, page({ address: addressOf(visit), ...options, account: visit.account, csrf: csrfOf(visit) }), extra);
+}
+
+/** Where the page of this request is read again with GET: the request's own address without `aviso` (a POST's has none: the route names it). */
+function addressOf(visit: Visit): string | undefined {
+  if (visit.req.method !== 'GET' && visit.req.method !== 'HEAD') return visit.readAt;
+  const query = new URLSearchParams(visit.url.search);
+  query.delete('aviso');
+  const search = query.toString();
+  return `${visit.url.pathname}${search ? `?${search}` : ''}`;
 }
 
 /** 303: after a form, the browser asks for `location` with GET. */

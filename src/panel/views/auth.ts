@@ -9,12 +9,14 @@ export interface AuthForm {
   name?: string | undefined;
   /** Errors per field (the form's own under `form`). */
   errors?: Partial<Record<'email' | 'password' | 'name' | 'form', string>> | undefined;
+  /** The panel address to go to after log-in (a deep link that asked for it). */
+  then?: string | undefined;
 }
 
 export function loginView(form: AuthForm): Html {
   const errors = form.errors ?? {};
   return html`<form class="bloque" method="post" action="/panel/entrar">
-${csrfField(form.csrf)}
+${csrfField(form.csrf)}${form.then ? html`<input type="hidden" name="volver" value="${form.then}">` : ''}
 ${field({ id: 'correo', name: 'correo', label: 'Correo electrónico', type: 'email', value: form.email, autocomplete: 'username', error: errors.email, autofocus: errors.email !== undefined || errors.form !== undefined })}
 ${field({ id: 'contrasena', name: 'contrasena', label: 'Contraseña', type: 'password', autocomplete: 'current-password', error: errors.password, autofocus: errors.password !== undefined && errors.email === undefined })}
 <button type="submit">Entrar</button>
