@@ -59,7 +59,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #d5d9de;vertical-align:top}
 thead th{border-bottom:2px solid var(--borde)}
 td.numero,th.numero{text-align:right;font-variant-numeric:tabular-nums}
-.tabla{overflow-x:auto}
+.tabla{overflow-x:auto;position:relative}
 table form{display:flex;gap:.25rem;margin:0}
 table input[type=number]{width:5.5rem}
 table button{padding:.25rem .625rem;white-space:nowrap}
@@ -69,11 +69,12 @@ td.fecha{white-space:nowrap}
 code,.codigo{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;background:var(--zona);padding:.125rem .25rem;border-radius:3px;overflow-wrap:anywhere}
 pre.codigo{padding:.75rem;white-space:pre-wrap}
 .grafica{margin:0}
-.grafica svg{max-width:100%;height:auto;display:block}
+.grafica svg{width:100%;max-width:36rem;height:auto;display:block}
 .grafica figcaption{color:var(--suave);font-size:.9rem}
 .barra{fill:var(--acento)}
 .rejilla{stroke:#d5d9de;stroke-width:1}
-.eje{fill:var(--suave);font-size:12px;font-family:inherit}
+.eje{fill:var(--suave);font-size:14px;font-family:inherit}
+@media (min-width:40rem){.eje{font-size:10px}}
 details.datos{margin:.5rem 0}
 .pie{color:var(--suave);font-size:.875rem;padding:1rem;border-top:1px solid #d5d9de}
 .paginas{display:flex;gap:1rem}
@@ -87,10 +88,15 @@ const JS = `'use strict';
 // The address bar shows where this page is read with GET: after a form, a reload or Back does
 // not post it again, and a notice (?aviso=) is shown once, not on every reload.
 const address = document.body.dataset.direccion;
-if (address && address !== location.pathname + location.search) history.replaceState(null, '', address + location.hash);
+// Chromium drops a posted body from the entry only when its URL changes: the address with an
+// empty query first, then the address itself.
+if (address) {
+  history.replaceState(null, '', address.includes('?') ? address + '&' : address + '?');
+  history.replaceState(null, '', address + location.hash);
+}
 
 // Times in the reader's own time zone.
-const clock = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' });
+const clock = new Intl.DateTimeFormat('es-MX', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
 for (const time of document.querySelectorAll('time[datetime]')) {
   const when = new Date(time.getAttribute('datetime'));
   if (Number.isNaN(when.getTime())) continue;

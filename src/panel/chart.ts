@@ -8,9 +8,11 @@ import type { UsageDay } from '../registry/types.js';
 import { html, type Html } from './html.js';
 import { formatNumber as number } from './layout.js';
 
-const WIDTH = 640;
-const HEIGHT = 200;
-const LEFT = 44;
+// Narrow enough that, scaled down to a phone's width (about 343 px of 375), its 14-unit text
+// is still 12 px tall; wide screens draw the text smaller (the stylesheet) and cap the width.
+const WIDTH = 400;
+const HEIGHT = 190;
+const LEFT = 48;
 const RIGHT = 8;
 const TOP = 12;
 const BOTTOM = 28;

@@ -144,7 +144,7 @@ export const ROUTES: readonly Route[] = [
             title: 'Entrar',
             errors: Object.values(errors),
             body: loginView({ csrf: csrfOf(visit), email: form.get('correo') ?? '', errors, then }),
-            address: then ? `/panel/entrar?${new URLSearchParams({ volver: then })}` : undefined,
+            ...(then ? { address: `/panel/entrar?${new URLSearchParams({ volver: then })}` } : {}),
           },
           extra,
         );
