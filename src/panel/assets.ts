@@ -97,11 +97,12 @@ if (address) {
 
 // Times in the reader's own time zone.
 const clock = new Intl.DateTimeFormat('es-MX', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const calendar = new Intl.DateTimeFormat('es-MX', { year: 'numeric', month: 'short', day: 'numeric' });
 for (const time of document.querySelectorAll('time[datetime]')) {
   const when = new Date(time.getAttribute('datetime'));
   if (Number.isNaN(when.getTime())) continue;
-  time.title = time.textContent;
-  time.textContent = clock.format(when);
+  time.title = time.hasAttribute('data-dia') ? clock.format(when) : time.textContent;
+  time.textContent = (time.hasAttribute('data-dia') ? calendar : clock).format(when);
 }
 
 for (const button of document.querySelectorAll('button[data-copiar]')) {

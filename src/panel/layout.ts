@@ -115,3 +115,6 @@ export const formatNumber = (n: number) => n.toLocaleString('es-MX');
  * script rewrites in the reader's own time zone (without the script, UTC says which it is).
  */
 export const formatTime = (iso: string): Html => html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`;
+
+/** The day alone (where room is short, as in the administrator's table), in the reader's zone too: 2026-05-20 UTC. */
+export const formatDay = (iso: string): Html => html`<time datetime="${iso}" data-dia>${iso.slice(0, 10)} UTC</time>`;

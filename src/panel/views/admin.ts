@@ -1,7 +1,7 @@
 /** The administrator's list of accounts: credits, projects, state, and the forms to grant credits and to disable or enable an account. */
 import type { Account, AccountSummary } from '../../registry/panel-types.js';
 import { html, type Html } from '../html.js';
-import { csrfField, formatNumber, formatTime } from '../layout.js';
+import { csrfField, formatDay, formatNumber } from '../layout.js';
 
 export const ACCOUNTS_PER_PAGE = 100;
 
@@ -27,7 +27,7 @@ function row(me: Account, account: AccountSummary, csrf: string): Html {
 <td class="numero">${formatNumber(account.projects)}</td>
 <td class="numero">${formatNumber(account.used)}</td>
 <td>${account.disabled ? html`<span class="estado-desactivada">Desactivada</span>` : 'Activa'}</td>
-<td class="fecha">${formatTime(account.created)}</td>
+<td class="fecha">${formatDay(account.created)}</td>
 <td><form method="post" action="/panel/admin/cuentas/${account.id}/creditos">${csrfField(csrf)}<label class="visualmente-oculto" for="creditos-${account.id}">Créditos para ${who}</label><input id="creditos-${account.id}" name="creditos" type="number" min="1" max="10000000" step="1" required><button type="submit">Dar</button></form></td>
 <td>${
     account.id === me.id
