@@ -22,7 +22,9 @@ export interface PanelOptions {
   freeCredits: number;
   behindProxy?: boolean | undefined;
   maxProjects?: number | undefined;
-  /** Host names served besides IP addresses and localhost (`--host` when a name, `--panel-host`). */
+  /** The name or address the server listens on (`--host`): served, besides IP addresses and localhost. */
+  listenHost?: string | undefined;
+  /** Host names the operator allows (`--panel-host`); behind a proxy, X-Forwarded-Host is checked against them when any is given. */
   hosts?: readonly string[] | undefined;
 }
 
@@ -48,7 +50,8 @@ export function createPanel(options: PanelOptions): PanelHandler {
     freeCredits: options.freeCredits,
     maxProjects: options.maxProjects ?? MAX_PROJECTS,
     behindProxy: options.behindProxy ?? false,
-    hostNames: (options.hosts ?? []).map((name) => hostnameOf(name).replace(/\.$/, '')),
+    hostNames: [...(options.listenHost ? [options.listenHost] : []), ...(options.hosts ?? [])].map((name) => hostnameOf(name).replace(/\.$/, '')),
+    checkForwardedHost: (options.hosts ?? []).length > 0,
   };
   let secret: Promise<string> | undefined;
   const secretOf = () =>
@@ -100,7 +103,13 @@ export function createPanel(options: PanelOptions): PanelHandler {
       refuseForeign(visit);
       form = await readForm(req);
       const bound = route.access === 'anyone' ? (cookies.pre ? { kind: 'previa' as const, id: cookies.pre } : undefined) : { kind: 'sesion' as const, id: cookies.session! };
-      if (!csrfMatches(visit.secret, bound, form.get('csrf') ?? undefined)) throw new Refusal(403, expired);
+      if (!csrfMatches(visit.secret, bound, form.get('csrf') ?? undefined)) {
+        // A log-in or sign-up form left open in another tab, sent after this browser logged in
+        // (which dropped the cookie it was bound to): the person is logged in, so in they go.
+        // Nothing is changed, and the form's origin was checked above.
+        if (route.access === 'anyone' && visit.account) return redirect(visit, returnTo(form.get('volver')) ?? '/panel/');
+        throw new Refusal(403, expired);
+      }
     }
     return route.run(visit, id, form);
   }

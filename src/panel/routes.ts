@@ -7,7 +7,7 @@
 import { html } from './html.js';
 import { checkCredits, checkEmail, checkName, checkPassword } from './forms.js';
 import { hashPassword, passwordFits, verifyPassword, weakerThanNow } from './password.js';
-import { clearCookie, newId, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
+import { clearCookie, newId, PRE_COOKIE, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
 import { ACCOUNTS_PER_PAGE, adminView, confirmDisableView } from './views/admin.js';
 import { loginView, signupView } from './views/auth.js';
 import { confirmDeleteView, confirmRegenerateView, projectsView, projectView } from './views/projects.js';
@@ -56,8 +56,7 @@ async function logIn(visit: Visit, account: number, then: string): Promise<Reply
   if (visit.cookies.session) await store.endSession(sessionKey(visit.cookies.session));
   const id = newId();
   await store.createSession(sessionKey(id), account, visit.now, visit.now + SESSION_MS);
-  // The cookie before log-in stays (it is no session): a log-in form open in another tab is still accepted.
-  visit.cookiesOut.push(setCookie(SESSION_COOKIE, id, { secure: visit.secure, maxAgeS: SESSION_MS / 1000 }));
+  visit.cookiesOut.push(setCookie(SESSION_COOKIE, id, { secure: visit.secure, maxAgeS: SESSION_MS / 1000 }), clearCookie(PRE_COOKIE, visit.secure));
   return redirect(visit, then);
 }
 

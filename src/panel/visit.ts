@@ -21,6 +21,12 @@ export interface PanelSettings {
   behindProxy: boolean;
   /** Host names the panel answers to besides IP addresses and `localhost` (lower case; the listen name, --panel-host). */
   hostNames: readonly string[];
+  /**
+   * Behind a proxy, whether X-Forwarded-Host must be one of them too: when the operator named
+   * the public names (--panel-host). Without them, the proxy is what chooses the names that
+   * reach cpmx (its own Host header is still checked).
+   */
+  checkForwardedHost: boolean;
 }
 
 /**
@@ -116,7 +122,8 @@ export function hostnameOf(host: string): string {
  * other names only when the operator allows them.
  */
 export function foreignHosts(req: IncomingMessage, settings: PanelSettings): string[] {
-  const given = [req.headers.host ?? '', ...(settings.behindProxy ? [last(req.headers['x-forwarded-host']) ?? ''] : [])].filter(Boolean);
+  const forwarded = settings.behindProxy && settings.checkForwardedHost ? [last(req.headers['x-forwarded-host']) ?? ''] : [];
+  const given = [req.headers.host ?? '', ...forwarded].filter(Boolean);
   return given.filter((host) => {
     const name = hostnameOf(host);
     return !(isIP(name) !== 0 || name === 'localhost' || settings.hostNames.includes(name.replace(/\.$/, '')));

@@ -62,7 +62,8 @@ X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)`,
       multiple: true,
       help: `with --panel: a host name the panel is reached by (repeat it, or
 separate names with commas); IP addresses, localhost and a --host name
-are served without it, any other name answers 421 (against DNS rebinding)`,
+are served without it, any other name answers 421 (against DNS
+rebinding); behind a proxy, X-Forwarded-Host must be one of these`,
     },
     log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
     'max-connections': {
@@ -122,7 +123,8 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
       ? {
           freeCredits: integer(values['free-credits'] ?? String(DEFAULT_CREDITS), '--free-credits', 0, 1_000_000_000),
           behindProxy: values['panel-behind-proxy'] === true,
-          hosts: [host, ...panelHosts],
+          listenHost: host,
+          hosts: panelHosts,
         }
       : undefined;
     const { serve } = await import('../../http/process.js');
