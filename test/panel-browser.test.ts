@@ -160,7 +160,8 @@ describe.each(STORES)('on $name: sign up, a project, its token copied and spent,
     expect(await text(page, '#peticiones-hoy')).toBe('51');
     expect(await text(page, '#errores tbody tr')).toMatch(/ 108 Sin créditos 1 el actual$/);
 
-    await page.getByRole('button', { name: 'Crear un token nuevo' }).click();
+    await page.getByRole('link', { name: 'Crear un token nuevo…' }).click();
+    await page.getByRole('button', { name: 'Sí, crear un token nuevo' }).click();
     await page.locator('#aviso', { hasText: 'Token nuevo creado: el anterior ya no funciona.' }).waitFor();
     const fresh = await page.locator('#token').inputValue();
     expect(fresh).not.toBe(token);
@@ -296,7 +297,7 @@ describe('in the browser, on SQLite', () => {
     await admin.page.goto(`${base}/panel/admin`);
     const row = admin.page.locator('tbody tr', { hasText: hostileEmail });
     expect(await row.locator('th').innerText()).toBe(`${script}\n${hostileEmail}`);
-    expect(await admin.page.getByRole('button', { name: `Desactivar ${hostileEmail}` }).count()).toBe(1);
+    expect(await admin.page.getByRole('link', { name: `Desactivar ${hostileEmail}…` }).count()).toBe(1);
     expect(await admin.page.locator('svg[onload], img, b').count()).toBe(0);
     expect(admin.dialogs).toEqual([]);
     await Promise.all([context.close(), admin.context.close()]);
@@ -338,7 +339,7 @@ describe('in the browser, on SQLite', () => {
         '- textbox "Correo electrónico"',
         '- text: Contraseña',
         '- textbox "Contraseña"',
-        '- text: Al menos 10 caracteres.',
+        '- text: De 10 a 256 caracteres.',
         '- button "Crear cuenta"',
       ].join('\n'),
     );
@@ -393,7 +394,8 @@ describe('in the browser, on SQLite', () => {
     await page.getByLabel('Nombre del proyecto').fill('Renombrado sin script');
     await page.getByRole('button', { name: 'Guardar el nombre' }).click();
     await page.locator('#aviso', { hasText: 'Nombre guardado.' }).waitFor();
-    await page.getByRole('button', { name: 'Crear un token nuevo' }).click();
+    await page.getByRole('link', { name: 'Crear un token nuevo…' }).click();
+    await page.getByRole('button', { name: 'Sí, crear un token nuevo' }).click();
     await page.locator('#aviso', { hasText: 'Token nuevo creado' }).waitFor();
     expect(await page.locator('#token').inputValue()).not.toBe(token);
     await page.getByRole('link', { name: 'Borrar Renombrado sin script…' }).click();
