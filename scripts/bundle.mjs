@@ -14,8 +14,9 @@
  * get a version of that module written with `__dirname`, which tracers follow in CommonJS.
  *
  * The lookup path imports no package (the artifact is read in place, src/core/layout.ts), so an
- * app's bundler or file tracer has nothing of it left to find. Every dependency stays a
- * package, loaded only by what uses it.
+ * app's bundler or file tracer has nothing of it left to find. Packages in devDependencies that
+ * the command line uses are bundled in; every dependency stays a package, loaded only by what
+ * uses it. msgpackr is used by no bundle (only tests write old MessagePack artifacts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -66,6 +67,9 @@ const common = {
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
+  // "browser" picks bundled packages' plain ES modules (fflate's without worker threads) over
+  // their Node entries; every package left external is unaffected.
+  conditions: ['browser'],
   external,
   legalComments: 'eof',
   metafile: true,
