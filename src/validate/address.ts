@@ -5,7 +5,7 @@
  */
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
-import { foldForMatch, sameMunicipality, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
+import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
 import { recordMapper, type Field, type FieldValues } from './fields.js';
 
 export { FIELDS, type Field } from './fields.js';
@@ -131,9 +131,18 @@ class CodeEntry {
     return key >= 0 && key === stateKeyOf(this.estado);
   }
 
+  /** The keys of the catalog's municipality and city names (`nameKey`), made at the first record that needs them. */
+  private municipioKey: string | undefined;
+  private ciudadKey: string | undefined;
+
+  /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
+  isMunicipality(written: string): boolean {
+    return municipalityKeys(written).includes((this.municipioKey ??= nameKey(this.municipio)));
+  }
+
   /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City) is this code's city. */
   isCity(written: string): boolean {
-    if (sameMunicipality(written, this.ciudad)) return true;
+    if (this.ciudad && municipalityKeys(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
     const city = stateKeyOf(this.ciudad);
     return city >= 0 && stateKeyOf(written) === city;
   }
@@ -291,7 +300,7 @@ export class AddressValidator {
     // Past the folds, each field is read in the forms people write (core/names): only then.
     if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado)) && !code.isState(estado)) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio && !sameMunicipality(municipio, code.municipio)) {
+    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio && !code.isMunicipality(municipio)) {
       failed = fail(failed, 'municipio', 121, code.municipio);
     }
     const asentamiento = text(asentamientoValue);
