@@ -6,6 +6,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
+import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { recordMapper, type Field, type FieldValues } from './fields.js';
 
 export { FIELDS, type Field } from './fields.js';
@@ -122,6 +123,14 @@ class CodeEntry {
 
   /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
   readSettlement(written: string): string | undefined {
+    // The common case first: a type in front of the catalog's name (`COL. GRANJAS ESMERALDA`),
+    // found among the folded names this entry already has; the code's names are read (and
+    // the matcher made) only for what that does not find.
+    const split = splitSettlementType(written);
+    if (split.type && !DISTINGUISHING_TYPES.includes(split.type)) {
+      const found = this.foldedNames().indexOf(foldForMatch(split.name));
+      if (found >= 0) return this.names[found];
+    }
     return (this.matcher ??= new SettlementMatcher(this.names, this.types())).match(written);
   }
 
