@@ -80,7 +80,8 @@ describe('the report of the committed run', () => {
       (results.embed ? 0 : 2) -
       (results.credits ? 0 : CREDIT_TARGETS.length) -
       (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
-      (results.panel ? 0 : PANEL_TARGETS.length);
+      (results.panel ? 0 : PANEL_TARGETS.length) -
+      (results.validate?.quoted ? 0 : 1);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
@@ -120,7 +121,8 @@ describe('the report of the committed run', () => {
         (results.diff ? 0 : 1) -
         (results.credits ? 0 : CREDIT_TARGETS.length) -
         (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
-        (results.panel ? 0 : PANEL_TARGETS.length),
+        (results.panel ? 0 : PANEL_TARGETS.length) -
+        (results.validate?.quoted ? 0 : 1),
     );
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 80% | 79% [77 – 82] | **missed** |');
@@ -185,8 +187,8 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(printed.startsWith('## Design targets')).toBe(true);
 
     const report = renderReport(results);
-    // --no-http and --no-validate: no row for the 3 HTTP and 2 validation targets.
-    expect(report.targets).toHaveLength(TARGETS.length - 5 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
+    // --no-http and --no-validate: no row for the 3 HTTP and 3 validation targets.
+    expect(report.targets).toHaveLength(TARGETS.length - 6 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);
