@@ -1,0 +1,435 @@
+/**
+ * One-line addresses (`Av. Insurgentes Sur 1602, Col. Crédito Constructor, Benito Juárez,
+ * 03940 Ciudad de México, CDMX`): read into the parts of an address record, judged by the one
+ * validator as a structured record, and completed from the catalog: what the code implies is
+ * filled in, and a line without a code gets the code its settlement, municipality and state
+ * point to (or the codes, when several do).
+ *
+ * The text is cut at commas and at the code (address-text.ts); each piece is then read,
+ * from the last to the first, as a state, a municipality, a city or a settlement, with the
+ * one reading of names of the core. The facts of the code, when there is one, are tried first.
+ */
+import { catalogOf, type CpmxClient } from '../client/client.js';
+import type { Catalog } from '../core/catalog.js';
+import { findMunicipalities, findState, foldForMatch, stateSpellings } from '../core/names.js';
+import { VALIDATION_ERRORS, validatorFor, type AddressValidator, type ValidationError, type ValidationResult } from './address.js';
+import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
+import type { Field } from './fields.js';
+import { matchSettlement, settlementKey, splitSettlementType } from './pending-names.js';
+import { settlementPlaces } from './settlement-codes.js';
+
+/** The parts of a one-line address, in the order results list them. */
+export const ADDRESS_PARTS = [
+  'cp',
+  'estado',
+  'municipio',
+  'asentamiento',
+  'tipo_asentamiento',
+  'ciudad',
+  'calle',
+  'numero_exterior',
+  'numero_interior',
+] as const;
+export type AddressPart = (typeof ADDRESS_PARTS)[number];
+
+export interface ParsedAddress extends Record<AddressPart, string | null> {
+  valid: boolean;
+  /** As `validateAddress` gives them; 130 with its `reason` when the line holds no address. */
+  errors: ValidationError[];
+  suggestions: Partial<Record<Field, string>>;
+  /** When no code is written and several fit what is: the first ten, in catalog order. */
+  codes?: string[];
+  /** The parts read from the text. */
+  read: AddressPart[];
+  /** The parts filled from the catalog (the code's state, municipality, city; a code found from names). */
+  inferred: AddressPart[];
+}
+
+/** At most this many codes are listed for a line without a code. */
+export const MAX_CODES = 10;
+
+/** A line that holds no address: every part null, 130 with the reason. */
+function unreadableAddress(reason: string): ParsedAddress {
+  return {
+    cp: null,
+    estado: null,
+    municipio: null,
+    asentamiento: null,
+    tipo_asentamiento: null,
+    ciudad: null,
+    calle: null,
+    numero_exterior: null,
+    numero_interior: null,
+    valid: false,
+    errors: [{ field: null, code_error: 130, error_message: VALIDATION_ERRORS[130], reason }],
+    suggestions: {},
+    read: [],
+    inferred: [],
+  };
+}
+
+/** What the pieces of a line were read as. */
+interface Reading {
+  state: number;
+  /** The state's text as written. */
+  stateText: string | null;
+  municipalities: readonly number[];
+  municipalityText: string | null;
+  settlementText: string | null;
+  settlementName: string | null;
+  settlementType: string | null;
+  cityText: string | null;
+  calle: string | null;
+  numeroExterior: string | null;
+  numeroInterior: string | null;
+}
+
+/** Country words that may end a line after the state. */
+const COUNTRY = new Set(['mexico', 'mx', 'mex', 'republica mexicana', 'estados unidos mexicanos']);
+/** The longest run of words tried as a state or municipality at the end of a piece. */
+const MAX_NAME_WORDS = 6;
+
+export class AddressReader {
+  private catalogCache: Catalog | undefined;
+  private readonly validator: AddressValidator;
+
+  constructor(private readonly client: CpmxClient) {
+    this.validator = validatorFor(client);
+  }
+
+  private get catalog(): Catalog {
+    return (this.catalogCache ??= catalogOf(this.client));
+  }
+
+  parse(text: unknown): ParsedAddress {
+    if (typeof text !== 'string') return unreadableAddress(text === null || text === undefined ? 'empty line' : 'not text');
+    const reason = unreadableLine(text);
+    if (reason) return unreadableAddress(reason);
+    const line = cleanLine(text);
+    const candidate = this.chooseCode(line);
+    const written = candidate?.digits ?? null;
+    // A code that lost its leading zero is read with it (the validator says so: 102 and its suggestion).
+    const lookup = written && written.length === 4 ? `0${written}` : written;
+    const code = lookup ? this.catalog.codeIndex(lookup) : -1;
+    const reading = this.read(cutPieces(line, candidate), code);
+    return this.judge(reading, written, code);
+  }
+
+  /** The code of a line: a marked one first, then five digits that are a code, the context agreeing. */
+  private chooseCode(line: string): CodeCandidate | undefined {
+    const candidates = codeCandidates(line);
+    if (candidates.length === 0) return undefined;
+    const firstComma = line.indexOf(',');
+    let best: CodeCandidate | undefined;
+    let bestScore = -1;
+    const folded = foldForMatch(line);
+    for (const candidate of candidates) {
+      const digits = candidate.digits.length === 4 ? `0${candidate.digits}` : candidate.digits;
+      const code = this.catalog.codeIndex(digits);
+      const agreement = code >= 0 ? this.agreement(code, folded) : 0;
+      if (!candidate.marked && code < 0) continue;
+      // Five digits in the first piece are a street number unless the names agree with the code
+      // (`COL DEL CARMEN 64710 MONTERREY`), or they end a line without commas.
+      const inFirstPiece = firstComma < 0 || candidate.start < firstComma;
+      const endsLine = firstComma < 0 && !/[\p{L}\p{N}]/u.test(line.slice(candidate.end));
+      if (!candidate.marked && inFirstPiece && agreement === 0 && !endsLine) continue;
+      const score = (candidate.marked ? 1000 : 0) + (code >= 0 ? 100 : 0) + agreement * 10 + (inFirstPiece ? 0 : 1);
+      if (score >= bestScore) {
+        best = candidate;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  /** How many of a code's names (state, municipality, city) a folded line holds. */
+  private agreement(code: number, foldedLine: string): number {
+    const catalog = this.catalog;
+    let count = 0;
+    const municipality = foldForMatch(catalog.municipalityOf(code));
+    if (municipality && foldedLine.includes(municipality)) count++;
+    const city = foldForMatch(catalog.cityOf(code));
+    if (city && city !== municipality && foldedLine.includes(city)) count++;
+    for (const spelling of stateSpellings(catalog.stateOf(code))) {
+      if (foldedLine.includes(foldForMatch(spelling))) {
+        count++;
+        break;
+      }
+    }
+    return count;
+  }
+
+  /** Reads the pieces of a line (the code already taken out), with the facts of `code` when it is one. */
+  private read(pieces: string[], code: number): Reading {
+    const catalog = this.catalog;
+    const reading: Reading = {
+      state: -1,
+      stateText: null,
+      municipalities: [],
+      municipalityText: null,
+      settlementText: null,
+      settlementName: null,
+      settlementType: null,
+      cityText: null,
+      calle: null,
+      numeroExterior: null,
+      numeroInterior: null,
+    };
+    const codeState = code >= 0 ? catalog.stateOfMunicipality(catalog.municipalityIndexOf(code)) : -1;
+    // A country word ending the line goes when the line names a state before it.
+    if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!))) pieces = pieces.slice(0, -1);
+
+    // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names.
+    const roles: (string | undefined)[] = pieces.map((piece, i) => (i > 0 && NUMBER_PIECE.test(piece) ? 'numbers' : undefined));
+    // Settlements with their type in front, and a settlement glued after a street's number.
+    for (let i = 0; i < pieces.length; i++) {
+      const split = this.splitGluedSettlement(pieces[i]!);
+      if (split) {
+        pieces.splice(i, 1, split[0], split[1]);
+        roles.splice(i, 1, undefined, 'settlement');
+        i++;
+      } else if (splitSettlementType(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
+    }
+    let street = -1;
+    if (roles[0] === undefined && (looksLikeStreet(pieces[0]!) || (pieces.length > 1 && !this.isName(pieces[0]!, code, codeState)))) {
+      street = 0;
+      roles[0] = 'street';
+    }
+
+    // Names, from the last piece to the first: the state usually ends the line. A piece right
+    // after the street may be a settlement without its type (`Puebla 121, Roma Norte, ...`).
+    const typed = roles.includes('settlement');
+    for (let i = pieces.length - 1; i >= 0; i--) {
+      if (roles[i] !== undefined) continue;
+      roles[i] = this.readName(pieces[i]!, reading, code, codeState, !typed && i === nextName(roles, street));
+    }
+    // The settlement: typed in front, or matched to the code's settlements.
+    for (let i = 0; i < pieces.length; i++) {
+      if (roles[i] !== 'settlement' || reading.settlementText !== null) continue;
+      this.takeSettlement(pieces[i]!, reading);
+    }
+    if (street >= 0) Object.assign(reading, streetOf(readStreet(pieces[street]!)));
+    // Numbers written apart (`Mz. 23, Lote 10`, `No. 14785 local 36`).
+    for (let i = 0; i < pieces.length; i++) {
+      if (roles[i] !== 'numbers') continue;
+      const numbers = readStreet(pieces[i]!);
+      if (!reading.numeroExterior && numbers.numeroExterior) reading.numeroExterior = numbers.numeroExterior;
+      if (!reading.numeroInterior && numbers.numeroInterior) reading.numeroInterior = numbers.numeroInterior;
+    }
+    return reading;
+  }
+
+  /** Splits `Calle Hidalgo No. 103 Col. Centro` into the street and the settlement, or undefined. */
+  private splitGluedSettlement(piece: string): [string, string] | undefined {
+    if (!/\d|s\/n/i.test(piece)) return undefined;
+    for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
+      const before = piece.slice(0, at);
+      if (!/\d|s\/n/i.test(before)) continue;
+      const rest = piece.slice(at + 1);
+      const split = splitSettlementType(rest);
+      if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
+    }
+    return undefined;
+  }
+
+  /** Whether a whole piece names the code's state, municipality or city, or any state. */
+  private isName(piece: string, code: number, codeState: number): boolean {
+    const catalog = this.catalog;
+    if (findState(catalog, piece) >= 0) return true;
+    if (code >= 0) {
+      const folded = foldForMatch(piece);
+      if (folded === foldForMatch(catalog.municipalityOf(code)) || folded === foldForMatch(catalog.cityOf(code))) return true;
+    }
+    return findMunicipalities(catalog, piece, codeState).length > 0;
+  }
+
+  /** Reads one piece as names (state, municipality, city, settlement), peeling them from its end. */
+  private readName(piece: string, reading: Reading, code: number, codeState: number, afterStreet: boolean): string {
+    const catalog = this.catalog;
+    let rest = piece;
+    let role = 'unknown';
+    while (rest) {
+      const words = rest.split(' ');
+      let taken = false;
+      for (let k = Math.min(words.length, MAX_NAME_WORDS); k >= 1 && !taken; k--) {
+        const name = words.slice(words.length - k).join(' ');
+        const taking = this.takeName(name, reading, code, codeState, k === words.length && afterStreet && role === 'unknown');
+        if (taking) {
+          role = taking;
+          rest = words.slice(0, words.length - k).join(' ').replace(/[\s,.-]+$/, '');
+          taken = true;
+        }
+      }
+      if (!taken) break;
+    }
+    return rest && role !== 'unknown' ? role : rest ? 'unknown' : role;
+  }
+
+  /** Takes `name` as the first part it can be; the part's role, or undefined. */
+  private takeName(name: string, reading: Reading, code: number, codeState: number, mayBeSettlement: boolean): string | undefined {
+    const catalog = this.catalog;
+    const folded = foldForMatch(name);
+    if (!folded) return undefined;
+    if (code >= 0) {
+      // The code's own facts first: its state, municipality, city, settlements.
+      if (reading.stateText === null && findState(catalog, name) === codeState) {
+        reading.state = codeState;
+        reading.stateText = name;
+        return 'state';
+      }
+      const municipality = catalog.municipalityIndexOf(code);
+      if (reading.municipalityText === null && findMunicipalities(catalog, name, codeState).includes(municipality)) {
+        reading.municipalities = [municipality];
+        reading.municipalityText = name;
+        return 'municipality';
+      }
+      if (reading.cityText === null && catalog.cityOf(code) && settlementKey(name) === settlementKey(catalog.cityOf(code))) {
+        reading.cityText = name;
+        return 'city';
+      }
+      if (reading.settlementText === null && matchSettlement(catalog, code, name) >= 0) {
+        this.takeSettlement(name, reading);
+        return 'settlement';
+      }
+    }
+    const state = findState(catalog, name);
+    if (state >= 0) {
+      if (reading.stateText === null) {
+        reading.state = state;
+        reading.stateText = name;
+        return 'state';
+      }
+      // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
+      if (state === reading.state) return 'state';
+    }
+    if (reading.municipalityText === null) {
+      const municipalities = findMunicipalities(catalog, name, reading.state);
+      if (municipalities.length) {
+        reading.municipalities = municipalities;
+        reading.municipalityText = name;
+        return 'municipality';
+      }
+    }
+    if (reading.settlementText === null && code < 0 && settlementPlaces(catalog, name, reading.municipalities, reading.state).length) {
+      this.takeSettlement(name, reading);
+      return 'settlement';
+    }
+    if (mayBeSettlement && reading.settlementText === null) {
+      this.takeSettlement(name, reading);
+      return 'settlement';
+    }
+    return undefined;
+  }
+
+  private takeSettlement(text: string, reading: Reading): void {
+    const { type, name } = splitSettlementType(text);
+    reading.settlementText = text;
+    reading.settlementName = name;
+    reading.settlementType = type;
+  }
+
+  /** Judges what was read under the code (written or found), and fills what the code implies. */
+  private judge(reading: Reading, written: string | null, code: number): ParsedAddress {
+    const catalog = this.catalog;
+    const read: AddressPart[] = [];
+    const inferred: AddressPart[] = [];
+    let codes: string[] | undefined;
+    let cp = written;
+    let place = code;
+    if (written === null) {
+      const found = this.codesOf(reading);
+      if (found.length === 1) {
+        place = found[0]!;
+        cp = catalog.postalCode(place);
+        inferred.push('cp');
+      } else if (found.length > 1) codes = found.slice(0, MAX_CODES).map((c) => catalog.postalCode(c));
+    } else read.push('cp');
+
+    const stateName = reading.state >= 0 ? catalog.stateNames()[reading.state]! : null;
+    const municipalityName = reading.municipalities.length ? catalog.nameOfMunicipality(reading.municipalities[0]!) : null;
+    const settlement = place >= 0 && reading.settlementText !== null ? matchSettlement(catalog, place, reading.settlementText) : -1;
+    const settlementName = settlement >= 0 ? catalog.settlementName(settlement) : reading.settlementName;
+    const result: ValidationResult = this.validator.validateFields(
+      cp ?? '',
+      settlementName ?? '',
+      municipalityName ?? reading.municipalityText ?? '',
+      stateName ?? reading.stateText ?? '',
+      reading.cityText ?? '',
+    );
+
+    const parts: Record<AddressPart, string | null> = {
+      cp,
+      estado: stateName,
+      municipio: municipalityName,
+      asentamiento: settlementName,
+      tipo_asentamiento: settlement >= 0 ? catalog.settlementType(settlement) : reading.settlementType,
+      ciudad: reading.cityText !== null && place >= 0 && catalog.cityOf(place) && settlementKey(reading.cityText) === settlementKey(catalog.cityOf(place)) ? catalog.cityOf(place) : reading.cityText,
+      calle: reading.calle,
+      numero_exterior: reading.numeroExterior,
+      numero_interior: reading.numeroInterior,
+    };
+    for (const part of ADDRESS_PARTS) if (part !== 'cp' && parts[part] !== null) read.push(part);
+    if (place >= 0) {
+      const fill = (part: AddressPart, value: string) => {
+        if (parts[part] === null && value) {
+          parts[part] = value;
+          inferred.push(part);
+        }
+      };
+      fill('estado', catalog.stateOf(place));
+      fill('municipio', catalog.municipalityOf(place));
+      fill('ciudad', catalog.cityOf(place).trim());
+      if (catalog.settlementEndOf(place) - catalog.settlementStartOf(place) === 1) {
+        fill('asentamiento', catalog.settlementName(catalog.settlementStartOf(place)));
+        fill('tipo_asentamiento', catalog.settlementType(catalog.settlementStartOf(place)));
+      }
+    }
+    const parsed: ParsedAddress = { ...parts, valid: result.valid, errors: result.errors, suggestions: result.suggestions, read, inferred };
+    if (codes) parsed.codes = codes;
+    return parsed;
+  }
+
+  /** The code indices that fit a line without a code: by its settlement, else its municipality. */
+  private codesOf(reading: Reading): number[] {
+    const catalog = this.catalog;
+    if (reading.settlementName !== null && (reading.municipalities.length || reading.state >= 0)) {
+      const seen = new Set<number>();
+      for (const text of [reading.settlementText!, reading.settlementName]) {
+        for (const { code } of settlementPlaces(catalog, text, reading.municipalities, reading.state)) seen.add(code);
+        if (seen.size) break;
+      }
+      if (seen.size) return [...seen];
+    }
+    if (reading.municipalities.length === 1) {
+      return catalog.codesOfMunicipalities(reading.municipalities, MAX_CODES + 1).map((cp) => catalog.codeIndex(cp));
+    }
+    return [];
+  }
+}
+
+/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
+const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int\b|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt\b|lt\.|lte|lote|s\/n)/i;
+
+/** The first piece after `street` that no role was given yet (the settlement's usual place). */
+function nextName(roles: readonly (string | undefined)[], street: number): number {
+  for (let i = street + 1; i < roles.length; i++) if (roles[i] === undefined) return i;
+  return -1;
+}
+
+function streetOf(parts: ReturnType<typeof readStreet>): Pick<Reading, 'calle' | 'numeroExterior' | 'numeroInterior'> {
+  return { calle: parts.calle, numeroExterior: parts.numeroExterior, numeroInterior: parts.numeroInterior };
+}
+
+const readers = new WeakMap<CpmxClient, AddressReader>();
+
+/**
+ * Reads a one-line address against the catalog the client answers from: its parts (in the
+ * catalog's spelling where they name a place), whether they agree with its code (the errors
+ * and suggestions of `validateAddress`), which parts were read and which inferred. Never
+ * throws on its input: an empty line, binary data or a huge text get error 130 with a reason.
+ */
+export function parseAddress(client: CpmxClient, text: string): ParsedAddress {
+  let reader = readers.get(client);
+  if (!reader) readers.set(client, (reader = new AddressReader(client)));
+  return reader.parse(text);
+}
