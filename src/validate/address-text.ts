@@ -14,9 +14,18 @@ export const MAX_ADDRESS_CHARS = 1024;
 export function unreadableLine(text: string): string | undefined {
   if (text.length > MAX_ADDRESS_CHARS) return `line longer than ${MAX_ADDRESS_CHARS} characters: not an address`;
   // NUL, other C0 controls than tab, and the replacement character of undecodable bytes.
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffd]/.test(text)) return 'binary data, not text';
+  if (hasBinary(text)) return 'binary data, not text';
   if (!/[\p{L}\p{N}]/u.test(text)) return text.trim() ? 'no letters or digits: not an address' : 'empty line';
   return undefined;
+}
+
+/** Whether text holds C0 controls other than white space, or U+FFFD (bytes that did not decode). */
+function hasBinary(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd) return true;
+  }
+  return false;
 }
 
 /** A five-digit (or four-digit, after a marker) number that may be the postal code. */
