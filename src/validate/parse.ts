@@ -49,7 +49,7 @@ export interface ParsedAddress extends Record<AddressPart, string | null> {
 export const MAX_CODES = 10;
 
 /** A line that holds no address: every part null, 130 with the reason. */
-function unreadableAddress(reason: string): ParsedAddress {
+export function unreadableAddress(reason: string): ParsedAddress {
   return {
     cp: null,
     estado: null,

@@ -9,7 +9,7 @@ const LOCAL_TOKEN = 'cpmx-validate';
 export const validateCommand = command({
   name: 'validate',
   synopsis: '[FILE|-]',
-  usageOptions: '[--output FILE] [--format ndjson|csv] [--invalid-only] [--fix FILE] [--jobs N]',
+  usageOptions: '[--output FILE] [--format ndjson|csv] [--invalid-only] [--fix FILE] [--jobs N] [--address-column NAME]',
   summary: 'check addresses in a CSV or NDJSON file',
   description: `Checks every address record of a CSV (header row; delimiter , ; | or tab detected) or NDJSON
 file against the catalog, and writes one result per record, in order: NDJSON lines
@@ -47,6 +47,7 @@ while it runs on a terminal.`,
     'input-format': { type: 'string', value: 'csv|ndjson', help: "the input's format (default: detected from its first character)" },
     encoding: { type: 'string', value: 'NAME', help: "the input's encoding: utf-8, utf-16le, utf-16be, windows-1252 (latin1) (default: detected)" },
     column: { type: 'string', multiple: true, value: 'FIELD=NAME', help: 'read FIELD (cp, asentamiento, municipio, estado, ciudad) from column NAME' },
+    'address-column': { type: 'string', value: 'NAME', help: 'the CSV column NAME holds one-line addresses: each is read as cpmx parse reads it, then judged' },
     jobs: { type: 'string', value: 'N', help: 'threads that validate (default: one per core)' },
     'max-record-bytes': { type: 'string', value: 'N', help: 'a longer record is not read: 130 (default 65536)' },
     token: { type: 'string', value: 'T', help: 'the token (default: CPMX_TOKEN, else a local one; "pruebas" is test mode)' },
@@ -79,6 +80,23 @@ while it runs on a terminal.`,
     const jobs = values.jobs === undefined ? availableParallelism() : integer(values.jobs, '--jobs', 1, 64);
     const maxRecordBytes = values['max-record-bytes'] === undefined ? undefined : integer(values['max-record-bytes'], '--max-record-bytes', 1024, 1 << 30);
     const token = tokenOption(values.token) ?? LOCAL_TOKEN;
+    const addressColumn = values['address-column'];
+    if (addressColumn !== undefined) {
+      const alone = ['fix', 'column', 'input-format', 'invalid-only', 'output'].filter((name) => values[name as keyof typeof values] !== undefined);
+      if (alone.length) throw new UsageError(`--address-column does not go with ${alone.map((name) => `--${name}`).join(', ')}`);
+      if (format !== 'ndjson') throw new UsageError('--address-column writes NDJSON results');
+      if (!addressColumn.trim()) throw new UsageError('--address-column needs the name of the column that holds the addresses');
+      const { runParse } = await import('../../validate/parse-run.js');
+      return runParse({
+        input,
+        column: addressColumn,
+        encoding,
+        client: createClient({ token, dataPath: dataOption(values.data) }),
+        results: 'validate',
+        command: 'validate',
+        quiet: values.quiet === true,
+      });
+    }
     const { runValidate } = await import('../../validate/run.js');
     return runValidate({
       input,
