@@ -44,6 +44,8 @@ export function cleanLine(text: string): string {
   return text
     .replace(/[\s\u00a0]+/g, ' ')
     .replace(/\s+([,;])/g, '$1')
+    // `Col.Centro`: a word glued after an abbreviation's dot (never `N.L.`: one letter).
+    .replace(/\.(?=\p{Lu}\p{Ll}{2,})/gu, '. ')
     .trim();
 }
 

@@ -200,8 +200,8 @@ export class AddressReader {
     // after the street may be a settlement without its type (`Puebla 121, Roma Norte, ...`).
     const typed = roles.includes('settlement');
     for (let i = pieces.length - 1; i >= 0; i--) {
-      if (roles[i] !== undefined) continue;
-      roles[i] = this.readName(pieces[i]!, reading, code, codeState, !typed && i === nextName(roles, street));
+      if (roles[i] === 'settlement') pieces[i] = this.readName(pieces[i]!, reading, code, codeState, false, true).rest;
+      else if (roles[i] === undefined) roles[i] = this.readName(pieces[i]!, reading, code, codeState, !typed && i === nextName(roles, street)).role;
     }
     // The settlement: typed in front, or matched to the code's settlements.
     for (let i = 0; i < pieces.length; i++) {
@@ -243,36 +243,49 @@ export class AddressReader {
     return findMunicipalities(catalog, piece, codeState).length > 0;
   }
 
-  /** Reads one piece as names (state, municipality, city, settlement), peeling them from its end. */
-  private readName(piece: string, reading: Reading, code: number, codeState: number, afterStreet: boolean): string {
-    const catalog = this.catalog;
+  /**
+   * Reads one piece as names (state, municipality, city, settlement), peeling them from its
+   * end (`Ensenada B.C.`, `Centro Tuxtla Gutiérrez Chiapas`); what is left, if anything, is
+   * the piece's own text. A typed settlement (`Col. Centro Atlapexco`) gives up only places.
+   */
+  private readName(piece: string, reading: Reading, code: number, codeState: number, afterStreet: boolean, settlement = false): { role: string; rest: string } {
     let rest = piece;
     let role = 'unknown';
     while (rest) {
       const words = rest.split(' ');
       let taken = false;
-      for (let k = Math.min(words.length, MAX_NAME_WORDS); k >= 1 && !taken; k--) {
+      // A settlement keeps at least its type and one word of name.
+      const least = settlement ? Math.min(words.length, 2) : 0;
+      for (let k = Math.min(words.length - least, MAX_NAME_WORDS); k >= 1 && !taken; k--) {
         const name = words.slice(words.length - k).join(' ');
-        const taking = this.takeName(name, reading, code, codeState, k === words.length && afterStreet && role === 'unknown');
+        const whole = k === words.length;
+        const taking = this.takeName(name, reading, code, codeState, !whole);
         if (taking) {
           role = taking;
           rest = words.slice(0, words.length - k).join(' ').replace(/[\s,.-]+$/, '');
           taken = true;
         }
       }
-      if (!taken) break;
+      if (!taken || settlement) break;
     }
-    return rest && role !== 'unknown' ? role : rest ? 'unknown' : role;
+    // A piece right after the street that names nothing else is the settlement, without its type.
+    if (!settlement && rest === piece && afterStreet && reading.settlementText === null) {
+      this.takeSettlement(piece, reading);
+      return { role: 'settlement', rest: '' };
+    }
+    return { role: rest && !settlement ? 'unknown' : role, rest };
   }
 
-  /** Takes `name` as the first part it can be; the part's role, or undefined. */
-  private takeName(name: string, reading: Reading, code: number, codeState: number, mayBeSettlement: boolean): string | undefined {
+  /**
+   * Takes `name` as the first part it can be; the part's role, or undefined. A part of a piece
+   * (`partial`) is taken only as one of the code's own places when there is a code.
+   */
+  private takeName(name: string, reading: Reading, code: number, codeState: number, partial: boolean): string | undefined {
     const catalog = this.catalog;
-    const folded = foldForMatch(name);
-    if (!folded) return undefined;
+    if (!foldForMatch(name)) return undefined;
     if (code >= 0) {
       // The code's own facts first: its state, municipality, city, settlements.
-      if (reading.stateText === null && findState(catalog, name) === codeState) {
+      if (reading.stateText === null && this.stateNamed(name) === codeState) {
         reading.state = codeState;
         reading.stateText = name;
         return 'state';
@@ -287,38 +300,42 @@ export class AddressReader {
         reading.cityText = name;
         return 'city';
       }
+      if (partial) return undefined;
       if (reading.settlementText === null && matchSettlement(catalog, code, name) >= 0) {
         this.takeSettlement(name, reading);
         return 'settlement';
       }
     }
-    const state = findState(catalog, name);
-    if (state >= 0) {
-      if (reading.stateText === null) {
-        reading.state = state;
-        reading.stateText = name;
-        return 'state';
-      }
-      // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
-      if (state === reading.state) return 'state';
+    const state = this.stateNamed(name);
+    if (state >= 0 && reading.stateText === null) {
+      reading.state = state;
+      reading.stateText = name;
+      return 'state';
     }
     if (reading.municipalityText === null) {
-      const municipalities = findMunicipalities(catalog, name, reading.state);
+      const inState = reading.state >= 0 ? reading.state : codeState;
+      let municipalities = findMunicipalities(catalog, name, inState);
+      if (!municipalities.length && name.endsWith('.')) municipalities = findMunicipalities(catalog, name.slice(0, -1), inState);
       if (municipalities.length) {
         reading.municipalities = municipalities;
         reading.municipalityText = name;
         return 'municipality';
       }
     }
+    // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
+    if (state >= 0 && state === reading.state) return 'state';
+    if (partial) return undefined;
     if (reading.settlementText === null && code < 0 && settlementPlaces(catalog, name, reading.municipalities, reading.state).length) {
       this.takeSettlement(name, reading);
       return 'settlement';
     }
-    if (mayBeSettlement && reading.settlementText === null) {
-      this.takeSettlement(name, reading);
-      return 'settlement';
-    }
     return undefined;
+  }
+
+  /** The state a name names (a final dot set aside when needed: `Nuevo Leon.`), or -1. */
+  private stateNamed(name: string): number {
+    const state = findState(this.catalog, name);
+    return state < 0 && name.endsWith('.') ? findState(this.catalog, name.slice(0, -1)) : state;
   }
 
   private takeSettlement(text: string, reading: Reading): void {
