@@ -5,7 +5,7 @@
  */
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
-import { foldForMatch, stateSpellings } from '../core/names.js';
+import { foldForMatch, sameMunicipality, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
 import { recordMapper, type Field, type FieldValues } from './fields.js';
 
 export { FIELDS, type Field } from './fields.js';
@@ -96,6 +96,9 @@ class CodeEntry {
    */
   private readonly nameLookup: string | Set<string>;
 
+  /** Reads settlements written otherwise than the catalog writes them; made at the first such record. */
+  private matcher: SettlementMatcher | undefined;
+
   constructor(
     readonly error: ValidationError | undefined,
     readonly names: string[],
@@ -105,8 +108,28 @@ class CodeEntry {
     /** The state's catalog name and aliases, folded; shared by the codes of a state. */
     readonly stateNames: Set<string>,
     private readonly folds: CatalogFolds | undefined,
+    /** The settlements' types, in the order of `names`, asked only when a name needs reading. */
+    private readonly types: () => readonly string[] = () => [],
   ) {
     this.nameLookup = nameLookup(names);
+  }
+
+  /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
+  readSettlement(written: string): string | undefined {
+    return (this.matcher ??= new SettlementMatcher(this.names, this.types())).match(written);
+  }
+
+  /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
+  isState(written: string): boolean {
+    const key = stateKeyOf(written);
+    return key >= 0 && key === stateKeyOf(this.estado);
+  }
+
+  /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City) is this code's city. */
+  isCity(written: string): boolean {
+    if (sameMunicipality(written, this.ciudad)) return true;
+    const city = stateKeyOf(this.ciudad);
+    return city >= 0 && stateKeyOf(written) === city;
   }
 
   hasName(name: string): boolean {
@@ -206,7 +229,11 @@ export class AddressValidator {
     const body = this.client.infoCp(cp, { type: 'simplified' });
     if (!body.error) {
       const r = body.response;
-      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds);
+      const types = () => {
+        const full = this.client.infoCp(cp);
+        return Array.isArray(full) ? full.map((record) => record.response.tipo_asentamiento) : [];
+      };
+      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds, types);
     }
     let entry = this.errorEntries.get(body.code_error);
     if (!entry) {
@@ -255,16 +282,19 @@ export class AddressValidator {
     // only when that fails. Nothing is allocated for a valid record.
     let failed: Failed | undefined;
     const estado = text(estadoValue);
-    if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado))) failed = fail(failed, 'estado', 120, code.estado);
+    // Past the folds, each field is read in the forms people write (core/names): only then.
+    if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado)) && !code.isState(estado)) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio) failed = fail(failed, 'municipio', 121, code.municipio);
+    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio && !sameMunicipality(municipio, code.municipio)) {
+      failed = fail(failed, 'municipio', 121, code.municipio);
+    }
     const asentamiento = text(asentamientoValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = foldForMatch(asentamiento);
-      if (!code.hasFoldedName(given)) failed = fail(failed, 'asentamiento', 122, closest(given, code));
+      if (!code.hasFoldedName(given) && code.readSettlement(asentamiento) === undefined) failed = fail(failed, 'asentamiento', 122, suggestSettlement(asentamiento, given, code));
     }
     const ciudad = text(ciudadValue);
-    if (ciudad !== code.ciudad && ciudad.trim() && foldForMatch(ciudad) !== code.foldedCiudad) failed = fail(failed, 'ciudad', 123, code.ciudad || undefined);
+    if (ciudad !== code.ciudad && ciudad.trim() && foldForMatch(ciudad) !== code.foldedCiudad && !code.isCity(ciudad)) failed = fail(failed, 'ciudad', 123, code.ciudad || undefined);
     return failed ?? VALID;
   }
 
@@ -328,6 +358,12 @@ export const VALID: ValidationResult = Object.freeze({ valid: true, errors: NO_E
 export function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : String(value);
+}
+
+/** The settlement of the code nearest to what was written, with or without the type written in front. */
+function suggestSettlement(written: string, folded: string, code: CodeEntry): string | undefined {
+  const split = splitSettlementType(written);
+  return closest(folded, code) ?? (split.type ? closest(foldForMatch(split.name), code) : undefined);
 }
 
 /** The settlement of the code nearest to `given` by Levenshtein distance, if near enough. */

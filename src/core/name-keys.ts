@@ -1,0 +1,248 @@
+/**
+ * Comparison keys for names as people write them, read with the tables of `name-forms.ts`:
+ * a state's INEGI key from any of its forms, and for municipality, city and settlement names
+ * a key of folded words with shortened words written out (`Gral.` → general), ordinals and
+ * roman numerals made numbers (`1ra.`, `Primera`, `I` → 1) and letters run together
+ * (`U.H.` → unidad habitacional). Two spellings of one name get one key; the catalog's own
+ * names are keyed the same way, so a key is only ever compared with another key.
+ * The tables' indexes are built on first use: loading and the lookups never touch them.
+ */
+import { MUNICIPALITY_TITLES, ORDINAL_ENDINGS, ORDINAL_WORDS, STATE_ALIASES, STATE_FORMS, STATE_PREFIXES, STATE_SUFFIXES, WORD_FORMS } from './name-forms.js';
+import { foldForMatch, foldStateName } from './fold.js';
+
+/** The words of a name, folded and read, each with where its last source character ends in the text. */
+export interface NameWords {
+  readonly words: string[];
+  /** `ends[i]`: the offset in the text just past what word `i` was read from. */
+  readonly ends: number[];
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const ORDINAL = new RegExp(`^(\\d{1,3})(?:${ORDINAL_ENDINGS.join('|')})$`);
+const ROMAN = /^[ivxl]+$/;
+const ROMAN_VALUES: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10, l: 50 };
+
+/** Reads `text` into its words: folded, letters run together joined, shortened words written out, ordinals as numbers. */
+export function nameWords(text: string): NameWords {
+  const raw: string[] = [];
+  const rawEnds: number[] = [];
+  for (const match of text.matchAll(WORD)) {
+    raw.push(foldToken(match[0]));
+    rawEnds.push(match.index + match[0].length);
+  }
+  const words: string[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    let word = raw[i]!;
+    let end = rawEnds[i]!;
+    if (isLetter(word)) {
+      // Single letters in a row are one word written with dots: `U.H.`, `C.T.M.`.
+      let j = i + 1;
+      while (j < raw.length && isLetter(raw[j]!)) word += raw[j++]!;
+      if (j > i + 1) {
+        end = rawEnds[j - 1]!;
+        i = j - 1;
+      }
+    } else if (word === 'ex' && i + 1 < raw.length && !/^\d/.test(raw[i + 1]!)) {
+      // `Ex-Hacienda`, `Ex Hacienda`, `Exhacienda` are one word.
+      word += raw[++i]!;
+      end = rawEnds[i]!;
+    }
+    for (const read of readWord(word)) {
+      words.push(read);
+      ends.push(end);
+    }
+  }
+  return { words, ends };
+}
+
+/** One token folded: case and accents dropped; `º` and `ª` as the letters they stand for. */
+function foldToken(token: string): string {
+  const folded = foldStateName(token);
+  return folded.includes('º') || folded.includes('ª') ? folded.replaceAll('º', 'o').replaceAll('ª', 'a') : folded;
+}
+
+function isLetter(word: string): boolean {
+  return word.length === 1 && word >= 'a' && word <= 'z';
+}
+
+/** A folded word as the key holds it: written out, or a number for an ordinal or roman numeral. */
+function readWord(word: string): readonly string[] {
+  const full = WORD_FORMS[word];
+  if (full !== undefined) return full.split(' ');
+  const ordinal = ORDINAL_WORDS[word];
+  if (ordinal !== undefined) return [String(ordinal)];
+  const numbered = ORDINAL.exec(word);
+  if (numbered) return [String(Number(numbered[1]))];
+  if (/^\d+$/.test(word)) return [String(Number(word))];
+  if (ROMAN.test(word)) {
+    const value = romanValue(word);
+    if (value > 0) return [String(value)];
+  }
+  return [word];
+}
+
+/** The value of a well-formed roman numeral of i, v, x, l (up to 89), else 0. */
+function romanValue(word: string): number {
+  let value = 0;
+  for (let i = 0; i < word.length; i++) {
+    const here = ROMAN_VALUES[word[i]!]!;
+    const next = i + 1 < word.length ? ROMAN_VALUES[word[i + 1]!]! : 0;
+    value += here < next ? -here : here;
+  }
+  return value > 0 && value < 90 && toRoman(value) === word ? value : 0;
+}
+
+function toRoman(value: number): string {
+  const parts: [number, string][] = [
+    [50, 'l'],
+    [40, 'xl'],
+    [10, 'x'],
+    [9, 'ix'],
+    [5, 'v'],
+    [4, 'iv'],
+    [1, 'i'],
+  ];
+  let out = '';
+  for (const [n, roman] of parts) {
+    while (value >= n) {
+      out += roman;
+      value -= n;
+    }
+  }
+  return out;
+}
+
+/**
+ * The comparison key of a name: its words read as `nameWords` reads them, joined by spaces.
+ * `Sta. María 1a. Secc.` and `Santa Maria Primera Sección` have one key.
+ */
+export function nameKey(text: string): string {
+  return nameWords(text).words.join(' ');
+}
+
+/** The words of each form of a table, read as names are, longest first. */
+export function formWords(forms: readonly string[]): string[][] {
+  return forms.map((form) => nameWords(form).words).sort((a, b) => b.length - a.length);
+}
+
+/** How many leading words of `words` are one of `forms` (longest first), leaving at least one word; 0 when none. */
+export function leadingForm(words: readonly string[], forms: readonly (readonly string[])[]): number {
+  for (const form of forms) {
+    if (form.length >= words.length) continue;
+    let same = true;
+    for (let i = 0; i < form.length && same; i++) same = words[i] === form[i];
+    if (same) return form.length;
+  }
+  return 0;
+}
+
+let titleWords: string[][] | undefined;
+
+/**
+ * The keys a written municipality (or city) name may stand for, most literal first: as
+ * written; without a title (`Alc.`, `Mpio. de`, `Delegación`); without `Ciudad`/`Cd.` in front
+ * (`Cd. Victoria` is the municipality Victoria).
+ */
+export function municipalityKeys(text: string): string[] {
+  const { words } = nameWords(text);
+  const keys = [words.join(' ')];
+  const titled = leadingForm(words, (titleWords ??= formWords(MUNICIPALITY_TITLES)));
+  const rest = words.slice(titled);
+  if (titled) keys.push(rest.join(' '));
+  if (rest.length > 1 && rest[0] === 'ciudad') keys.push(rest.slice(1).join(' '));
+  return keys;
+}
+
+/** Whether a written municipality or city name is the catalog's `catalogName` under some reading. */
+export function sameMunicipality(text: string, catalogName: string): boolean {
+  const target = nameKey(catalogName);
+  return target !== '' && municipalityKeys(text).includes(target);
+}
+
+interface StateReading {
+  byCompact: Map<string, number>;
+  /** The compact forms of the listed abbreviations and codes (not of the names). */
+  listed: Set<string>;
+  prefixes: string[];
+  suffixes: string[];
+  seen: Map<string, number>;
+}
+
+let stateReading: StateReading | undefined;
+const SEEN_LIMIT = 4096;
+
+/** A name with dots, spaces, hyphens and other punctuation removed, folded: `N. L.` → `nl`. */
+export function compact(text: string): string {
+  return foldForMatch(text).replaceAll(' ', '');
+}
+
+function readingOfStates(): StateReading {
+  if (!stateReading) {
+    const byCompact = new Map<string, number>();
+    const listed = new Set<string>();
+    for (const state of STATE_FORMS) {
+      for (const name of [state.name, ...(STATE_ALIASES[state.name] ?? [])]) byCompact.set(compact(name), state.key);
+      for (const form of [state.iso, `MX-${state.iso}`, ...state.forms]) {
+        byCompact.set(compact(form), state.key);
+        listed.add(compact(form));
+      }
+    }
+    const byLength = (a: string, b: string) => b.length - a.length;
+    stateReading = {
+      byCompact,
+      listed,
+      prefixes: STATE_PREFIXES.map(compact).sort(byLength),
+      suffixes: STATE_SUFFIXES.map(compact).sort(byLength),
+      seen: new Map(),
+    };
+  }
+  return stateReading;
+}
+
+/**
+ * The INEGI key (`c_estado`, 1 to 32) of the state `text` names in any of the forms of
+ * `STATE_FORMS` (name, abbreviation, ISO 3166-2 code with or without `MX-`, one- or two-digit
+ * key, `Estado de`/`Edo.` in front, `, México` after), or -1. Needs no catalog.
+ */
+export function stateKeyOf(text: string): number {
+  const reading = readingOfStates();
+  let key = reading.seen.get(text);
+  if (key === undefined) {
+    key = readStateKey(reading, text);
+    if (reading.seen.size < SEEN_LIMIT && text.length <= 64) reading.seen.set(text, key);
+  }
+  return key;
+}
+
+function readStateKey(reading: StateReading, text: string): number {
+  const trimmed = text.trim();
+  if (/^\d{1,2}$/.test(trimmed)) {
+    const key = Number(trimmed);
+    return key >= 1 && key <= STATE_FORMS.length ? key : -1;
+  }
+  const whole = compact(trimmed);
+  if (!whole) return -1;
+  const direct = reading.byCompact.get(whole);
+  if (direct !== undefined) return direct;
+  for (const suffix of ['', ...reading.suffixes]) {
+    if (suffix && !(whole.endsWith(suffix) && whole.length > suffix.length)) continue;
+    const body = whole.slice(0, whole.length - suffix.length);
+    const found = reading.byCompact.get(body);
+    if (found !== undefined) return found;
+    for (const prefix of reading.prefixes) {
+      if (!body.startsWith(prefix) || body.length === prefix.length) continue;
+      const named = reading.byCompact.get(body.slice(prefix.length));
+      if (named !== undefined) return named;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Whether `text` is one of the listed state forms (`STATE_FORMS`' abbreviations and codes, in
+ * any spacing and punctuation), as opposed to a state's name respaced (`Quintana+Roo`).
+ */
+export function isListedStateForm(text: string): boolean {
+  return readingOfStates().listed.has(compact(text));
+}
