@@ -68,9 +68,10 @@ function isLetter(word: string): boolean {
 
 /** A folded word as the key holds it: written out, or a number for an ordinal or roman numeral. */
 function readWord(word: string): readonly string[] {
-  const full = WORD_FORMS[word];
+  // Own keys only: `constructor` (Crédito Constructor) is a word, not Object's method.
+  const full = Object.hasOwn(WORD_FORMS, word) ? WORD_FORMS[word] : undefined;
   if (full !== undefined) return full.split(' ');
-  const ordinal = ORDINAL_WORDS[word];
+  const ordinal = Object.hasOwn(ORDINAL_WORDS, word) ? ORDINAL_WORDS[word] : undefined;
   if (ordinal !== undefined) return [String(ordinal)];
   const numbered = ORDINAL.exec(word);
   if (numbered) return [String(Number(numbered[1]))];

@@ -181,7 +181,10 @@ export function settlementNeedles(text: string): string[] {
   const rest = foldSettlementName(splitSettlementType(text).name);
   const written = rest
     .split(' ')
-    .map((word) => WORD_FORMS[word.replace(/\.$/, '')] ?? word)
+    .map((word) => {
+      const bare = word.replace(/\.$/, '');
+      return (Object.hasOwn(WORD_FORMS, bare) ? WORD_FORMS[bare] : undefined) ?? word;
+    })
     .join(' ');
   return [...new Set([rest, written])].filter((needle) => needle && needle !== folded);
 }

@@ -11,11 +11,10 @@
  */
 import { catalogOf, type CpmxClient } from '../client/client.js';
 import type { Catalog } from '../core/catalog.js';
-import { findMunicipalities, findState, foldForMatch, stateSpellings } from '../core/names.js';
+import { findMunicipalities, findState, foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { VALIDATION_ERRORS, validatorFor, type AddressValidator, type ValidationError, type ValidationResult } from './address.js';
 import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import type { Field } from './fields.js';
-import { matchSettlement, settlementKey, splitSettlementType } from './pending-names.js';
 import { settlementPlaces } from './settlement-codes.js';
 
 /** The parts of a one-line address, in the order results list them. */
@@ -431,6 +430,12 @@ const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int\b|int\.|interior|depto|dpto|d
 function nextName(roles: readonly (string | undefined)[], street: number): number {
   for (let i = street + 1; i < roles.length; i++) if (roles[i] === undefined) return i;
   return -1;
+}
+
+/** The settlement index of code `code` that `text` names (the catalog's spelling found by the core), or -1. */
+function matchSettlement(catalog: Catalog, code: number, text: string): number {
+  const found = settlementMatcherOf(catalog, code).indexOf(text);
+  return found < 0 ? -1 : catalog.settlementStartOf(code) + found;
 }
 
 function streetOf(parts: ReturnType<typeof readStreet>): Pick<Reading, 'calle' | 'numeroExterior' | 'numeroInterior'> {

@@ -5,7 +5,7 @@
  * for addresses that carry their code.
  */
 import type { Catalog } from '../core/catalog.js';
-import { settlementKey } from './pending-names.js';
+import { settlementKey, splitSettlementType } from '../core/names.js';
 
 export interface SettlementPlace {
   /** The code index. */
