@@ -98,7 +98,17 @@ const EXTERIOR = /(?:\bN(?:[oº°]|[uú]m(?:ero)?)\.?|#|\bN[º°])\s?(\d+(?:\s?[
 const NO_NUMBER = /\bS\s?\/\s?N\b|\bS\.N\.|\bsin n[uú]mero\b/i;
 const INTERIOR = /\b(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)\.?\s?([A-Z]?\d+[\w-]*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
 const LOT = /\b(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?(\w+)/giu;
-const TRAILING_NUMBER = /^(.*\p{L}.*?)\s(\d+(?:\s?-\s?\d+)?(?:\s?[A-Z])?)$/u;
+/** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
+function trailingNumber(text: string): [string, string] | undefined {
+  const space = text.lastIndexOf(' ');
+  if (space <= 0) return undefined;
+  const number = text.slice(space + 1);
+  const street = text.slice(0, space);
+  return NUMBER_WORD.test(number) && LETTER.test(street) ? [street, number] : undefined;
+}
+
+const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
+const LETTER = /\p{L}/u;
 /** Interior words whose number means little without them (a floor, a local). */
 const KEEP_WORD = /^(?:local|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of)$/i;
 
@@ -128,10 +138,10 @@ export function readStreet(piece: string): StreetParts {
     }
   }
   if (!numeroExterior) {
-    const trailing = TRAILING_NUMBER.exec(rest.trim());
+    const trailing = trailingNumber(rest.trim());
     if (trailing) {
-      numeroExterior = trailing[2]!.replace(/\s+/g, '');
-      rest = trailing[1]!;
+      numeroExterior = trailing[1];
+      rest = trailing[0];
     }
   }
   const calle = trimPiece(rest.replace(/\s+/g, ' '));
@@ -144,7 +154,7 @@ function cut(text: string, at: number, length: number): string {
 
 /** Whether a piece reads as a street (a street word, a number word, or a number after words). */
 export function looksLikeStreet(piece: string): boolean {
-  return STREET_WORD.test(piece) || EXTERIOR.test(piece) || NO_NUMBER.test(piece) || TRAILING_NUMBER.test(piece);
+  return STREET_WORD.test(piece) || EXTERIOR.test(piece) || NO_NUMBER.test(piece) || trailingNumber(piece) !== undefined;
 }
 
 const STREET_WORD =

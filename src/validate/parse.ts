@@ -44,6 +44,31 @@ export interface ParsedAddress extends Record<AddressPart, string | null> {
   inferred: AddressPart[];
 }
 
+/**
+ * Answers about names, remembered: the pieces of addresses (states, municipalities, cities,
+ * settlements) repeat far more than they vary. Bounded: forgotten all at once when full, so
+ * memory stays the same whatever the input.
+ */
+class Remembered<T> {
+  private readonly answers = new Map<string, T>();
+
+  constructor(private readonly compute: (key: string) => T) {}
+
+  get(key: string): T {
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      answer = this.compute(key);
+      if (this.answers.size >= REMEMBERED) this.answers.clear();
+      this.answers.set(key, answer);
+    }
+    return answer;
+  }
+}
+
+const REMEMBERED = 50_000;
+/** Between the fields of a record in a remembered key: no text read from a line holds it. */
+const SEPARATOR = '\u0000';
+
 /** At most this many codes are listed for a line without a code. */
 export const MAX_CODES = 10;
 
@@ -92,8 +117,67 @@ export class AddressReader {
   private catalogCache: Catalog | undefined;
   private readonly validator: AddressValidator;
 
+  private readonly states = new Remembered((name): number => {
+    const state = findState(this.catalog, name);
+    return state < 0 && name.endsWith('.') ? findState(this.catalog, name.slice(0, -1)) : state;
+  });
+  /** Keyed `state|name` (a piece never holds `|`: it separates pieces). */
+  private readonly municipalityLists = new Remembered((key) => {
+    const bar = key.indexOf('|');
+    const state = Number(key.slice(0, bar));
+    const name = key.slice(bar + 1);
+    const found = findMunicipalities(this.catalog, name, state);
+    return found.length || !name.endsWith('.') ? found : findMunicipalities(this.catalog, name.slice(0, -1), state);
+  });
+  private readonly types = new Remembered(splitSettlementType);
+  /**
+   * The validator's judgement of a record (its fields joined by SEPARATOR), frozen: lines of
+   * one place share it, as valid records share the validator's own frozen result.
+   */
+  private readonly judgements = new Remembered((record): ValidationResult => {
+    const [cp, asentamiento, municipio, estado, ciudad] = record.split(SEPARATOR);
+    const result = this.validator.validateFields(cp, asentamiento, municipio, estado, ciudad);
+    Object.freeze(result.errors);
+    for (const error of result.errors) Object.freeze(error);
+    Object.freeze(result.suggestions);
+    return Object.freeze(result);
+  });
+  private readonly keys = new Remembered(settlementKey);
+  /** Keyed `code|text`: the settlement index of the code that the text names, or -1. */
+  private readonly codeSettlements = new Remembered((key) => {
+    const bar = key.indexOf('|');
+    return matchSettlement(this.catalog, Number(key.slice(0, bar)), key.slice(bar + 1));
+  });
+
   constructor(private readonly client: CpmxClient) {
     this.validator = validatorFor(client);
+  }
+
+  /** A code's municipality, city and state spellings, folded (made once per code). */
+  private readonly codeNameLists = new Map<number, [string, string, string[]]>();
+
+  private codeNames(code: number): [string, string, string[]] {
+    let names = this.codeNameLists.get(code);
+    if (!names) {
+      const catalog = this.catalog;
+      names = [foldForMatch(catalog.municipalityOf(code)), foldForMatch(catalog.cityOf(code)), stateSpellings(catalog.stateOf(code)).map(foldForMatch)];
+      this.codeNameLists.set(code, names);
+    }
+    return names;
+  }
+
+  private municipalitiesNamed(name: string, state: number): readonly number[] {
+    return this.municipalityLists.get(`${state}|${name}`);
+  }
+
+  private settlementOf(code: number, text: string): number {
+    return this.codeSettlements.get(`${code}|${text}`);
+  }
+
+  /** Whether `name` is the city of code `code` (which has one). */
+  private isCityOf(code: number, name: string): boolean {
+    const city = this.catalog.cityOf(code);
+    return city !== '' && this.keys.get(name) === this.keys.get(city);
   }
 
   private get catalog(): Catalog {
@@ -118,14 +202,16 @@ export class AddressReader {
   private chooseCode(line: string): CodeCandidate | undefined {
     const candidates = codeCandidates(line);
     if (candidates.length === 0) return undefined;
+    // The common case: one code, written after `C.P.`.
+    if (candidates.length === 1 && candidates[0]!.marked) return candidates[0];
     const firstComma = line.indexOf(',');
     let best: CodeCandidate | undefined;
     let bestScore = -1;
-    const folded = foldForMatch(line);
+    let folded: string | undefined;
     for (const candidate of candidates) {
       const digits = candidate.digits.length === 4 ? `0${candidate.digits}` : candidate.digits;
       const code = this.catalog.codeIndex(digits);
-      const agreement = code >= 0 ? this.agreement(code, folded) : 0;
+      const agreement = code >= 0 ? this.agreement(code, (folded ??= foldForMatch(line))) : 0;
       if (!candidate.marked && code < 0) continue;
       // Five digits in the first piece are a street number unless the names agree with the code
       // (`COL DEL CARMEN 64710 MONTERREY`), or they end a line without commas.
@@ -143,18 +229,11 @@ export class AddressReader {
 
   /** How many of a code's names (state, municipality, city) a folded line holds. */
   private agreement(code: number, foldedLine: string): number {
-    const catalog = this.catalog;
+    const [municipality, city, states] = this.codeNames(code);
     let count = 0;
-    const municipality = foldForMatch(catalog.municipalityOf(code));
     if (municipality && foldedLine.includes(municipality)) count++;
-    const city = foldForMatch(catalog.cityOf(code));
     if (city && city !== municipality && foldedLine.includes(city)) count++;
-    for (const spelling of stateSpellings(catalog.stateOf(code))) {
-      if (foldedLine.includes(foldForMatch(spelling))) {
-        count++;
-        break;
-      }
-    }
+    if (states.some((state) => foldedLine.includes(state))) count++;
     return count;
   }
 
@@ -187,7 +266,7 @@ export class AddressReader {
         pieces.splice(i, 1, split[0], split[1]);
         roles.splice(i, 1, undefined, 'settlement');
         i++;
-      } else if (splitSettlementType(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
+      } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
     }
     let street = -1;
     if (roles[0] === undefined && (looksLikeStreet(pieces[0]!) || (pieces.length > 1 && !this.isName(pieces[0]!, code, codeState)))) {
@@ -225,7 +304,7 @@ export class AddressReader {
       const before = piece.slice(0, at);
       if (!/\d|s\/n/i.test(before)) continue;
       const rest = piece.slice(at + 1);
-      const split = splitSettlementType(rest);
+      const split = this.types.get(rest);
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
     return undefined;
@@ -234,12 +313,12 @@ export class AddressReader {
   /** Whether a whole piece names the code's state, municipality or city, or any state. */
   private isName(piece: string, code: number, codeState: number): boolean {
     const catalog = this.catalog;
-    if (findState(catalog, piece) >= 0) return true;
+    if (this.states.get(piece) >= 0) return true;
     if (code >= 0) {
       const folded = foldForMatch(piece);
       if (folded === foldForMatch(catalog.municipalityOf(code)) || folded === foldForMatch(catalog.cityOf(code))) return true;
     }
-    return findMunicipalities(catalog, piece, codeState).length > 0;
+    return this.municipalitiesNamed(piece, codeState).length > 0;
   }
 
   /**
@@ -290,17 +369,17 @@ export class AddressReader {
         return 'state';
       }
       const municipality = catalog.municipalityIndexOf(code);
-      if (reading.municipalityText === null && findMunicipalities(catalog, name, codeState).includes(municipality)) {
+      if (reading.municipalityText === null && this.municipalitiesNamed(name, codeState).includes(municipality)) {
         reading.municipalities = [municipality];
         reading.municipalityText = name;
         return 'municipality';
       }
-      if (reading.cityText === null && catalog.cityOf(code) && settlementKey(name) === settlementKey(catalog.cityOf(code))) {
+      if (reading.cityText === null && this.isCityOf(code, name)) {
         reading.cityText = name;
         return 'city';
       }
       if (partial) return undefined;
-      if (reading.settlementText === null && matchSettlement(catalog, code, name) >= 0) {
+      if (reading.settlementText === null && this.settlementOf(code, name) >= 0) {
         this.takeSettlement(name, reading);
         return 'settlement';
       }
@@ -313,8 +392,7 @@ export class AddressReader {
     }
     if (reading.municipalityText === null) {
       const inState = reading.state >= 0 ? reading.state : codeState;
-      let municipalities = findMunicipalities(catalog, name, inState);
-      if (!municipalities.length && name.endsWith('.')) municipalities = findMunicipalities(catalog, name.slice(0, -1), inState);
+      const municipalities = this.municipalitiesNamed(name, inState);
       if (municipalities.length) {
         reading.municipalities = municipalities;
         reading.municipalityText = name;
@@ -324,7 +402,7 @@ export class AddressReader {
     // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
     if (state >= 0 && state === reading.state) return 'state';
     if (partial) return undefined;
-    if (reading.settlementText === null && code < 0 && settlementPlaces(catalog, name, reading.municipalities, reading.state).length) {
+    if (reading.settlementText === null && code < 0 && settlementPlaces(catalog, this.keys.get(name), reading.municipalities, reading.state).length) {
       this.takeSettlement(name, reading);
       return 'settlement';
     }
@@ -333,12 +411,11 @@ export class AddressReader {
 
   /** The state a name names (a final dot set aside when needed: `Nuevo Leon.`), or -1. */
   private stateNamed(name: string): number {
-    const state = findState(this.catalog, name);
-    return state < 0 && name.endsWith('.') ? findState(this.catalog, name.slice(0, -1)) : state;
+    return this.states.get(name);
   }
 
   private takeSettlement(text: string, reading: Reading): void {
-    const { type, name } = splitSettlementType(text);
+    const { type, name } = this.types.get(text);
     reading.settlementText = text;
     reading.settlementName = name;
     reading.settlementType = type;
@@ -363,32 +440,34 @@ export class AddressReader {
 
     const stateName = reading.state >= 0 ? catalog.stateNames()[reading.state]! : null;
     const municipalityName = reading.municipalities.length ? catalog.nameOfMunicipality(reading.municipalities[0]!) : null;
-    const settlement = place >= 0 && reading.settlementText !== null ? matchSettlement(catalog, place, reading.settlementText) : -1;
+    const settlement = place >= 0 && reading.settlementText !== null ? this.settlementOf(place, reading.settlementText) : -1;
     const settlementName = settlement >= 0 ? catalog.settlementName(settlement) : reading.settlementName;
-    const result: ValidationResult = this.validator.validateFields(
-      cp ?? '',
-      settlementName ?? '',
-      municipalityName ?? reading.municipalityText ?? '',
-      stateName ?? reading.stateText ?? '',
-      reading.cityText ?? '',
+    const result = this.judgements.get(
+      [cp ?? '', settlementName ?? '', municipalityName ?? reading.municipalityText ?? '', stateName ?? reading.stateText ?? '', reading.cityText ?? ''].join(SEPARATOR),
     );
 
-    const parts: Record<AddressPart, string | null> = {
+    // One object of one shape, its parts then the judgement (results are many: no spreading).
+    const parsed: ParsedAddress = {
       cp,
       estado: stateName,
       municipio: municipalityName,
       asentamiento: settlementName,
       tipo_asentamiento: settlement >= 0 ? catalog.settlementType(settlement) : reading.settlementType,
-      ciudad: reading.cityText !== null && place >= 0 && catalog.cityOf(place) && settlementKey(reading.cityText) === settlementKey(catalog.cityOf(place)) ? catalog.cityOf(place) : reading.cityText,
+      ciudad: reading.cityText !== null && place >= 0 && this.isCityOf(place, reading.cityText) ? catalog.cityOf(place) : reading.cityText,
       calle: reading.calle,
       numero_exterior: reading.numeroExterior,
       numero_interior: reading.numeroInterior,
+      valid: result.valid,
+      errors: result.errors,
+      suggestions: result.suggestions,
+      read,
+      inferred,
     };
-    for (const part of ADDRESS_PARTS) if (part !== 'cp' && parts[part] !== null) read.push(part);
+    for (const part of ADDRESS_PARTS) if (part !== 'cp' && parsed[part] !== null) read.push(part);
     if (place >= 0) {
       const fill = (part: AddressPart, value: string) => {
-        if (parts[part] === null && value) {
-          parts[part] = value;
+        if (parsed[part] === null && value) {
+          parsed[part] = value;
           inferred.push(part);
         }
       };
@@ -400,7 +479,6 @@ export class AddressReader {
         fill('tipo_asentamiento', catalog.settlementType(catalog.settlementStartOf(place)));
       }
     }
-    const parsed: ParsedAddress = { ...parts, valid: result.valid, errors: result.errors, suggestions: result.suggestions, read, inferred };
     if (codes) parsed.codes = codes;
     return parsed;
   }
@@ -411,7 +489,7 @@ export class AddressReader {
     if (reading.settlementName !== null && (reading.municipalities.length || reading.state >= 0)) {
       const seen = new Set<number>();
       for (const text of [reading.settlementText!, reading.settlementName]) {
-        for (const { code } of settlementPlaces(catalog, text, reading.municipalities, reading.state)) seen.add(code);
+        for (const { code } of settlementPlaces(catalog, this.keys.get(text), reading.municipalities, reading.state)) seen.add(code);
         if (seen.size) break;
       }
       if (seen.size) return [...seen];

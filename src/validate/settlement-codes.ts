@@ -5,7 +5,7 @@
  * for addresses that carry their code.
  */
 import type { Catalog } from '../core/catalog.js';
-import { settlementKey, splitSettlementType } from '../core/names.js';
+import { settlementKey } from '../core/names.js';
 
 export interface SettlementPlace {
   /** The code index. */
@@ -35,11 +35,11 @@ function indexOf(catalog: Catalog): Map<string, SettlementPlace[]> {
 }
 
 /**
- * The places (code and settlement) whose settlement `name` names, within the municipalities
+ * The places (code and settlement) whose settlement has the key `key` (`settlementKey`), within the municipalities
  * given (any, when empty) and the state given (any, when -1), in catalog order.
  */
-export function settlementPlaces(catalog: Catalog, name: string, municipalities: readonly number[], state: number): SettlementPlace[] {
-  const places = indexOf(catalog).get(settlementKey(name));
+export function settlementPlaces(catalog: Catalog, key: string, municipalities: readonly number[], state: number): SettlementPlace[] {
+  const places = indexOf(catalog).get(key);
   if (!places) return [];
   return places.filter(({ code }) => {
     const municipality = catalog.municipalityIndexOf(code);
