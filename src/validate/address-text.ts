@@ -94,7 +94,7 @@ export interface StreetParts {
   numeroInterior: string | null;
 }
 
-const EXTERIOR = /(?:\bN(?:[oº°]|[uú]m(?:ero)?)\.?|#|\bN[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
+const EXTERIOR = /(?:\bN(?:[oº°]|[uú]m(?:ero)?)\.?|#|\bN[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
 const NO_NUMBER = /\bS\s?\/\s?N\b|\bS\.N\.|\bsin n[uú]mero\b/i;
 const INTERIOR = /\b(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)\.?\s?([A-Z]?\d+[\w-]*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
 const LOT = /\b(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?(\w+)/giu;

@@ -291,7 +291,10 @@ export class AddressReader {
     for (let i = 0; i < pieces.length; i++) {
       if (roles[i] !== 'numbers') continue;
       const numbers = readStreet(pieces[i]!);
-      if (!reading.numeroExterior && numbers.numeroExterior) reading.numeroExterior = numbers.numeroExterior;
+      const exterior = numbers.numeroExterior;
+      // Lots add up (`Mz. 23, Lote 10`); any other number keeps the first one read.
+      if (exterior && reading.numeroExterior && LOT_WORD.test(exterior) && LOT_WORD.test(reading.numeroExterior)) reading.numeroExterior += ` ${exterior}`;
+      else if (!reading.numeroExterior && exterior) reading.numeroExterior = exterior;
       if (!reading.numeroInterior && numbers.numeroInterior) reading.numeroInterior = numbers.numeroInterior;
     }
     return reading;
@@ -503,6 +506,8 @@ export class AddressReader {
 
 /** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int\b|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt\b|lt\.|lte|lote|s\/n)/i;
+
+const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)\b/i;
 
 /** The first piece after `street` that no role was given yet (the settlement's usual place). */
 function nextName(roles: readonly (string | undefined)[], street: number): number {

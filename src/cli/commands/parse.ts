@@ -41,7 +41,8 @@ Edo. Méx., ...), in any order, separated by commas or not.`,
     const { encodingNamed, ENCODINGS } = await import('../../validate/encoding.js');
     const encoding = values.encoding === undefined ? undefined : encodingNamed(values.encoding);
     if (values.encoding !== undefined && !encoding) throw new UsageError(`--encoding must name one of ${ENCODINGS.join(', ')} (or latin1), got "${values.encoding}"`);
-    const token = tokenOption(values.token) ?? LOCAL_TOKEN;
+    // An empty CPMX_TOKEN is no token: the local one answers.
+    const token = tokenOption(values.token) || LOCAL_TOKEN;
     const { runParse } = await import('../../validate/parse-run.js');
     return runParse({
       input,
