@@ -15,7 +15,7 @@ import { findMunicipalities, findState, foldForMatch, settlementKey, settlementM
 import { VALIDATION_ERRORS, validatorFor, type AddressValidator, type ValidationError, type ValidationResult } from './address.js';
 import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import type { Field } from './fields.js';
-import { settlementPlaces } from './settlement-codes.js';
+import { settlementPlaces, type SettlementPlace } from './settlement-codes.js';
 
 /** The parts of a one-line address, in the order results list them. */
 export const ADDRESS_PARTS = [
@@ -168,6 +168,16 @@ export class AddressReader {
 
   private municipalitiesNamed(name: string, state: number): readonly number[] {
     return this.municipalityLists.get(`${state}|${name}`);
+  }
+
+  /** Keyed `state|municipalities|key`: the places of a settlement key there (a common name has thousands). */
+  private readonly places = new Remembered((key): SettlementPlace[] => {
+    const [state, municipalities, settlement] = key.split('|') as [string, string, string];
+    return settlementPlaces(this.catalog, settlement, municipalities ? municipalities.split(',').map(Number) : [], Number(state));
+  });
+
+  private placesOf(key: string, municipalities: readonly number[], state: number): SettlementPlace[] {
+    return this.places.get(`${state}|${municipalities.join(',')}|${key}`);
   }
 
   private settlementOf(code: number, text: string): number {
@@ -405,7 +415,7 @@ export class AddressReader {
     // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
     if (state >= 0 && state === reading.state) return 'state';
     if (partial) return undefined;
-    if (reading.settlementText === null && code < 0 && settlementPlaces(catalog, this.keys.get(name), reading.municipalities, reading.state).length) {
+    if (reading.settlementText === null && code < 0 && this.placesOf(this.keys.get(name), reading.municipalities, reading.state).length) {
       this.takeSettlement(name, reading);
       return 'settlement';
     }
@@ -492,7 +502,7 @@ export class AddressReader {
     if (reading.settlementName !== null && (reading.municipalities.length || reading.state >= 0)) {
       const seen = new Set<number>();
       for (const text of [reading.settlementText!, reading.settlementName]) {
-        for (const { code } of settlementPlaces(catalog, this.keys.get(text), reading.municipalities, reading.state)) seen.add(code);
+        for (const { code } of this.placesOf(this.keys.get(text), reading.municipalities, reading.state)) seen.add(code);
         if (seen.size) break;
       }
       if (seen.size) return [...seen];
