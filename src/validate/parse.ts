@@ -276,7 +276,16 @@ export class AddressReader {
         pieces.splice(i, 1, split[0], split[1]);
         roles.splice(i, 1, undefined, 'settlement');
         i++;
-      } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
+      } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) {
+        roles[i] = 'settlement';
+        // `SM 36 Mz. 2 Lt 2`: the lot's numbers are no part of the settlement's name.
+        const lot = LOT_IN_TEXT.exec(pieces[i]!);
+        if (lot && lot.index > 0) {
+          pieces.splice(i, 1, pieces[i]!.slice(0, lot.index).trim(), pieces[i]!.slice(lot.index));
+          roles.splice(i + 1, 0, 'numbers');
+          i++;
+        }
+      }
     }
     let street = -1;
     if (roles[0] === undefined && (looksLikeStreet(pieces[0]!) || (pieces.length > 1 && !this.isName(pieces[0]!, code, codeState)))) {
@@ -518,6 +527,7 @@ export class AddressReader {
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int\b|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt\b|lt\.|lte|lote|s\/n)/i;
 
 const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)\b/i;
+const LOT_IN_TEXT = /\b(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d/i;
 
 /** The first piece after `street` that no role was given yet (the settlement's usual place). */
 function nextName(roles: readonly (string | undefined)[], street: number): number {
