@@ -265,7 +265,7 @@ export class AddressReader {
     };
     const codeState = code >= 0 ? catalog.stateOfMunicipality(catalog.municipalityIndexOf(code)) : -1;
     // A country word ending the line goes when the line names a state before it.
-    if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!))) pieces = pieces.slice(0, -1);
+    if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!)) && pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
 
     // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names.
     const roles: (string | undefined)[] = pieces.map((piece, i) => (i > 0 && NUMBER_PIECE.test(piece) ? 'numbers' : undefined));
@@ -330,6 +330,13 @@ export class AddressReader {
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
     return undefined;
+  }
+
+  /** Whether a piece names a state, whole or by its last words (`Ciudad de México, CDMX`, `Monterrey N.L.`). */
+  private endsWithState(piece: string): boolean {
+    const words = piece.split(' ');
+    for (let k = Math.min(words.length, 4); k >= 1; k--) if (this.states.get(words.slice(words.length - k).join(' ')) >= 0) return true;
+    return false;
   }
 
   /** Whether a whole piece names the code's state, municipality or city, or any state. */
