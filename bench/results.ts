@@ -130,6 +130,10 @@ export interface ValidateResults {
   latin1?: ValidateRun;
   /** `--jobs N` on the file of `smallRecords`. */
   parallelSmallMaxRssBytes?: number;
+  /** `--jobs N` on the file with a quoted first column in every record (a CRM export); absent from older runs. */
+  quoted?: ValidateRun;
+  /** csv-parse alone on that file. */
+  quotedCsvParse?: ValidateRun;
 }
 
 /** One-line addresses: `parseAddress` next to csv-parse alone on the same lines, one core. */

@@ -169,3 +169,14 @@ describe('SettlementMatcher', () => {
     expect(new SettlementMatcher(['Ampliación Granada'], ['Colonia']).match('Granada')).toBeUndefined();
   });
 });
+
+describe('words that are names of Object’s own properties', () => {
+  it('reads them as words, never as table entries', () => {
+    for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'prototype']) {
+      expect(settlementKey(`Crédito ${word}`)).toBe(`credito ${word.toLowerCase().replaceAll('_', ' ').trim()}`);
+      expect(splitSettlementType(`Col. ${word}`)).toEqual({ type: 'Colonia', name: word });
+      expect(stateKeyOf(word)).toBe(-1);
+      expect(municipalityKeys(`Mpio. ${word}`)).toContain(nameKey(word));
+    }
+  });
+});

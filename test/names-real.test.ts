@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/client/catalog-source.js';
 import type { Catalog } from '../src/core/catalog.js';
 import { MUNICIPALITY_TITLES, STATE_FORMS, STATE_PREFIXES } from '../src/core/name-forms.js';
-import { findMunicipalities, findState, matchSettlement } from '../src/core/names.js';
+import { findMunicipalities, findState, matchSettlement, settlementKey } from '../src/core/names.js';
 import { createClient, type CpmxClient } from '../src/index.js';
 import { buildInto, ok, realCatalogPath, tempDir } from './helpers.js';
 
@@ -102,6 +102,20 @@ describe('settlements on the real catalog', () => {
     expect(matchSettlement(catalog, '09810', 'Col. Narvarte')).toBeUndefined();
     expect(matchSettlement(catalog, '99999', 'Centro')).toBeUndefined();
     expect(matchSettlement(catalog, catalog.codeIndex('06700'), 'COLONIA ROMA NORTE')).toBe('Roma Norte');
+  });
+
+  it('reads every settlement of the catalog written with a type in front and upper-cased, in its own code', () => {
+    let read = 0;
+    for (let code = 0; code < catalog.postalCodes().length; code++) {
+      for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
+        const name = catalog.settlementName(s);
+        const found = matchSettlement(catalog, code, `Col. ${name.toUpperCase()}`);
+        // The name itself, or the code's settlement of the name with the type written (Colonia Benito Juárez).
+        expect([settlementKey(name), settlementKey(`Colonia ${name}`)], name).toContain(found === undefined ? undefined : settlementKey(found));
+        read++;
+      }
+    }
+    expect(read).toBe(145_092);
   });
 
   it('answers the colonia filter of search_cp_advanced for a settlement written with its type', () => {

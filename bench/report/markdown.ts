@@ -201,16 +201,25 @@ function addressValidation(v: ValidateResults): string[] {
   return [
     '## Address validation (`cpmx validate`)',
     '',
-    `A CSV of ${count(v.records)} address records drawn from the catalog with a seeded generator (about 90% right; the rest with a lost leading zero, an unknown or wrong code, the wrong state or municipality, a "Col." prefix or a typo in the settlement, or upper-cased and stripped of accents), validated by the command's own code with its output sent to /dev/null, next to csv-parse alone reading the same file and counting records. Child processes, alternating, ${v.rounds} rounds; medians.`,
+    `A CSV of ${count(v.records)} address records drawn from the catalog with a seeded generator (about 90% right; the rest with a lost leading zero, an unknown or wrong code, the wrong state or municipality, a typo in the settlement, or upper-cased and stripped of accents; some right ones written as people write names: a state abbreviated, "Mpio. de" in front of the municipality, "COL." in front of the settlement), validated by the command's own code with its output sent to /dev/null, next to csv-parse alone reading the same file and counting records. Child processes, alternating, ${v.rounds} rounds; medians.`,
     '',
     ...head(['reader', 'records/s', 'time', 'peak RSS'], ['---', '---:', '---:', '---:']),
     reader(everyCore ? 'cpmx validate --jobs 1' : 'cpmx validate', v.cpmx),
     ...(everyCore ? [reader(`cpmx validate --jobs ${jobs}`, parallel), reader(`cpmx validate --jobs ${jobs}, the file in Windows-1252`, latin1)] : []),
     reader('csv-parse alone', v.csvParse),
+    ...(v.quoted && v.quotedCsvParse
+      ? [reader(`cpmx validate --jobs ${jobs}, every record with a quoted field`, v.quoted), reader('csv-parse alone, every record with a quoted field', v.quotedCsvParse)]
+      : []),
     '',
     everyCore
       ? `cpmx validate runs at ${share(v.cpmx)} of csv-parse's own single-threaded rate on one thread, and at ${share(parallel)} with --jobs ${jobs} (${share(latin1)} on the Windows-1252 copy of the file). Peak RSS with --jobs 1: ${megabytes(v.smallMaxRssBytes, 0)} for ${count(v.smallRecords)} records, ${megabytes(v.cpmx.maxRssBytes, 0)} for ${count(v.records)}; with --jobs ${jobs}: ${megabytes(parallelSmallMaxRssBytes, 0)} and ${megabytes(parallel.maxRssBytes, 0)}.`
       : `cpmx validate runs at ${share(v.cpmx)} of csv-parse's own rate. Peak RSS: ${megabytes(v.smallMaxRssBytes, 0)} for ${count(v.smallRecords)} records, ${megabytes(v.cpmx.maxRssBytes, 0)} for ${count(v.records)}.`,
+    ...(v.quoted && v.quotedCsvParse
+      ? [
+          '',
+          `The same records with a first column that CRM exports quote (\`"Cliente 17, S.A. de C.V."\`): cpmx validate --jobs ${jobs} at ${percent(v.quoted.recordsPerSecond / v.quotedCsvParse.recordsPerSecond)} of csv-parse alone on that file.`,
+        ]
+      : []),
     '',
   ];
 }

@@ -198,6 +198,11 @@ export const TARGETS: TargetRule[] = [
       : { name: `validate: records/s vs csv-parse alone (${count(validate.records)} records)`, target: '≥ 50%', value: percent(share), pass: share >= 0.5 };
   },
   ({ validate }) => {
+    if (!validate?.quoted || !validate.quotedCsvParse) return null;
+    const share = validate.quoted.recordsPerSecond / validate.quotedCsvParse.recordsPerSecond;
+    return { name: `validate: a CSV whose every record has a quoted field, --jobs ${validate.jobs} vs csv-parse alone on it`, target: '≥ 90%', value: percent(share), pass: share >= 0.9 };
+  },
+  ({ validate }) => {
     if (!validate) return null;
     const { parallel, parallelSmallMaxRssBytes, jobs } = validate;
     const [small, large, limit] = parallel && parallelSmallMaxRssBytes !== undefined ? [parallelSmallMaxRssBytes, parallel.maxRssBytes, 250] : [validate.smallMaxRssBytes, validate.cpmx.maxRssBytes, 200];

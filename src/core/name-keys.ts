@@ -66,12 +66,20 @@ function isLetter(word: string): boolean {
   return word.length === 1 && word >= 'a' && word <= 'z';
 }
 
+// The tables as Maps (made on first use): a word such as `constructor` must not find Object's.
+let wordForms: Map<string, string> | undefined;
+let ordinalWords: Map<string, number> | undefined;
+
+/** The full word(s) of a shortened folded word (`gral` → `general`), or undefined. */
+export function wordForm(word: string): string | undefined {
+  return (wordForms ??= new Map(Object.entries(WORD_FORMS))).get(word);
+}
+
 /** A folded word as the key holds it: written out, or a number for an ordinal or roman numeral. */
 function readWord(word: string): readonly string[] {
-  // Own keys only: `constructor` (Crédito Constructor) is a word, not Object's method.
-  const full = Object.hasOwn(WORD_FORMS, word) ? WORD_FORMS[word] : undefined;
+  const full = wordForm(word);
   if (full !== undefined) return full.split(' ');
-  const ordinal = Object.hasOwn(ORDINAL_WORDS, word) ? ORDINAL_WORDS[word] : undefined;
+  const ordinal = (ordinalWords ??= new Map(Object.entries(ORDINAL_WORDS))).get(word);
   if (ordinal !== undefined) return [String(ordinal)];
   const numbered = ORDINAL.exec(word);
   if (numbered) return [String(Number(numbered[1]))];
@@ -183,7 +191,7 @@ function readingOfStates(): StateReading {
     const byCompact = new Map<string, number>();
     const listed = new Set<string>();
     for (const state of STATE_FORMS) {
-      for (const name of [state.name, ...(STATE_ALIASES[state.name] ?? [])]) byCompact.set(compact(name), state.key);
+      for (const name of [state.name, ...(Object.hasOwn(STATE_ALIASES, state.name) ? STATE_ALIASES[state.name]! : [])]) byCompact.set(compact(name), state.key);
       for (const form of [state.iso, `MX-${state.iso}`, ...state.forms]) {
         byCompact.set(compact(form), state.key);
         listed.add(compact(form));

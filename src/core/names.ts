@@ -17,7 +17,7 @@ export { matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf,
 
 /** A state's catalog name followed by its aliases. */
 export function stateSpellings(catalogName: string): readonly string[] {
-  return [catalogName, ...(STATE_ALIASES[catalogName] ?? [])];
+  return [catalogName, ...(Object.hasOwn(STATE_ALIASES, catalogName) ? STATE_ALIASES[catalogName]! : [])];
 }
 
 interface StateIndex {

@@ -7,8 +7,8 @@
  */
 import type { Catalog } from './catalog.js';
 import { foldSettlementName } from './fold.js';
-import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS, WORD_FORMS } from './name-forms.js';
-import { formWords, leadingForm, nameKey, nameWords } from './name-keys.js';
+import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
+import { formWords, leadingForm, nameKey, nameWords, wordForm } from './name-keys.js';
 
 interface TypeReading {
   /** Every form's words, longest first, with the type it names. */
@@ -181,10 +181,7 @@ export function settlementNeedles(text: string): string[] {
   const rest = foldSettlementName(splitSettlementType(text).name);
   const written = rest
     .split(' ')
-    .map((word) => {
-      const bare = word.replace(/\.$/, '');
-      return (Object.hasOwn(WORD_FORMS, bare) ? WORD_FORMS[bare] : undefined) ?? word;
-    })
+    .map((word) => wordForm(word.replace(/\.$/, '')) ?? word)
     .join(' ');
   return [...new Set([rest, written])].filter((needle) => needle && needle !== folded);
 }

@@ -114,6 +114,12 @@ class CodeEntry {
     this.nameLookup = nameLookup(names);
   }
 
+  /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as. */
+  spellingOf(written: string): string | undefined {
+    const folded = this.foldedNames().indexOf(foldForMatch(written));
+    return folded >= 0 ? this.names[folded] : this.readSettlement(written);
+  }
+
   /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
   readSettlement(written: string): string | undefined {
     return (this.matcher ??= new SettlementMatcher(this.names, this.types())).match(written);
@@ -301,17 +307,20 @@ export class AddressValidator {
   /**
    * What `--fix` writes for a record judged `result`: every suggestion applied, and the record
    * checked again under a corrected code (a bad code hides the other fields' errors). Fields
-   * without an error are never changed.
+   * without an error are never changed, unless `canonical`: then every value accepted in
+   * another form than the catalog's (`N.L.`, `Col. Roma Norte`, `iztapalapa`) is written in
+   * the catalog's spelling too.
    */
-  fix(asentamiento: unknown, municipio: unknown, estado: unknown, ciudad: unknown, result: ValidationResult): Fix {
-    if (result.valid) return FIX_VALID;
+  fix(cp: unknown, asentamiento: unknown, municipio: unknown, estado: unknown, ciudad: unknown, result: ValidationResult, canonical = false): Fix {
+    if (result.valid && !canonical) return FIX_VALID;
     const codes = result.errors.map((error) => error.code_error);
     const changes: Fix['changes'] = {};
     let current = result;
-    if (current.errors[0]!.field === 'cp') {
+    let code = text(cp);
+    if (!current.valid && current.errors[0]!.field === 'cp') {
       const corrected = current.suggestions.cp;
       if (!corrected) return { status: 'invalid', codes, changes };
-      changes.cp = corrected;
+      changes.cp = code = corrected;
       current = this.validateFields(corrected, asentamiento, municipio, estado, ciudad);
       for (const error of current.errors) codes.push(error.code_error);
     }
@@ -321,7 +330,26 @@ export class AddressValidator {
       if (error.field && suggestion !== undefined) changes[error.field] = suggestion;
       else unfixed = true;
     }
-    return { status: unfixed ? 'invalid' : 'fixed', codes, changes };
+    if (canonical) this.canonicalChanges(this.lookup(code), { asentamiento, municipio, estado, ciudad }, current, changes);
+    const status = result.valid ? 'valid' : unfixed ? 'invalid' : 'fixed';
+    if (status === 'valid' && Object.keys(changes).length === 0) return FIX_VALID;
+    return { status, codes, changes };
+  }
+
+  /** Adds the catalog's spelling of each value accepted in another form (no error, not empty). */
+  private canonicalChanges(code: CodeEntry, values: Record<'asentamiento' | 'municipio' | 'estado' | 'ciudad', unknown>, result: ValidationResult, changes: Fix['changes']): void {
+    if (code.error) return;
+    const faulty = new Set(result.errors.map((error) => error.field));
+    const spellings = { estado: code.estado, municipio: code.municipio, ciudad: code.ciudad } as const;
+    for (const field of ['estado', 'municipio', 'ciudad'] as const) {
+      const value = text(values[field]);
+      if (!faulty.has(field) && value.trim() && value !== spellings[field] && spellings[field]) changes[field] = spellings[field];
+    }
+    const asentamiento = text(values.asentamiento);
+    if (!faulty.has('asentamiento') && asentamiento.trim() && !code.hasName(asentamiento)) {
+      const spelling = code.spellingOf(asentamiento);
+      if (spelling !== undefined) changes.asentamiento = spelling;
+    }
   }
 }
 
