@@ -2,6 +2,7 @@
 import { createClient } from '../../client/client.js';
 import { HELP_OPTION, UsageError, command, onePositional } from '../command.js';
 import { DATA_HELP, dataOption, tokenOption } from '../environment.js';
+import { ENCODING_OPTION, encodingOption } from '../encoding-option.js';
 
 const LOCAL_TOKEN = 'cpmx-parse';
 
@@ -29,7 +30,7 @@ Edo. Méx., ...), in any order, separated by commas or not.`,
   exit: 'Exit status: 0 when every address is valid, 1 when any is not, 2 when the input cannot be read (missing, a CSV without the column).',
   options: {
     column: { type: 'string', value: 'NAME', help: 'the input is a CSV (header row) and its column NAME holds the addresses' },
-    encoding: { type: 'string', value: 'NAME', help: "the input's encoding: utf-8, utf-16le, utf-16be, windows-1252 (latin1) (default: detected)" },
+    ...ENCODING_OPTION,
     token: { type: 'string', value: 'T', help: 'the token (default: CPMX_TOKEN, else a local one; "pruebas" is test mode)' },
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
     quiet: { type: 'boolean', help: 'no summary on stderr' },
@@ -38,9 +39,7 @@ Edo. Méx., ...), in any order, separated by commas or not.`,
   async run({ values, positionals }) {
     const input = onePositional(positionals, 'parse', 'FILE') ?? '-';
     if (values.column !== undefined && !values.column.trim()) throw new UsageError('--column needs the name of the column that holds the addresses');
-    const { encodingNamed, ENCODINGS } = await import('../../validate/encoding.js');
-    const encoding = values.encoding === undefined ? undefined : encodingNamed(values.encoding);
-    if (values.encoding !== undefined && !encoding) throw new UsageError(`--encoding must name one of ${ENCODINGS.join(', ')} (or latin1), got "${values.encoding}"`);
+    const encoding = await encodingOption(values.encoding);
     // An empty CPMX_TOKEN is no token: the local one answers.
     const token = tokenOption(values.token) || LOCAL_TOKEN;
     const { runParse } = await import('../../validate/parse-run.js');

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { createClient } from '../../client/client.js';
 import { HELP_OPTION, UsageError, command, integer, onePositional } from '../command.js';
 import { DATA_HELP, dataOption, tokenOption } from '../environment.js';
+import { ENCODING_OPTION, encodingOption } from '../encoding-option.js';
 
 const LOCAL_TOKEN = 'cpmx-validate';
 
@@ -52,7 +53,7 @@ while it runs on a terminal.`,
     fix: { type: 'string', value: 'FILE', help: 'write the input there with suggestions applied and cpmx_status, cpmx_errors added' },
     canonical: { type: 'boolean', help: "with --fix: also write every accepted value in the catalog's spelling (N.L. -> Nuevo León)" },
     'input-format': { type: 'string', value: 'csv|ndjson', help: "the input's format (default: detected from its first character)" },
-    encoding: { type: 'string', value: 'NAME', help: "the input's encoding: utf-8, utf-16le, utf-16be, windows-1252 (latin1) (default: detected)" },
+    ...ENCODING_OPTION,
     column: { type: 'string', multiple: true, value: 'FIELD=NAME', help: 'read FIELD (cp, asentamiento, municipio, estado, ciudad) from column NAME' },
     'address-column': { type: 'string', value: 'NAME', help: 'the CSV column NAME holds one-line addresses: each is read as cpmx parse reads it, then judged' },
     jobs: { type: 'string', value: 'N', help: 'threads that validate (default: one per core)' },
@@ -70,9 +71,7 @@ while it runs on a terminal.`,
     };
     const format = oneOf(values.format, '--format', ['ndjson', 'csv'] as const) ?? 'ndjson';
     const inputFormat = oneOf(values['input-format'], '--input-format', ['csv', 'ndjson'] as const);
-    const { encodingNamed, ENCODINGS } = await import('../../validate/encoding.js');
-    const encoding = values.encoding === undefined ? undefined : encodingNamed(values.encoding);
-    if (values.encoding !== undefined && !encoding) throw new UsageError(`--encoding must name one of ${ENCODINGS.join(', ')} (or latin1), got "${values.encoding}"`);
+    const encoding = await encodingOption(values.encoding);
     if (values.fix !== undefined && values.fix === values.output) throw new UsageError('--fix and --output must be different files');
     if (values.canonical && values.fix === undefined) throw new UsageError('--canonical rewrites the file --fix writes: give --fix FILE too');
     const { FIELDS } = await import('../../validate/fields.js');
