@@ -49,7 +49,9 @@ export function cleanLine(text: string): string {
     .trim();
 }
 
-const MARKED_CODE = /(?:\bC\.?\s?P\.?|\bC[óo]d(?:igo|\.)?\s?Postal)\s?[:.]?\s?(\d{4,5})(?!\d)/giu;
+// A leading character class lets the engine skip ahead to each C; the word boundary before it
+// is checked by the lookbehind (a letter before: `ACP 12345` is no marker).
+const MARKED_CODE = /(?<![\p{L}\d])[Cc](?:\.?\s?[Pp]\.?|[óÓoO][dD](?:igo|IGO|\.)?\s?[Pp]ostal|[óÓoO][dD](?:igo|IGO)?\s?POSTAL)\s?[:.]?\s?(\d{4,5})(?!\d)/gu;
 const FIVE_DIGITS = /(?<![\d#°º/-])\d{5}(?![\d/])/g;
 /** Words after which a number belongs to the street (exterior or interior number, km, lot...). */
 const NUMBER_BEFORE = /(?:\b(?:n[oº°ú]?|n[uú]m|n[uú]mero|int|interior|ext|exterior|km|kil[oó]metro|lote?|lt|mz|mza|manzana|sm|local|piso|depto|dpto|of|oficina|tel|edif|desp|despacho|apdo|casilla|carretera|carr|ruta)\.?|#|n°|nº)\s?$/i;

@@ -359,17 +359,19 @@ export class AddressReader {
     let rest = piece;
     let role = 'unknown';
     while (rest) {
-      const words = rest.split(' ');
+      // Where each word starts: the names tried are the piece's ends, cut without arrays.
+      const starts = [0];
+      for (let at = rest.indexOf(' '); at >= 0; at = rest.indexOf(' ', at + 1)) starts.push(at + 1);
+      const count = starts.length;
       let taken = false;
       // A settlement keeps at least its type and one word of name.
-      const least = settlement ? Math.min(words.length, 2) : 0;
-      for (let k = Math.min(words.length - least, MAX_NAME_WORDS); k >= 1 && !taken; k--) {
-        const name = words.slice(words.length - k).join(' ');
-        const whole = k === words.length;
-        const taking = this.takeName(name, reading, code, codeState, !whole);
+      const least = settlement ? Math.min(count, 2) : 0;
+      for (let k = Math.min(count - least, MAX_NAME_WORDS); k >= 1 && !taken; k--) {
+        const from = starts[count - k]!;
+        const taking = this.takeName(from === 0 ? rest : rest.slice(from), reading, code, codeState, k !== count);
         if (taking) {
           role = taking;
-          rest = words.slice(0, words.length - k).join(' ').replace(/[\s,.-]+$/, '');
+          rest = rest.slice(0, from).replace(/[\s,.-]+$/, '');
           taken = true;
         }
       }
