@@ -41,6 +41,8 @@ export interface CodeCandidate {
 
 /** The cleaned line: one space between words, no control characters, trimmed. */
 export function cleanLine(text: string): string {
+  // Most lines need nothing but trimming: one scan tells.
+  if (!NEEDS_CLEANING.test(text)) return text.trim();
   return text
     .replace(/[\s\u00a0]+/g, ' ')
     .replace(/\s+([,;])/g, '$1')
@@ -48,6 +50,8 @@ export function cleanLine(text: string): string {
     .replace(/\.(?=\p{Lu}\p{Ll}{2,})/gu, '. ')
     .trim();
 }
+
+const NEEDS_CLEANING = /[\t\n\r\f\v\u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| [ ,;]|\.\p{Lu}\p{Ll}/u;
 
 // A leading character class lets the engine skip ahead to each C; the word boundary before it
 // is checked by the lookbehind (a letter before: `ACP 12345` is no marker).
