@@ -127,6 +127,38 @@ describe('settlement types', () => {
     });
   }
 
+  it('reads every form the README lists, through the words written out', () => {
+    const listed: Record<string, string[]> = {
+      Colonia: ['Col.', 'Cols.', 'Colonia'],
+      Fraccionamiento: ['Fracc.', 'Frac.', 'Fracto.'],
+      'Unidad habitacional': ['U.H.', 'UH', 'Unidad Hab.', 'Unid. Hab.', 'U. Hab.'],
+      'Conjunto habitacional': ['Conj. Hab.', 'C.H.', 'Conj. Habitacional', 'Conjunto Hab.'],
+      Barrio: ['Bo.', 'Bno.'],
+      Pueblo: ['Pblo.', 'Pbo.'],
+      'Poblado comunal': ['Poblado', 'Pob.'],
+      Ejido: ['Ej.', 'Ejd.'],
+      Residencial: ['Res.', 'Resid.'],
+      Rancho: ['Rcho.'],
+      Ranchería: ['Ranch.', 'Rancheria'],
+      Hacienda: ['Hda.'],
+      Exhacienda: ['Ex-Hacienda', 'Ex Hacienda', 'Ex Hda.', 'Exhda.'],
+      Condominio: ['Cond.', 'Condom.'],
+      Ampliación: ['Amp.', 'Ampl.'],
+      Supermanzana: ['Sm.', 'SMZA', 'Super Manzana'],
+      'Parque industrial': ['Parq. Ind.', 'P.I.', 'Parque Ind.'],
+      'Zona industrial': ['Zona Ind.'],
+      Aeropuerto: ['Aerop.'],
+      Campamento: ['Camp.'],
+      Congregación: ['Congr.', 'Cong.'],
+      Equipamiento: ['Equip.'],
+      Estación: ['Est.'],
+      Puerto: ['Pto.'],
+    };
+    for (const [type, forms] of Object.entries(listed)) {
+      for (const form of forms) for (const written of wordVariants(form)) expect(splitSettlementType(`${written} Las Palmas`), written).toEqual({ type, name: 'Las Palmas' });
+    }
+  });
+
   it('keeps a type with nothing after it as the name, and a name with no type whole', () => {
     expect(splitSettlementType('Colonia')).toEqual({ type: null, name: 'Colonia' });
     expect(splitSettlementType('  Granjas Esmeralda ')).toEqual({ type: null, name: 'Granjas Esmeralda' });

@@ -18,8 +18,7 @@ export interface NameWords {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const ORDINAL = new RegExp(`^(\\d{1,3})(?:${ORDINAL_ENDINGS.join('|')})$`);
-const ROMAN = /^[ivxl]+$/;
+let numberedOrdinal: RegExp | undefined;
 const ROMAN_VALUES: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10, l: 50 };
 
 /** Reads `text` into its words: folded, letters run together joined, shortened words written out, ordinals as numbers. */
@@ -81,17 +80,17 @@ function readWord(word: string): readonly string[] {
   if (full !== undefined) return full.split(' ');
   const ordinal = (ordinalWords ??= new Map(Object.entries(ORDINAL_WORDS))).get(word);
   if (ordinal !== undefined) return [String(ordinal)];
-  const numbered = ORDINAL.exec(word);
+  const numbered = (numberedOrdinal ??= new RegExp(`^(\\d{1,3})(?:${ORDINAL_ENDINGS.join('|')})$`)).exec(word);
   if (numbered) return [String(Number(numbered[1]))];
   if (/^\d+$/.test(word)) return [String(Number(word))];
-  if (ROMAN.test(word)) {
-    const value = romanValue(word);
-    if (value > 0) return [String(value)];
-  }
+  if (ROMAN.test(word)) return [String(romanValue(word))];
   return [word];
 }
 
-/** The value of a well-formed roman numeral of i, v, x, l (up to 89), else 0. */
+/** A well-formed roman numeral of i, v, x, l (1 to 89). */
+const ROMAN = /^(?=[ivxl])(l?x{0,3}|xl)(ix|iv|v?i{0,3})$/;
+
+/** The value of a roman numeral that `ROMAN` accepts. */
 function romanValue(word: string): number {
   let value = 0;
   for (let i = 0; i < word.length; i++) {
@@ -99,27 +98,7 @@ function romanValue(word: string): number {
     const next = i + 1 < word.length ? ROMAN_VALUES[word[i + 1]!]! : 0;
     value += here < next ? -here : here;
   }
-  return value > 0 && value < 90 && toRoman(value) === word ? value : 0;
-}
-
-function toRoman(value: number): string {
-  const parts: [number, string][] = [
-    [50, 'l'],
-    [40, 'xl'],
-    [10, 'x'],
-    [9, 'ix'],
-    [5, 'v'],
-    [4, 'iv'],
-    [1, 'i'],
-  ];
-  let out = '';
-  for (const [n, roman] of parts) {
-    while (value >= n) {
-      out += roman;
-      value -= n;
-    }
-  }
-  return out;
+  return value;
 }
 
 /**

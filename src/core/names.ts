@@ -13,7 +13,7 @@ import { compact, isListedStateForm, municipalityKeys, nameKey, stateKeyOf } fro
 export { STATE_ALIASES } from './name-forms.js';
 export { foldAccents, foldForMatch, foldSettlementName, foldStateName } from './fold.js';
 export { municipalityKeys, nameKey, nameWords, sameMunicipality, stateKeyOf, type NameWords } from './name-keys.js';
-export { matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf, settlementNeedles, splitSettlementType, type SplitSettlement } from './settlement-names.js';
+export { matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf, splitSettlementType, type SplitSettlement } from './settlement-names.js';
 
 /** A state's catalog name followed by its aliases. */
 export function stateSpellings(catalogName: string): readonly string[] {

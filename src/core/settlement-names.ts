@@ -6,9 +6,8 @@
  * distinguish a place (`Amp. Granada` is not `Granada`; see `DISTINGUISHING_TYPES`).
  */
 import type { Catalog } from './catalog.js';
-import { foldSettlementName } from './fold.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
-import { formWords, leadingForm, nameKey, nameWords, wordForm } from './name-keys.js';
+import { formWords, leadingForm, nameKey, nameWords } from './name-keys.js';
 
 interface TypeReading {
   /** Every form's words, longest first, with the type it names. */
@@ -171,17 +170,3 @@ export function matchSettlement(catalog: Catalog, code: string | number, text: s
   return settlementMatcherOf(catalog, index).match(text);
 }
 
-/**
- * What else a settlement filter written as people write it (`Col. Roma Norte`, `Sta. Fe`) may
- * look for in the folded names (`foldSettlementName`): the name without its type, then with
- * shortened words written out. Each is folded; none equals `folded` itself.
- */
-export function settlementNeedles(text: string): string[] {
-  const folded = foldSettlementName(text);
-  const rest = foldSettlementName(splitSettlementType(text).name);
-  const written = rest
-    .split(' ')
-    .map((word) => wordForm(word.replace(/\.$/, '')) ?? word)
-    .join(' ');
-  return [...new Set([rest, written])].filter((needle) => needle && needle !== folded);
-}

@@ -5,7 +5,7 @@
  */
 import type { Catalog } from '../catalog.js';
 import { success, type Body, type ErrorCode, type PostalCodeRecord, type SimplifiedPostalCodeRecord, type SuccessEnvelope } from '../contract.js';
-import { findMunicipalities, findState, findStateByKey, foldSettlementName, settlementNeedles } from '../names.js';
+import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
 import type { MunicipalityRequest, Request, SearchCpAdvancedRequest } from '../request.js';
 import { codesWithSettlement } from '../settlement-search.js';
 
@@ -89,15 +89,7 @@ function searchCpAdvanced(catalog: Catalog, request: SearchCpAdvancedRequest): B
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
   // A `colonia` of only white space folds to nothing, which every name contains: no filter.
   const needle = request.colonia === undefined ? '' : foldSettlementName(request.colonia);
-  if (needle) {
-    let cp = codesWithSettlement(catalog, state, needle, municipality, limit);
-    // Nothing under the contract's fold: the filter as people write it (`Col. Roma Norte`, `Sta. Fe`).
-    for (const read of cp.length ? [] : settlementNeedles(request.colonia!)) {
-      cp = codesWithSettlement(catalog, state, read, municipality, limit);
-      if (cp.length) break;
-    }
-    return success({ cp });
-  }
+  if (needle) return success({ cp: codesWithSettlement(catalog, state, needle, municipality, limit) });
   return success({ cp: municipality < 0 ? catalog.codesOfState(state, limit) : catalog.codesOfMunicipalities([municipality], limit) });
 }
 
