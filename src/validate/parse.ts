@@ -15,6 +15,7 @@ import { findMunicipalities, findState, foldForMatch, settlementKey, settlementM
 import { VALIDATION_ERRORS, validatorFor, type AddressValidator, type ValidationError, type ValidationResult } from './address.js';
 import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import type { Field } from './fields.js';
+import { Remembered } from './remembered.js';
 import { settlementPlaces, type SettlementPlace } from './settlement-codes.js';
 
 /** The parts of a one-line address, in the order results list them. */
@@ -44,28 +45,6 @@ export interface ParsedAddress extends Record<AddressPart, string | null> {
   inferred: AddressPart[];
 }
 
-/**
- * Answers about names, remembered: the pieces of addresses (states, municipalities, cities,
- * settlements) repeat far more than they vary. Bounded: forgotten all at once when full, so
- * memory stays the same whatever the input.
- */
-class Remembered<T> {
-  private readonly answers = new Map<string, T>();
-
-  constructor(private readonly compute: (key: string) => T) {}
-
-  get(key: string): T {
-    let answer = this.answers.get(key);
-    if (answer === undefined) {
-      answer = this.compute(key);
-      if (this.answers.size >= REMEMBERED) this.answers.clear();
-      this.answers.set(key, answer);
-    }
-    return answer;
-  }
-}
-
-const REMEMBERED = 50_000;
 /** Between the fields of a record in a remembered key: no text read from a line holds it. */
 const SEPARATOR = '\u0000';
 
