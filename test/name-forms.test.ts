@@ -14,7 +14,7 @@ import {
   STATE_SUFFIXES,
   WORD_FORMS,
 } from '../src/core/name-forms.js';
-import { municipalityKeys, nameKey, sameMunicipality, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf } from '../src/core/names.js';
+import { municipalityKeys, nameKey, nameWords, sameMunicipality, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf } from '../src/core/names.js';
 
 /** The ways one written form is typed: as listed, upper, lower, without dots, without dots and spaces. */
 function variants(form: string): string[] {
@@ -209,6 +209,14 @@ describe('words that are names of Object’s own properties', () => {
       expect(splitSettlementType(`Col. ${word}`)).toEqual({ type: 'Colonia', name: word });
       expect(stateKeyOf(word)).toBe(-1);
       expect(municipalityKeys(`Mpio. ${word}`)).toContain(nameKey(word));
+    }
+  });
+});
+
+describe('the Latin-1 scan of words', () => {
+  it('reads as the general path does (text with a character past Latin-1 takes it)', () => {
+    for (const text of ['Sta. María 1a. Secc.', 'COL. GRANJAS ESMERALDA', '1º de Mayo', 'U.H. Ejército de Oriente II', 'Ex-Hacienda «San Juan»', 'Niño µ ß ÿ', '  ', '']) {
+      expect(nameWords(`${text} \u2014`), text).toEqual({ words: nameWords(text).words, ends: nameWords(text).ends });
     }
   });
 });

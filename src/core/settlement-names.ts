@@ -30,6 +30,11 @@ function readingOfTypes(): TypeReading {
   return typeReading;
 }
 
+/** The type whose form is the first `length` words of `words` (`leadingForm` found one). */
+function typeOf(words: readonly string[], length: number): string {
+  return readingOfTypes().forms.find((form) => form.words.length === length && form.words.every((word, i) => word === words[i]))!.type;
+}
+
 /** A settlement's type as written in front of its name, and the name after it (as written). */
 export interface SplitSettlement {
   /** The catalog's `tipo_asentamiento` the leading word names, or null when there is none. */
@@ -48,8 +53,7 @@ export function splitSettlementType(text: string): SplitSettlement {
   const reading = readingOfTypes();
   const length = leadingForm(words, reading.words);
   if (!length) return { type: null, name: text.trim() };
-  const type = reading.forms.find((form) => form.words.length === length && form.words.every((word, i) => word === words[i]))!.type;
-  return { type, name: text.slice(ends[length - 1]).replace(/^[\s.,;:\-–—/]+/u, '').trim() };
+  return { type: typeOf(words, length), name: text.slice(ends[length - 1]).replace(/^[\s.,;:\-–—/]+/u, '').trim() };
 }
 
 /**
@@ -72,9 +76,11 @@ interface Keyed {
   type: string | null;
 }
 
+/** A name's keys, read once: the words after a leading type are the rest's key. */
 function keyed(text: string): Keyed {
-  const split = splitSettlementType(text);
-  return { whole: nameKey(text), rest: split.type ? nameKey(split.name) : '', type: split.type };
+  const { words } = nameWords(text);
+  const length = leadingForm(words, readingOfTypes().words);
+  return { whole: words.join(' '), rest: length ? words.slice(length).join(' ') : '', type: length ? typeOf(words, length) : null };
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
-import { foldForMatch, sameMunicipality, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
+import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
+import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { recordMapper, type Field, type FieldValues } from './fields.js';
 
 export { FIELDS, type Field } from './fields.js';
@@ -122,6 +123,14 @@ class CodeEntry {
 
   /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
   readSettlement(written: string): string | undefined {
+    // The common case first: a type in front of the catalog's name (`COL. GRANJAS ESMERALDA`),
+    // found among the folded names this entry already has; the code's names are read (and
+    // the matcher made) only for what that does not find.
+    const split = splitSettlementType(written);
+    if (split.type && !DISTINGUISHING_TYPES.includes(split.type)) {
+      const found = this.foldedNames().indexOf(foldForMatch(split.name));
+      if (found >= 0) return this.names[found];
+    }
     return (this.matcher ??= new SettlementMatcher(this.names, this.types())).match(written);
   }
 
@@ -131,9 +140,18 @@ class CodeEntry {
     return key >= 0 && key === stateKeyOf(this.estado);
   }
 
+  /** The keys of the catalog's municipality and city names (`nameKey`), made at the first record that needs them. */
+  private municipioKey: string | undefined;
+  private ciudadKey: string | undefined;
+
+  /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
+  isMunicipality(written: string): boolean {
+    return municipalityKeys(written).includes((this.municipioKey ??= nameKey(this.municipio)));
+  }
+
   /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City) is this code's city. */
   isCity(written: string): boolean {
-    if (sameMunicipality(written, this.ciudad)) return true;
+    if (this.ciudad && municipalityKeys(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
     const city = stateKeyOf(this.ciudad);
     return city >= 0 && stateKeyOf(written) === city;
   }
@@ -291,7 +309,7 @@ export class AddressValidator {
     // Past the folds, each field is read in the forms people write (core/names): only then.
     if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado)) && !code.isState(estado)) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio && !sameMunicipality(municipio, code.municipio)) {
+    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio && !code.isMunicipality(municipio)) {
       failed = fail(failed, 'municipio', 121, code.municipio);
     }
     const asentamiento = text(asentamientoValue);
