@@ -81,6 +81,7 @@ describe('the report of the committed run', () => {
       (results.credits ? 0 : CREDIT_TARGETS.length) -
       (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
       (results.panel ? 0 : PANEL_TARGETS.length) -
+      (results.validate?.quoted ? 0 : 1) -
       (results.parse ? 0 : 1);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
@@ -122,6 +123,7 @@ describe('the report of the committed run', () => {
         (results.credits ? 0 : CREDIT_TARGETS.length) -
         (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
         (results.panel ? 0 : PANEL_TARGETS.length) -
+        (results.validate?.quoted ? 0 : 1) -
         (results.parse ? 0 : 1),
     );
     expectEveryTargetShown(judged.markdown, judged.targets);
@@ -191,8 +193,8 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(printed.startsWith('## Design targets')).toBe(true);
 
     const report = renderReport(results);
-    // --no-http and --no-validate: no row for the 3 HTTP and 2 validation targets.
-    expect(report.targets).toHaveLength(TARGETS.length - 5 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
+    // --no-http and --no-validate: no row for the 3 HTTP and 3 validation targets.
+    expect(report.targets).toHaveLength(TARGETS.length - 6 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);

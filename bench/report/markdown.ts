@@ -201,7 +201,7 @@ function addressValidation(v: ValidateResults): string[] {
   return [
     '## Address validation (`cpmx validate`)',
     '',
-    `A CSV of ${count(v.records)} address records drawn from the catalog with a seeded generator (about 90% right; the rest with a lost leading zero, an unknown or wrong code, the wrong state or municipality, a typo in the settlement, or upper-cased and stripped of accents; some right ones written as people write names: a state abbreviated, "Mpio. de" in front of the municipality, "COL." in front of the settlement), validated by the command's own code with its output sent to /dev/null, next to csv-parse alone reading the same file and counting records. Child processes, alternating, ${v.rounds} rounds; medians.`,
+    `A CSV of ${count(v.records)} address records drawn from the catalog with a seeded generator (about 90% right; the rest with a lost leading zero, an unknown or wrong code, the wrong state or municipality, ${v.quoted ? 'a typo in the settlement, or upper-cased and stripped of accents; some right ones written as people write names: a state abbreviated, "Mpio. de" in front of the municipality, "COL." in front of the settlement' : 'a "Col." prefix or a typo in the settlement, or upper-cased and stripped of accents'}), validated by the command's own code with its output sent to /dev/null, next to csv-parse alone reading the same file and counting records. Child processes, alternating, ${v.rounds} rounds; medians.`,
     '',
     ...head(['reader', 'records/s', 'time', 'peak RSS'], ['---', '---:', '---:', '---:']),
     reader(everyCore ? 'cpmx validate --jobs 1' : 'cpmx validate', v.cpmx),
