@@ -136,6 +136,16 @@ export interface ValidateResults {
   quotedCsvParse?: ValidateRun;
 }
 
+/** One-line addresses: `parseAddress` next to csv-parse alone on the same lines, one core. */
+export interface ParseResults {
+  /** The real addresses of each pass (test/fixtures/one-line-addresses.csv). */
+  lines: number;
+  /** Addresses per second read by `parseAddress` (the median pass). */
+  cpmx: number;
+  /** Lines per second read by csv-parse alone, as a one-column CSV (the median pass). */
+  csvParse: number;
+}
+
 export interface Results {
   /** ISO 8601, when the measuring finished. */
   date: string;
@@ -159,6 +169,8 @@ export interface Results {
   credits?: CreditResults | null;
   /** null when measured with --no-http; absent from runs before the panel was measured. */
   panel?: PanelResults | null;
+  /** Absent from runs before one-line addresses were measured. */
+  parse?: ParseResults;
 }
 
 /** The fields the report cannot do without, checked so an old or cut file fails by name. */

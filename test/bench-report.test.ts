@@ -81,7 +81,8 @@ describe('the report of the committed run', () => {
       (results.credits ? 0 : CREDIT_TARGETS.length) -
       (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
       (results.panel ? 0 : PANEL_TARGETS.length) -
-      (results.validate?.quoted ? 0 : 1);
+      (results.validate?.quoted ? 0 : 1) -
+      (results.parse ? 0 : 1);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
@@ -122,7 +123,8 @@ describe('the report of the committed run', () => {
         (results.credits ? 0 : CREDIT_TARGETS.length) -
         (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
         (results.panel ? 0 : PANEL_TARGETS.length) -
-        (results.validate?.quoted ? 0 : 1),
+        (results.validate?.quoted ? 0 : 1) -
+        (results.parse ? 0 : 1),
     );
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 80% | 79% [77 – 82] | **missed** |');
@@ -174,6 +176,10 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(results.settings).toMatchObject({ taskTimeMs: 5, coldRuns: 1 });
     expect(results.cold.cpmx.importToAnswerMs.runs).toBe(1);
     expect(results.diff?.ms.runs).toBe(3);
+    // One-line addresses are measured on the real addresses of the fixture whatever the catalog.
+    expect(results.parse).toMatchObject({ lines: 321 });
+    expect(results.parse!.cpmx).toBeGreaterThan(0);
+    expect(results.parse!.csvParse).toBeGreaterThan(0);
     for (const op of OPS) expect(Object.keys(results.lookups[op.id] ?? {}).sort(), op.id).toEqual([...CONTESTANTS].sort());
     for (const op of CPMX_EXTRAS) expect(Object.keys(results.lookups[op.id] ?? {}), op.id).toEqual(['cpmx']);
     expect(keysOf(results)).not.toContain('pass');

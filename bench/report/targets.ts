@@ -213,6 +213,15 @@ export const TARGETS: TargetRule[] = [
       pass: large <= 1.25 * small && large < limit * MB,
     };
   },
+  ({ parse }) =>
+    parse
+      ? {
+          name: `cpmx parse: one-line addresses/s on one core (${parse.lines} real addresses; csv-parse alone ${count(parse.csvParse)}/s)`,
+          target: '≥ 50,000/s',
+          value: `${count(parse.cpmx)}/s (${percent(parse.cpmx / parse.csvParse)} of csv-parse)`,
+          pass: parse.cpmx >= 50_000,
+        }
+      : null,
   ...CREDIT_TARGETS,
   ...PANEL_TARGETS,
 ];

@@ -27,7 +27,18 @@ import {
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
+import type { Catalog } from '../core/catalog.js';
 import { openSource, type SourceOptions } from './open-source.js';
+
+/** Each client's catalog, for adapters that read names against it (one-line addresses). */
+const catalogs = new WeakMap<CpmxClient, () => Catalog>();
+
+/** The catalog a client answers from (loaded at first use, as its lookups load it). */
+export function catalogOf(client: CpmxClient): Catalog {
+  const get = catalogs.get(client);
+  if (!get) throw new TypeError('catalogOf: not a client made by createClient');
+  return get();
+}
 
 export interface ClientOptions extends SourceOptions {
   /**
@@ -136,7 +147,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     return ask(rawRequest('info_cp', text(cp), token, options?.type)) as InfoCpBody;
   }
 
-  return {
+  const client: CpmxClient = {
     dataPath,
     infoCp,
     searchCp: (partial) => ask(rawRequest('search_cp', text(partial), token)) as SearchCpBody,
@@ -171,4 +182,6 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
       return { ...header, ...catalogAge(header, Date.now()) };
     },
   };
+  catalogs.set(client, source.get);
+  return client;
 }
