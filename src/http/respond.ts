@@ -37,7 +37,7 @@ export interface HttpAnswer {
   /** Flat [name, value, ...]: cheaper for Node than an object built per response. */
   headers: string[];
   /** The body a GET gets; a HEAD gets the same headers and none of it. */
-  body: string;
+  body: string | Uint8Array;
   /** Set when a credit was spent for this answer: the transport calls it if the answer is never written. */
   refund?: (() => void) | undefined;
 }
@@ -60,6 +60,11 @@ function json(status: number, body: string, extra?: string[]): HttpAnswer {
   const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
   if (extra) headers.push(...extra);
   return { status, headers, body };
+}
+
+/** An answer the server makes itself (outside the contract's table): the envelope with the HTTP status as `code_error`. */
+export function serverAnswer(status: number, message: string, extra?: string[]): HttpAnswer {
+  return json(status, JSON.stringify(serverError(status, message)), extra);
 }
 
 /** The health report: whether the artifact is loaded (test mode is served either way) and its header. */
@@ -100,7 +105,7 @@ export function createResponder(options: ResponderOptions): Responder {
 
   return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
     const { method, target } = request;
-    if (target.length > MAX_URL_LENGTH) return json(414, JSON.stringify(serverError(414, `La URL excede ${MAX_URL_LENGTH} caracteres`)));
+    if (target.length > MAX_URL_LENGTH) return serverAnswer(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
     if (method === 'OPTIONS') {
       return {
         status: 204,
@@ -114,7 +119,7 @@ export function createResponder(options: ResponderOptions): Responder {
       };
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      return json(405, JSON.stringify(serverError(405, `Método HTTP ${method} no permitido; use ${ALLOW}`)), ['Allow', ALLOW]);
+      return serverAnswer(405, `Método HTTP ${method} no permitido; use ${ALLOW}`, ['Allow', ALLOW]);
     }
     if (target.startsWith('/health') && (target.length === 7 || '/?'.includes(target.charAt(7)))) {
       if (!source.loaded()) load();
@@ -130,7 +135,7 @@ export function createResponder(options: ResponderOptions): Responder {
     } catch (error) {
       if (!(error instanceof ArtifactError)) throw error;
       loadError = error.message;
-      return json(503, JSON.stringify(serverError(503, `El catálogo no está cargado: ${error.message}`)));
+      return serverAnswer(503, `El catálogo no está cargado: ${error.message}`);
     }
     if (answer.credit !== 'spend' || !raw) {
       try {
@@ -173,7 +178,7 @@ function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefi
 /** The one place a registry that cannot answer becomes an HTTP answer: 503, never a free answer. */
 function registryUnavailable(error: unknown): HttpAnswer {
   if (!(error instanceof RegistryUnavailableError)) throw error;
-  return json(503, JSON.stringify(serverError(503, REGISTRY_UNAVAILABLE)), ['Retry-After', '1']);
+  return serverAnswer(503, REGISTRY_UNAVAILABLE, ['Retry-After', '1']);
 }
 
 export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; no se cobró ningún crédito. Intente de nuevo en unos segundos.';

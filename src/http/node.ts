@@ -1,0 +1,105 @@
+/**
+ * The node:http side of the answer path, for `cpmx serve` and the middleware alike: a request
+ * read for it, the headers it needs taken from the raw list in one pass (touching
+ * `req.headers` would make Node build the whole headers object for every request), and its
+ * answer written, a credit kept only for an answer that was written: every byte of it handed
+ * to the operating system for the client's connection ('finish'). An answer whose connection
+ * closed first (the client gave up, a timeout, the server cutting requests at shutdown) gets
+ * its credit back.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerWith, envelope, type FailureReport, type WireAnswer } from './answer.js';
+import type { HttpRequest, Responder } from './respond.js';
+
+export interface NodeRequest extends HttpRequest {
+  /** Why the request is answered 400 and its connection closed, when it is. */
+  refusal?: string | undefined;
+}
+
+/**
+ * Whether a request's Transfer-Encoding frames a body Node can read: its last coding must be
+ * `chunked` (RFC 9112 section 6.3); any other leaves the request's end unknown.
+ */
+function framed(transferEncoding: string): boolean {
+  const last = transferEncoding.slice(transferEncoding.lastIndexOf(',') + 1).trim();
+  return last.length === 7 && last.toLowerCase() === 'chunked';
+}
+
+/**
+ * Reads `req` for the answer path, its target given (below a mount prefix). With `requireHost`,
+ * an HTTP/1.1 request without Host is refused (RFC 9112 section 3.2; Node's own refusal has
+ * an empty body).
+ */
+export function readNodeRequest(req: IncomingMessage, target: string, requireHost: boolean): NodeRequest {
+  let ifNoneMatch: string | undefined;
+  let authorization: string | undefined;
+  let requestHeaders: string | undefined;
+  let refusal: string | undefined;
+  let host = false;
+  const method = req.method ?? 'GET';
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    switch (name.length) {
+      case 4:
+        if (name === 'Host' || name === 'host' || name.toLowerCase() === 'host') host = true;
+        break;
+      case 13: {
+        const lower = name.toLowerCase();
+        if (lower === 'if-none-match') ifNoneMatch ??= raw[i + 1];
+        else if (lower === 'authorization') authorization ??= raw[i + 1];
+        break;
+      }
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding' && !framed(raw[i + 1]!)) refusal = 'Transfer-Encoding no soportado: la última codificación debe ser chunked';
+        break;
+      case 30:
+        if (method === 'OPTIONS' && name.toLowerCase() === 'access-control-request-headers') requestHeaders ??= raw[i + 1];
+        break;
+    }
+  }
+  if (requireHost && !host && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) refusal ??= 'Falta el encabezado Host';
+  return { method, target, ifNoneMatch, authorization, requestHeaders, refusal };
+}
+
+/** Writes `answer` on `res` (ending its connection after it when `close`), refunding its credit if it is never written. */
+export function writeNodeAnswer(res: ServerResponse, answer: WireAnswer, close = answer.close): void {
+  // Before the write: Node reports an answer ended on a connection already gone as finished.
+  if (answer.refund) refundUnlessWritten(res, answer.refund);
+  if (close) answer.headers.push('Connection', 'close');
+  res.writeHead(answer.status, answer.headers);
+  if (answer.body) res.end(answer.body);
+  else res.end();
+}
+
+/**
+ * Call before writing an answer that spent a credit. The connection is looked at first: once
+ * the client has closed its side, Node ends ours (no longer writable) before it is destroyed,
+ * and an answer ended on it would still be reported 'finish'ed.
+ */
+export function refundUnlessWritten(res: ServerResponse, refund: () => void): void {
+  const socket = res.socket;
+  if (res.destroyed || !socket || socket.destroyed || !socket.writable) {
+    refund();
+    return;
+  }
+  let written = false;
+  res.once('finish', () => {
+    written = true;
+  });
+  res.once('close', () => {
+    if (!written) refund();
+  });
+}
+
+/**
+ * The wire answer to `req` (its target given, below a mount prefix): a refused request's 400,
+ * closing its connection, or what `respond` decides.
+ */
+export function answerNode(respond: Responder, req: IncomingMessage, target: string, requireHost: boolean, report: FailureReport): WireAnswer | Promise<WireAnswer> {
+  const request = readNodeRequest(req, target, requireHost);
+  if (request.refusal === undefined) return answerWith(respond, request, report);
+  const refused = envelope(400, request.refusal, undefined, request.method);
+  refused.close = true;
+  return refused;
+}
