@@ -53,24 +53,27 @@ export function internalError(method: string): WireAnswer {
 /** Reports an unexpected failure (the transport's choice: stderr, its framework's `next`). */
 export type FailureReport = (error: unknown) => void;
 
+/** The wire answer to a request of `method` for what was decided: the 500 envelope if that rejects. */
+export function wireOf(answer: (HttpAnswer & { close?: boolean | undefined }) | Promise<HttpAnswer & { close?: boolean | undefined }>, method: string, report: FailureReport): WireAnswer | Promise<WireAnswer> {
+  if (!isPromise(answer)) return toWire(answer, method);
+  return answer.then(
+    (final) => toWire(final, method),
+    (error: unknown) => {
+      report(error);
+      return internalError(method);
+    },
+  );
+}
+
 /**
  * Answers `request` with `respond`: what it decides, or the 500 envelope when it throws or
  * rejects (after `report`ing the error).
  */
 export function answerWith(respond: Responder, request: HttpRequest, report: FailureReport): WireAnswer | Promise<WireAnswer> {
-  const method = request.method;
   try {
-    const answer = respond(request);
-    if (!isPromise(answer)) return toWire(answer, method);
-    return answer.then(
-      (final) => toWire(final, method),
-      (error: unknown) => {
-        report(error);
-        return internalError(method);
-      },
-    );
+    return wireOf(respond(request), request.method, report);
   } catch (error) {
     report(error);
-    return internalError(method);
+    return internalError(request.method);
   }
 }

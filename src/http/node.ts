@@ -11,9 +11,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWith, envelope, type FailureReport, type WireAnswer } from './answer.js';
 import type { HttpRequest, Responder } from './respond.js';
 
+/** Why a request is answered with an error before it is read further, its connection closed after it. */
+export interface Refusal {
+  status: 400 | 417;
+  message: string;
+}
+
 export interface NodeRequest extends HttpRequest {
-  /** Why the request is answered 400 and its connection closed, when it is. */
-  refusal?: string | undefined;
+  refusal?: Refusal | undefined;
 }
 
 /**
@@ -25,24 +30,30 @@ function framed(transferEncoding: string): boolean {
   return last.length === 7 && last.toLowerCase() === 'chunked';
 }
 
+/** Whether an Expect header asks only what Node does itself (`100-continue`, answered before the request). */
+function expected(expect: string): boolean {
+  return /(?:^|\W)100-continue(?:$|\W)/i.test(expect);
+}
+
 /**
- * Reads `req` for the answer path, its target given (below a mount prefix). With `requireHost`,
- * an HTTP/1.1 request without Host is refused (RFC 9112 section 3.2; Node's own refusal has
- * an empty body).
+ * Reads a request head for the answer path: its method, target (below a mount prefix), raw
+ * header list and whether it is HTTP/1.1. With `requireHost`, an HTTP/1.1 request without
+ * Host is refused (RFC 9112 section 3.2; Node's own refusal has an empty body).
  */
-export function readNodeRequest(req: IncomingMessage, target: string, requireHost: boolean): NodeRequest {
+export function readRequestHead(method: string, target: string, raw: string[], http11: boolean, requireHost: boolean): NodeRequest {
   let ifNoneMatch: string | undefined;
   let authorization: string | undefined;
   let requestHeaders: string | undefined;
-  let refusal: string | undefined;
+  let refusal: Refusal | undefined;
   let host = false;
-  const method = req.method ?? 'GET';
-  const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     switch (name.length) {
       case 4:
         if (name === 'Host' || name === 'host' || name.toLowerCase() === 'host') host = true;
+        break;
+      case 6:
+        if (name.toLowerCase() === 'expect' && !expected(raw[i + 1]!)) refusal ??= { status: 417, message: 'Expectativa no soportada: solo se admite "Expect: 100-continue"' };
         break;
       case 13: {
         const lower = name.toLowerCase();
@@ -51,15 +62,20 @@ export function readNodeRequest(req: IncomingMessage, target: string, requireHos
         break;
       }
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding' && !framed(raw[i + 1]!)) refusal = 'Transfer-Encoding no soportado: la última codificación debe ser chunked';
+        if (name.toLowerCase() === 'transfer-encoding' && !framed(raw[i + 1]!)) refusal = { status: 400, message: 'Transfer-Encoding no soportado: la última codificación debe ser chunked' };
         break;
       case 30:
         if (method === 'OPTIONS' && name.toLowerCase() === 'access-control-request-headers') requestHeaders ??= raw[i + 1];
         break;
     }
   }
-  if (requireHost && !host && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) refusal ??= 'Falta el encabezado Host';
+  if (requireHost && !host && http11) refusal ??= { status: 400, message: 'Falta el encabezado Host' };
   return { method, target, ifNoneMatch, authorization, requestHeaders, refusal };
+}
+
+/** Reads `req` for the answer path, its target given (below a mount prefix). */
+export function readNodeRequest(req: IncomingMessage, target: string, requireHost: boolean): NodeRequest {
+  return readRequestHead(req.method ?? 'GET', target, req.rawHeaders, req.httpVersionMajor === 1 && req.httpVersionMinor === 1, requireHost);
 }
 
 /** Writes `answer` on `res` (ending its connection after it when `close`), refunding its credit if it is never written. */
@@ -97,9 +113,13 @@ export function refundUnlessWritten(res: ServerResponse, refund: () => void): vo
  * closing its connection, or what `respond` decides.
  */
 export function answerNode(respond: Responder, req: IncomingMessage, target: string, requireHost: boolean, report: FailureReport): WireAnswer | Promise<WireAnswer> {
-  const request = readNodeRequest(req, target, requireHost);
+  return answerHead(respond, readNodeRequest(req, target, requireHost), report);
+}
+
+/** The wire answer to a request read by `readRequestHead`: its refusal, closing the connection, or what `respond` decides. */
+export function answerHead(respond: Responder, request: NodeRequest, report: FailureReport): WireAnswer | Promise<WireAnswer> {
   if (request.refusal === undefined) return answerWith(respond, request, report);
-  const refused = envelope(400, request.refusal, undefined, request.method);
+  const refused = envelope(request.refusal.status, request.refusal.message, undefined, request.method);
   refused.close = true;
   return refused;
 }

@@ -13,11 +13,12 @@ import { isPromise, type TokenRegistry } from '../core/credits.js';
 import { catalogSource } from '../client/catalog-source.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
-import { answerWith, envelope, internalError, toWire, type WireAnswer } from './answer.js';
+import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
 import { closeWith } from './connection-answer.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
-import { answerNode, writeNodeAnswer } from './node.js';
+import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
+import { repairedHead, type RawHead } from './raw-request.js';
 import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from './respond.js';
 
 export { MAX_URL_LENGTH } from './respond.js';
@@ -80,7 +81,11 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   let closing = false;
 
   /** Writes `answer` (a wire answer) and hands it to the guard and the log. */
+  /** Sockets whose last answer closes them: a parse error of what follows gets no answer of its own. */
+  const ending = new WeakSet<Socket>();
+
   function send(req: IncomingMessage, res: ServerResponse, answer: WireAnswer, close = answer.close) {
+    if (close) ending.add(req.socket);
     writeNodeAnswer(res, answer, closing || close);
     guard.sent(req, res, answer.bytes === '-' ? 0 : answer.bytes);
     if (log) log(accessLogLine({ address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion }, answer.status, answer.bytes));
@@ -95,7 +100,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
 
   function answer(req: IncomingMessage, res: ServerResponse) {
     const page = panel?.(req);
-    if (page) return write(req, res, page.then((final) => toWire(final, req.method ?? 'GET'), (error: unknown) => (report(error), internalError(req.method ?? 'GET'))));
+    if (page) return write(req, res, wireOf(page, req.method ?? 'GET', report));
     write(req, res, answerNode(respond, req, req.url ?? '/', true, report));
   }
 
@@ -117,12 +122,33 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     refuse: (socket) => closeWith(socket, envelope(503, 'Demasiadas conexiones abiertas; intente de nuevo', ['Retry-After', '1'])),
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
+  // An Expect other than 100-continue: answered 417 by the answer path, with the envelope.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
+  // A client that half-closes after its request (FIN, as `nc -q` and minimal clients do) still
+  // reads the answer: Node would otherwise end the connection before an answer that waits for
+  // the registry is written. (A property of Node's http.Server since its first versions, not in its types.)
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+
+  /** A request whose target carried raw UTF-8 bytes, read again (raw-request.ts): answered, and its connection closed. */
+  function answerRepaired(socket: Socket, head: RawHead) {
+    const request = readRequestHead(head.method, head.target, head.rawHeaders, head.http11, true);
+    const done = (answer: WireAnswer) => {
+      closeWith(socket, answer);
+      if (log) log(accessLogLine({ address: socket.remoteAddress, method: head.method, target: head.target, httpVersion: head.http11 ? '1.1' : '1.0' }, answer.status, answer.bytes));
+    };
+    const answer = answerHead(respond, request, report);
+    if (isPromise(answer)) answer.then(done);
+    else done(answer);
+  }
 
   // What never becomes a request (malformed, too large, timed out) is answered and closed here;
   // it never reaches, or crashes, the handler.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writableEnded) return; // already answered: more bytes of the same bad request
-    closeWith(socket, guard.answering(socket) ? undefined : clientErrorAnswer(error));
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    if (socket.writableEnded || ending.has(socket)) return; // already answered, and closing
+    if (guard.answering(socket)) return closeWith(socket, undefined);
+    const head = error.code === 'HPE_INVALID_URL' && error.rawPacket ? repairedHead(error.rawPacket) : undefined;
+    if (head) answerRepaired(socket, head);
+    else closeWith(socket, clientErrorAnswer(error));
   });
   // CONNECT (a proxy tunnel) is a method like any other here: 405.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
