@@ -7,6 +7,7 @@
  * answer is.
  */
 import { isPromise } from '../core/credits.js';
+import { utf8 } from './body-cache.js';
 import { serverAnswer, type HttpAnswer, type HttpRequest, type Responder } from './respond.js';
 
 /** What a transport writes: every header it sends but its own framing (Date, Connection). */
@@ -26,9 +27,6 @@ export interface WireAnswer {
 
 export const INTERNAL_ERROR = 'Error interno del servidor';
 
-const encoder = new TextEncoder();
-/** UTF-8 bytes: Node's Buffer where there is one (faster to make and to write), else a TextEncoder's. */
-const utf8: (text: string) => Uint8Array = typeof Buffer === 'function' ? (text) => Buffer.from(text) : (text) => encoder.encode(text);
 
 /** The answer as sent to a request of `method`: a HEAD announces the GET's length; 204 and 304 have none. */
 export function toWire(answer: HttpAnswer & { close?: boolean | undefined }, method: string): WireAnswer {

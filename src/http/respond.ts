@@ -13,6 +13,7 @@ import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
 import { RegistryUnavailableError } from '../registry/errors.js';
 import type { ServedRegistry } from '../registry/types.js';
+import { BodyCache } from './body-cache.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
 
 /** Longest request target served; longer ones answer 414. */
@@ -52,12 +53,16 @@ export interface ResponderOptions {
   version: string;
   /** The token of requests that carry none, in the query or as a Bearer header (`--default-token`); none by default. */
   defaultToken?: string | undefined;
+  /** Bytes of serialised answers kept for reuse (body-cache.ts); BODY_CACHE_BYTES by default, 0 for none. */
+  bodyCacheBytes?: number | undefined;
 }
 
 export type Responder = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
 
+const JSON_HEADERS = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
+
 function json(status: number, body: string, extra?: string[]): HttpAnswer {
-  const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
+  const headers = [...JSON_HEADERS];
   if (extra) headers.push(...extra);
   return { status, headers, body };
 }
@@ -102,6 +107,9 @@ export function createResponder(options: ResponderOptions): Responder {
   };
   load();
   let tag: string | undefined;
+  /** The catalog `tag` names: a catalog loaded anew (a rebuilt artifact) gets its own. */
+  let tagged: unknown;
+  const bodies = new BodyCache(options.bodyCacheBytes);
 
   return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
     const { method, target } = request;
@@ -145,14 +153,17 @@ export function createResponder(options: ResponderOptions): Responder {
       }
     }
     const catalog = source.loaded()!;
-    tag ??= catalogTag(catalog, options.version);
-    const etag = etagOf(tag, raw);
+    if (catalog !== tagged) {
+      tag = catalogTag(catalog, options.version);
+      tagged = catalog;
+    }
+    const etag = etagOf(tag!, raw);
     // A client that holds the answer (304) or asks only for headers (HEAD) spends nothing,
     // but gets 402 like a GET would once the credits are spent.
     const notModified = matches(request.ifNoneMatch, etag);
     const mode = notModified || method === 'HEAD' ? 'look' : 'spend';
     try {
-      return settled(settle(answer, registry, mode), { etag, notModified }, mode === 'spend' ? registry : undefined);
+      return settled(settle(answer, registry, mode), { etag, notModified, catalog, bodies }, mode === 'spend' ? registry : undefined);
     } catch (error) {
       return registryUnavailable(error);
     }
@@ -169,6 +180,9 @@ export function bearerToken(header: string | undefined): string | undefined {
 interface Cacheable {
   etag: string;
   notModified: boolean;
+  /** The catalog answering, and the bytes of its answers already made. */
+  catalog: unknown;
+  bodies: BodyCache;
 }
 
 function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer | Promise<HttpAnswer> {
@@ -188,7 +202,7 @@ function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: Res
   if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
   const cache = ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
   if (cacheable.notModified) return json(304, '', cache);
-  const http = json(answer.status, JSON.stringify(answer.body), cache);
+  const http: HttpAnswer = { status: answer.status, headers: [...JSON_HEADERS, ...cache], body: cacheable.bodies.bytes(cacheable.catalog, cacheable.etag, answer.body) };
   // A credit was spent for it: given back if the answer never reaches the client's socket.
   if (spentFrom?.refund) http.refund = () => spentFrom.refund!(answer.token!);
   return http;
