@@ -170,7 +170,7 @@ export const TARGETS: TargetRule[] = [
   ({ http }) => {
     const fetch = http?.handlers?.fetch;
     // Judged only against its own reference: runs before the hono constant app have none.
-    if (!fetch || fetch.reference !== 'hono') return null;
+    if (fetch?.reference !== 'hono') return null;
     return {
       name: 'HTTP: createFetchHandler() on @hono/node-server vs a constant hono app on it (median of rounds)',
       target: '≥ 90%',

@@ -18,10 +18,8 @@ const ATOMIC_BYTES = 4096;
 /** How long to wait before writing again to a descriptor that is full (non-blocking). */
 const RETRY_MS = 20;
 
-export interface LogSink {
-  /** Queues one line (without its newline). */
-  (line: string): void;
-}
+/** Queues one line (without its newline). */
+export type LogSink = (line: string) => void;
 
 /** A log sink on descriptor `fd`; `warn` says on stderr what happened to the log. */
 export function createLogSink(fd: number, warn: (message: string) => void, maxHeldBytes = MAX_HELD_BYTES): LogSink {
