@@ -8,11 +8,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer as createTcpServer, connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
 import { memoryOf } from './support/attack.js';
 import { bodyOf, exchange, responses } from './support/raw-http.js';
-import { outputMatches, startServer as startCpmx, stopServer, waitFor } from './support/serve.js';
+import { outputMatches, startServer as startCpmx, stopServer, waitFor, type Started } from './support/serve.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -42,26 +42,27 @@ function halfClosed(port: number, request: string): Promise<string> {
 }
 
 describe('the wire as real clients speak it (issue 22, items 12 and 20)', () => {
+  let served: Started;
+  beforeAll(async () => {
+    served = await startServer();
+  });
+  afterAll(() => stopServer(served));
+
   it('answers a request target with raw UTF-8 bytes as its percent-encoded twin, not 400', async () => {
-    const served = await startServer();
-    try {
-      const head = (target: Buffer | string) => Buffer.concat([Buffer.from('GET '), Buffer.from(target), Buffer.from(' HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')]);
-      const raw = await exchange(served.port, head(Buffer.from('/query/get_municipio_por_estado/Estado%20de%20México?token=demo', 'utf8')));
-      const twin = await exchange(served.port, head('/query/get_municipio_por_estado/Estado%20de%20M%C3%A9xico?token=demo'));
-      expect(twin.status).toBe(200);
-      expect(raw.status).toBe(200);
-      expect(bodyOf(raw.text)).toEqual(bodyOf(twin.text));
-      // A UTF-8 state name in the query, as PHP's file_get_contents sends `estado=Jalisco` or `Nuevo León`.
-      const query = await exchange(served.port, head(Buffer.from('/query/get_municipio_por_estado/Estado%20de%20México?token=demo&municipio=Álvaro', 'utf8')));
-      const queryTwin = await exchange(served.port, head('/query/get_municipio_por_estado/Estado%20de%20M%C3%A9xico?token=demo&municipio=%C3%81lvaro'));
-      expect(query.status).toBe(queryTwin.status);
-      expect(bodyOf(query.text)).toEqual(bodyOf(queryTwin.text));
-      // Anything else wrong with such a head is still refused.
-      const broken = await exchange(served.port, head(Buffer.from('/query/info_cp/México\x01', 'utf8')));
-      expect(broken.status).toBe(400);
-    } finally {
-      await stopServer(served);
-    }
+    const head = (target: Buffer | string) => Buffer.concat([Buffer.from('GET '), Buffer.from(target), Buffer.from(' HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')]);
+    const raw = await exchange(served.port, head(Buffer.from('/query/get_municipio_por_estado/Estado%20de%20México?token=demo', 'utf8')));
+    const twin = await exchange(served.port, head('/query/get_municipio_por_estado/Estado%20de%20M%C3%A9xico?token=demo'));
+    expect(twin.status).toBe(200);
+    expect(raw.status).toBe(200);
+    expect(bodyOf(raw.text)).toEqual(bodyOf(twin.text));
+    // A UTF-8 state name in the query, as PHP's file_get_contents sends `estado=Jalisco` or `Nuevo León`.
+    const query = await exchange(served.port, head(Buffer.from('/query/get_municipio_por_estado/Estado%20de%20México?token=demo&municipio=Álvaro', 'utf8')));
+    const queryTwin = await exchange(served.port, head('/query/get_municipio_por_estado/Estado%20de%20M%C3%A9xico?token=demo&municipio=%C3%81lvaro'));
+    expect(query.status).toBe(queryTwin.status);
+    expect(bodyOf(query.text)).toEqual(bodyOf(queryTwin.text));
+    // Anything else wrong with such a head is still refused.
+    const broken = await exchange(served.port, head(Buffer.from('/query/info_cp/México\x01', 'utf8')));
+    expect(broken.status).toBe(400);
   });
 
   it('answers a request followed by a half-close when a registry is set, for a known and an unknown token', async () => {
@@ -84,29 +85,19 @@ describe('the wire as real clients speak it (issue 22, items 12 and 20)', () => 
   });
 
   it('answers `Expect: x` 417 with the cpmx envelope, not Node’s bare 417', async () => {
-    const served = await startServer();
-    try {
-      const answer = await exchange(served.port, 'GET /query/info_cp/09810?token=demo HTTP/1.1\r\nHost: localhost\r\nExpect: x\r\n\r\n');
-      const [first, ...rest] = responses(answer.bytes);
-      expect(rest).toEqual([]);
-      expect(first!.status).toBe(417);
-      expect(first!.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(JSON.parse(first!.body)).toMatchObject({ error: true, code_error: 417 });
-    } finally {
-      await stopServer(served);
-    }
+    const answer = await exchange(served.port, 'GET /query/info_cp/09810?token=demo HTTP/1.1\r\nHost: localhost\r\nExpect: x\r\n\r\n');
+    const [first, ...rest] = responses(answer.bytes);
+    expect(rest).toEqual([]);
+    expect(first!.status).toBe(417);
+    expect(first!.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(first!.body)).toMatchObject({ error: true, code_error: 417 });
   });
 
   it('answers `Transfer-Encoding: xchunked` 400 and nothing before it', async () => {
-    const served = await startServer();
-    try {
-      const answer = await exchange(served.port, 'GET /query/info_cp/09810?token=demo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: xchunked\r\n\r\n');
-      const all = responses(answer.bytes);
-      expect(all.map((r) => r.status)).toEqual([400]);
-      expect(JSON.parse(all[0]!.body)).toMatchObject({ error: true, code_error: 400 });
-    } finally {
-      await stopServer(served);
-    }
+    const answer = await exchange(served.port, 'GET /query/info_cp/09810?token=demo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: xchunked\r\n\r\n');
+    const all = responses(answer.bytes);
+    expect(all.map((r) => r.status)).toEqual([400]);
+    expect(JSON.parse(all[0]!.body)).toMatchObject({ error: true, code_error: 400 });
   });
 });
 
