@@ -59,10 +59,8 @@ export interface ResponderOptions {
 
 export type Responder = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
 
-const JSON_HEADERS = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
-
 function json(status: number, body: string, extra?: string[]): HttpAnswer {
-  const headers = [...JSON_HEADERS];
+  const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
   if (extra) headers.push(...extra);
   return { status, headers, body };
 }
@@ -200,9 +198,9 @@ export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; 
 function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer {
   // Only an answer that kept its credit (not turned into 107 or 108) is cacheable.
   if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
-  const cache = ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
-  if (cacheable.notModified) return json(304, '', cache);
-  const http: HttpAnswer = { status: answer.status, headers: [...JSON_HEADERS, ...cache], body: cacheable.bodies.bytes(cacheable.catalog, cacheable.etag, answer.body) };
+  if (cacheable.notModified) return json(304, '', ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL]);
+  const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
+  const http: HttpAnswer = { status: answer.status, headers, body: cacheable.bodies.bytes(cacheable.catalog, cacheable.etag, answer.body) };
   // A credit was spent for it: given back if the answer never reaches the client's socket.
   if (spentFrom?.refund) http.refund = () => spentFrom.refund!(answer.token!);
   return http;
