@@ -34,10 +34,23 @@ export function closeWith(socket: Socket, answer: WireAnswer | undefined): void 
   socket.end(rawResponse(answer), () => {
     written = true;
   });
-  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
-  linger.unref();
-  socket.once('close', () => {
-    clearTimeout(linger);
-    if (!written) refund?.();
-  });
+  linger(socket);
+  if (refund) socket.once('close', () => written || refund());
+}
+
+/** Destroys `socket` LINGER_MS from now unless it closes first. */
+function linger(socket: Socket): void {
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * Ends `socket` after what is already written to it (an answer that closes its connection),
+ * and destroys it LINGER_MS later whatever its client does.
+ */
+export function endSoon(socket: Socket): void {
+  if (socket.destroyed) return;
+  socket.end();
+  linger(socket);
 }

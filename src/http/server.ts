@@ -14,7 +14,7 @@ import { catalogSource } from '../client/catalog-source.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
 import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
-import { closeWith } from './connection-answer.js';
+import { closeWith, endSoon } from './connection-answer.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
@@ -80,10 +80,10 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   /** Set once closing: answers then end their connection instead of keeping it alive. */
   let closing = false;
 
-  /** Writes `answer` (a wire answer) and hands it to the guard and the log. */
   /** Sockets whose last answer closes them: a parse error of what follows gets no answer of its own. */
   const ending = new WeakSet<Socket>();
 
+  /** Writes `answer` (a wire answer) and hands it to the guard and the log. */
   function send(req: IncomingMessage, res: ServerResponse, answer: WireAnswer, close = answer.close) {
     if (close) ending.add(req.socket);
     writeNodeAnswer(res, answer, closing || close);
@@ -144,7 +144,8 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   // What never becomes a request (malformed, too large, timed out) is answered and closed here;
   // it never reaches, or crashes, the handler.
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
-    if (socket.writableEnded || ending.has(socket)) return; // already answered, and closing
+    if (socket.writableEnded) return; // already answered: more bytes of the same bad request
+    if (ending.has(socket)) return endSoon(socket); // its last answer is on its way
     if (guard.answering(socket)) return closeWith(socket, undefined);
     const head = error.code === 'HPE_INVALID_URL' && error.rawPacket ? repairedHead(error.rawPacket) : undefined;
     if (head) answerRepaired(socket, head);
