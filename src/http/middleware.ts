@@ -4,15 +4,15 @@
  * answer path and writes what it returns, as `cpmx serve` does: the same status, headers and
  * bytes, credits refunded alike.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPromise } from '../core/credits.js';
 import { belowPrefix, handlerResponder, mountPrefix, OUTSIDE, type HandlerOptions } from './handler.js';
 import { answerNode, writeNodeAnswer } from './node.js';
+import type { NodeRequest, NodeResponse } from './node-types.js';
 
 export type Next = (error?: unknown) => void;
 
 const reportOnStderr = (error: unknown) => console.error('cpmx:', error);
-export type Middleware = (req: IncomingMessage, res: ServerResponse, next?: Next) => void;
+export type Middleware = (req: NodeRequest, res: NodeResponse, next?: Next) => void;
 
 /**
  * Creates the middleware. Options as for `createFetchHandler`. A request outside `prefix` is
@@ -24,7 +24,7 @@ export function createMiddleware(options: HandlerOptions = {}): Middleware {
   const respond = handlerResponder(options);
   const prefix = mountPrefix(options.prefix);
 
-  return function cpmx(req: IncomingMessage, res: ServerResponse, next?: Next): void {
+  return function cpmx(req: NodeRequest, res: NodeResponse, next?: Next): void {
     let target = belowPrefix(req.url ?? '/', prefix);
     if (target === undefined) {
       if (next) {

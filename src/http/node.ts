@@ -7,9 +7,12 @@
  * closed first (the client gave up, a timeout, the server cutting requests at shutdown) gets
  * its credit back.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWith, envelope, type FailureReport, type WireAnswer } from './answer.js';
+import type { NodeRequest as NodeRequestHead, NodeResponse } from './node-types.js';
 import type { HttpRequest, Responder } from './respond.js';
+
+/** A request as node:http gives it (the middleware's frameworks give the same); its version where known. */
+type IncomingRequest = NodeRequestHead & { httpVersionMajor?: number; httpVersionMinor?: number };
 
 /** Why a request is answered with an error before it is read further, its connection closed after it. */
 export interface Refusal {
@@ -74,12 +77,12 @@ export function readRequestHead(method: string, target: string, raw: string[], h
 }
 
 /** Reads `req` for the answer path, its target given (below a mount prefix). */
-export function readNodeRequest(req: IncomingMessage, target: string, requireHost: boolean): NodeRequest {
+export function readNodeRequest(req: IncomingRequest, target: string, requireHost: boolean): NodeRequest {
   return readRequestHead(req.method ?? 'GET', target, req.rawHeaders, req.httpVersionMajor === 1 && req.httpVersionMinor === 1, requireHost);
 }
 
 /** Writes `answer` on `res` (ending its connection after it when `close`), refunding its credit if it is never written. */
-export function writeNodeAnswer(res: ServerResponse, answer: WireAnswer, close = answer.close): void {
+export function writeNodeAnswer(res: NodeResponse, answer: WireAnswer, close = answer.close): void {
   // Before the write: Node reports an answer ended on a connection already gone as finished.
   if (answer.refund) refundUnlessWritten(res, answer.refund);
   if (close) answer.headers.push('Connection', 'close');
@@ -93,7 +96,7 @@ export function writeNodeAnswer(res: ServerResponse, answer: WireAnswer, close =
  * the client has closed its side, Node ends ours (no longer writable) before it is destroyed,
  * and an answer ended on it would still be reported 'finish'ed.
  */
-export function refundUnlessWritten(res: ServerResponse, refund: () => void): void {
+export function refundUnlessWritten(res: NodeResponse, refund: () => void): void {
   const socket = res.socket;
   if (res.destroyed || !socket || socket.destroyed || !socket.writable) {
     refund();
@@ -112,7 +115,7 @@ export function refundUnlessWritten(res: ServerResponse, refund: () => void): vo
  * The wire answer to `req` (its target given, below a mount prefix): a refused request's 400,
  * closing its connection, or what `respond` decides.
  */
-export function answerNode(respond: Responder, req: IncomingMessage, target: string, requireHost: boolean, report: FailureReport): WireAnswer | Promise<WireAnswer> {
+export function answerNode(respond: Responder, req: IncomingRequest, target: string, requireHost: boolean, report: FailureReport): WireAnswer | Promise<WireAnswer> {
   return answerHead(respond, readNodeRequest(req, target, requireHost), report);
 }
 
