@@ -51,15 +51,19 @@ export interface HttpResults {
   ratio: number;
   /** The embeddable handlers, measured in the same rounds (absent from runs before them). */
   handlers?: Record<HandlerName, HandlerHttpStat>;
+  /** The fetch handler's reference: a hono app returning the constant body on @hono/node-server (absent from runs before it). */
+  honoConstant?: HttpStat;
 }
 
 /** createMiddleware() in node:http; createFetchHandler() behind @hono/node-server. */
 export type HandlerName = 'middleware' | 'fetch';
 
 export interface HandlerHttpStat extends HttpStat {
-  /** Its requests/s over the bare server's, per round. */
+  /** Its requests/s over its reference's, per round. */
   ratios: number[];
   ratio: number;
+  /** The reference: the bare node:http server, or (the fetch handler, since it was measured) the constant hono app. */
+  reference?: 'bare' | 'hono';
 }
 
 /** cpmx where it is embedded (absent from runs before it was measured). */
