@@ -25,6 +25,11 @@ beforeAll(async () => {
   replica = await CorreosReplica.start({ catalog: readFileSync(FIXTURE) });
 });
 afterAll(() => replica.close());
+/** FIFO readers still waiting when a test failed: ended, so the run can exit. */
+const readers = new Set<import('node:child_process').ChildProcess>();
+afterAll(() => {
+  for (const reader of readers) reader.kill();
+});
 
 /** A fresh folder for one case, with the input written in it. */
 function folder(): { at: (name: string) => string; input: string } {
@@ -64,6 +69,8 @@ function fifoWithReader(path: string): Promise<string> {
   const made = spawnSync('mkfifo', [path]);
   if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
   const reader = spawn('cat', [path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  readers.add(reader);
+  reader.on('close', () => readers.delete(reader));
   let read = '';
   reader.stdout.on('data', (chunk) => (read += chunk));
   return once(reader, 'close').then(() => read);
