@@ -6,7 +6,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
 import { foldForMatch, stateSpellings } from '../core/names.js';
-import { recordMapper, type Field, type FieldValues } from './fields.js';
+import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 
 export { FIELDS, type Field } from './fields.js';
 
@@ -240,6 +240,14 @@ export class AddressValidator {
   }
 
   validateValues(values: FieldValues): ValidationResult {
+    // A field holding an array or an object is no address text: said so, never turned into
+    // text (a value nested thousands deep would overflow the stack doing it).
+    for (const field of FIELDS) {
+      const value = values[field];
+      if (value !== null && (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol')) {
+        return unreadable(`${field} holds ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}, not text`);
+      }
+    }
     return this.validateFields(values.cp, values.asentamiento, values.municipio, values.estado, values.ciudad);
   }
 
