@@ -18,6 +18,8 @@ import { SCHEMA_VERSION, SQLITE_FROM_UNVERSIONED, SQLITE_MIGRATIONS, tooNewMessa
 import {
   DEFAULT_CREDITS,
   ERRORS_KEPT,
+  MAX_CREDITS,
+  tooManyCredits,
   OUTCOME,
   VISIT,
   usageOf,
@@ -314,7 +316,8 @@ export class SqliteStore implements SyncPanelStore {
   }
 
   credit(token: string, credits: number): boolean {
-    return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = (SELECT p.account_id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?)').run(credits, token).changes === 1;
+    const row = this.db.prepare<[string], { id: number }>('SELECT p.account_id AS id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?').get(token);
+    return row !== undefined && this.grant(row.id, credits);
   }
 
   revoke(token: string): boolean {
@@ -382,7 +385,13 @@ export class SqliteStore implements SyncPanelStore {
   }
 
   grant(account: number, credits: number): boolean {
-    return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, account).changes === 1;
+    const grant = this.db.transaction(() => {
+      const row = this.db.prepare<[number], { credits: number }>('SELECT credits FROM accounts WHERE id = ?').get(account);
+      if (!row) return false;
+      if (credits > MAX_CREDITS - row.credits) throw new RegistryError(tooManyCredits(this.path, row.credits, credits));
+      return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, account).changes === 1;
+    });
+    return grant.immediate();
   }
 
   projectsOf(account: number): Project[] {

@@ -54,6 +54,8 @@ export const VALIDATION_ERRORS = {
   123: 'La ciudad no corresponde al cp',
   130: 'Registro ilegible',
 } as const;
+// Frozen: the exported table is what every result says, for every caller.
+Object.freeze(VALIDATION_ERRORS);
 
 /** Below this similarity (1 - distance / longer length) no settlement is suggested. */
 export const SUGGESTION_THRESHOLD = 0.7;
