@@ -607,6 +607,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    await this.refundsSettled();
     await this.batcher.drain();
     if (this.doubts.length > 0) {
       clearTimeout(this.resolving);
