@@ -26,7 +26,9 @@ are bounded (the options below raise the bounds). The artifact records the catal
 (the zip member's timestamp, or the text file's modification time) and the build time
 (SOURCE_DATE_EPOCH, if set, for byte-identical rebuilds). It is written to --out FILE, default
 data/cpmx.msgpack in the package, through a temporary file: a refused catalog never replaces
-a good artifact, and temporary files left by killed builds are removed.`,
+a good artifact, and temporary files left by killed builds are removed. A device or a FIFO
+is written in place, a symlink to a file through to its target; the catalog itself is
+never written over.`,
   exit: 'Exit status: 0 when built, 1 when the catalog is missing, refused or cannot be downloaded, 2 on a usage error.',
   options: {
     source: { type: 'string', multiple: true, value: 'FILE', help: 'a catalog to compile; several are merged; - is stdin' },
