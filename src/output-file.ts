@@ -35,7 +35,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 
 /** The output cannot be written there; `reason` says why, in words for the user. */
 export class OutputError extends Error {
-  override readonly name = 'OutputError';
+  override readonly name: string = 'OutputError';
   constructor(
     readonly path: string,
     readonly reason: string,
