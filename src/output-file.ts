@@ -6,9 +6,9 @@
  *   then renamed over it, so it is either complete or as it was. A symlink to a regular file
  *   is written through: its target is replaced (temporary file beside the target), the link
  *   itself stays a link. The replaced file keeps its permission bits.
- * - A character device (`/dev/null`, a terminal), a FIFO, anything under `/dev` or `/proc`
- *   (`/dev/stdout` names a descriptor, whatever it points at), or a symlink to one: opened and
- *   written in place, never replaced.
+ * - A character device (`/dev/null`, a terminal), a FIFO, a path naming a descriptor
+ *   (`/dev/stdout`, `/dev/fd/N`, `/proc/.../fd/N`, whatever it points at), or a symlink to
+ *   one: opened and written in place (appending), never replaced.
  * - Never an input of the command (compared by device and inode, not by name), nor a
  *   directory, a block device, a socket, a dangling symlink or a read-only file.
  */
@@ -58,8 +58,11 @@ export type OutputPlan =
   /** Opened and written in place (a device, a FIFO). */
   | { kind: 'in-place'; path: string };
 
-/** Paths that name descriptors or kernel objects: written in place, never renamed over. */
-const IN_PLACE_ROOTS = ['/dev/', '/proc/'];
+/**
+ * Paths that name a process's descriptors (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`):
+ * written in place whatever they lead to, a regular file included (the shell's `> file`).
+ */
+const DESCRIPTOR_PATH = /^\/(?:proc\/|dev\/(?:fd\/|std(?:in|out|err)$))/;
 /** Appending: `/dev/stdout` onto a file opened with `>>` adds to it rather than overwriting it from the start. */
 const IN_PLACE_FLAGS = constants.O_WRONLY | constants.O_APPEND;
 
@@ -98,7 +101,7 @@ export function planOutput(path: string, options: OutputOptions = {}): OutputPla
   if (stats.isDirectory()) throw new OutputError(path, 'is a directory');
   if (stats.isBlockDevice()) throw new OutputError(path, 'is a block device (a disk): cpmx does not write to disks');
   if (stats.isSocket()) throw new OutputError(path, 'is a socket');
-  if (stats.isCharacterDevice() || stats.isFIFO() || IN_PLACE_ROOTS.some((root) => absolute.startsWith(root))) return { kind: 'in-place', path };
+  if (stats.isCharacterDevice() || stats.isFIFO() || DESCRIPTOR_PATH.test(absolute)) return { kind: 'in-place', path };
   if (!stats.isFile()) throw new OutputError(path, 'is not a regular file');
   try {
     accessSync(absolute, constants.W_OK);

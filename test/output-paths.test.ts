@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_EPOCH, buildInto, CLI, FIXTURE, tempDir } from './helpers.js';
@@ -131,6 +131,21 @@ describe('validate --output and --fix', () => {
     expect(results.map((line) => JSON.parse(line).valid)).toEqual([true, false]);
     expect(lstatSync(at('results.fifo')).isFIFO()).toBe(true);
     expect(lstatSync(at('fifo-link')).isSymbolicLink()).toBe(true);
+  });
+
+  it('writes /dev/stdout in place, even when the shell pointed it at a regular file', () => {
+    const { at, input } = folder();
+    writeFileSync(at('shell-out.ndjson'), '');
+    const before = statSync(at('shell-out.ndjson')).ino;
+    const out = openSync(at('shell-out.ndjson'), 'a');
+    try {
+      const run = spawnSync(process.execPath, [CLI, ...validateTo(input, '--output', '/dev/stdout')], { stdio: ['ignore', out, 'pipe'], encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(1);
+    } finally {
+      closeSync(out);
+    }
+    expect(statSync(at('shell-out.ndjson')).ino).toBe(before);
+    expect(readFileSync(at('shell-out.ndjson'), 'utf8').trimEnd().split('\n')).toHaveLength(2);
   });
 
   it('writes a symlink to a regular file through to its target, keeping the link and the target\'s permissions', () => {
