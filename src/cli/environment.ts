@@ -62,7 +62,7 @@ export function buildTimeOption(): Date | undefined {
   if (epoch === undefined || epoch === '') return undefined;
   // Up to the last second of year 9999: past it, no ISO 8601 date can record it.
   if (!/^\d+$/.test(epoch) || Number(epoch) > LAST_EPOCH_SECOND) {
-    throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970 (at most ${LAST_EPOCH_SECOND}, 9999-12-31), got "${epoch}"`);
+    throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, got "${epoch}" (at most ${LAST_EPOCH_SECOND}, the end of 9999)`);
   }
   return new Date(Number(epoch) * 1000);
 }
