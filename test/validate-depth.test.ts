@@ -76,5 +76,10 @@ describe('validateAddress given nested values', () => {
     expect(validateAddress(client, { cp: '09810', ciudad: Symbol('x') } as unknown as AddressRecord).errors[0]!.reason).toBe('ciudad holds a symbol, not text');
     // Keys other than the address fields are never read.
     expect(validateAddress(client, { cp: '09810', extra: nested() } as unknown as AddressRecord).valid).toBe(true);
+    // A record whose reading throws is unreadable, not a thrown error.
+    const trap = new Proxy({}, { ownKeys: () => { throw new Error('no keys'); } });
+    expect(validateAddress(client, trap as AddressRecord).errors[0]!.reason).toBe('cannot be read (no keys)');
+    const getter = { cp: '09810', get colonia(): string { throw new Error('gone'); } };
+    expect(validateAddress(client, getter).errors[0]!.reason).toBe('cannot be read (gone)');
   });
 });

@@ -236,7 +236,13 @@ export class AddressValidator {
 
   /** Validates a record whose keys are read by the one mapping of names (`colonia` too). */
   validate(record: AddressRecord): ValidationResult {
-    const values = defaultMapper(record);
+    let values: FieldValues | undefined;
+    try {
+      values = defaultMapper(record);
+    } catch (error) {
+      // A getter or a proxy that throws: the record cannot be read, and the caller is told so.
+      return unreadable(`cannot be read (${error instanceof Error ? String(error.message).slice(0, 200) : 'its keys threw'})`);
+    }
     if (!values) return unreadable('not an object');
     return this.validateValues(values);
   }
