@@ -30,7 +30,12 @@ import { handle, type Answer, type RouterContext } from '../core/router.js';
 import { openSource, type SourceOptions } from './open-source.js';
 
 export interface ClientOptions extends SourceOptions {
-  /** Sent with every typed lookup; `pruebas` gives test mode. Missing or empty answers 106. */
+  /**
+   * Sent with every typed lookup; `pruebas` gives test mode. Missing or empty, the typed
+   * lookups answer from the catalog all the same (locally every token does), unless a
+   * registry counts tokens: then they answer 106. `query(path)` answers a path without a
+   * token as the HTTP API does: with this token, else 106.
+   */
   token?: string | undefined;
   /** Token accounting, answering synchronously; without one every token is accepted. */
   registry?: TokenRegistry | undefined;
@@ -96,14 +101,19 @@ export interface CpmxClient {
   catalogInfo(): ArtifactHeader & CatalogAge;
 }
 
+/** The typed lookups' token when the client has none and no registry counts tokens: any token answers locally. */
+const LOCAL_TOKEN = 'local';
+
 /**
- * Creates a client. With a real token the artifact is loaded now, so a missing one fails here
- * with an ArtifactError that says what to do; with `pruebas` nothing is read until needed.
+ * Creates a client. For real data (any token but `pruebas`, or none) the artifact is loaded
+ * now, so a missing one fails here with an ArtifactError that says what to do; with `pruebas`
+ * nothing is read until needed.
  */
 export function createClient(options: ClientOptions = {}): CpmxClient {
   const source = openSource(options);
   const dataPath = source.path;
-  const { token, registry } = options;
+  const { registry } = options;
+  const token = options.token || (registry ? undefined : LOCAL_TOKEN);
   const context: RouterContext = { catalog: source.get };
   if (token && token !== TEST_TOKEN) source.get();
 
@@ -151,8 +161,8 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     consultasDisponibles: () => ask(rawRequest('cuenta/consultas_disponibles', undefined, token)) as ConsultasDisponiblesBody,
     query: (path) => {
       const raw = parseRequestPath(String(path));
-      // The client's token stands in for a path that carries none, as a default token does.
-      if (raw && raw.token === undefined) raw.token = token || undefined;
+      // The client's own token stands in for a path that carries none, as a default token does.
+      if (raw && raw.token === undefined) raw.token = options.token || undefined;
       const { status, body } = answer(raw);
       return { status, body };
     },
