@@ -179,7 +179,8 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     },
     catalogInfo: () => {
       const header = source.get().header;
-      return { ...header, ...catalogAge(header, Date.now()) };
+      // A copy, nested objects too: what a caller does to it never reaches the catalog every client reports from.
+      return { ...structuredClone(header), ...catalogAge(header, Date.now()) };
     },
   };
   catalogs.set(client, source.get);

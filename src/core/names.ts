@@ -29,6 +29,10 @@ interface StateIndex {
 const stateIndexes = new WeakMap<Catalog, StateIndex>();
 /** Distinct spellings remembered per catalog; past this, names are folded every time. */
 const SEEN_LIMIT = 4096;
+/** The longest name a catalog may hold (the build refuses longer ones). */
+export const MAX_NAME_CHARS = 128;
+/** Longer spellings than any catalog name are never remembered: memory bounded by characters, not only by count. */
+const remembers = (seen: Map<string, unknown>, name: string) => seen.size < SEEN_LIMIT && name.length <= MAX_NAME_CHARS;
 
 function stateIndex(catalog: Catalog): StateIndex {
   let index = stateIndexes.get(catalog);
@@ -58,7 +62,7 @@ export function findState(catalog: Catalog, name: string): number {
   let state = index.seen.get(name);
   if (state === undefined) {
     state = index.byFoldedName.get(foldStateName(name)) ?? stateOfForm(catalog, name);
-    if (index.seen.size < SEEN_LIMIT && name.length <= 64) index.seen.set(name, state);
+    if (remembers(index.seen, name)) index.seen.set(name, state);
   }
   return state;
 }
@@ -150,7 +154,7 @@ export function findMunicipalities(catalog: Catalog, name: string, state = -1): 
   let candidates = index.seen.get(name);
   if (candidates === undefined) {
     candidates = municipalityCandidates(catalog, index, name);
-    if (index.seen.size < SEEN_LIMIT && name.length <= 64) index.seen.set(name, candidates);
+    if (remembers(index.seen, name)) index.seen.set(name, candidates);
   }
   if (state < 0) return candidates[0] ?? NONE;
   for (const all of candidates) for (const m of all) if (catalog.stateOfMunicipality(m) === state) return [m];

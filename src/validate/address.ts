@@ -7,7 +7,7 @@ import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
-import { recordMapper, type Field, type FieldValues } from './fields.js';
+import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 
 export { FIELDS, type Field } from './fields.js';
 
@@ -55,6 +55,8 @@ export const VALIDATION_ERRORS = {
   123: 'La ciudad no corresponde al cp',
   130: 'Registro ilegible',
 } as const;
+// Frozen: the exported table is what every result says, for every caller.
+Object.freeze(VALIDATION_ERRORS);
 
 /** Below this similarity (1 - distance / longer length) no settlement is suggested. */
 export const SUGGESTION_THRESHOLD = 0.7;
@@ -285,12 +287,26 @@ export class AddressValidator {
 
   /** Validates a record whose keys are read by the one mapping of names (`colonia` too). */
   validate(record: AddressRecord): ValidationResult {
-    const values = defaultMapper(record);
+    let values: FieldValues | undefined;
+    try {
+      values = defaultMapper(record);
+    } catch (error) {
+      // A getter or a proxy that throws: the record cannot be read, and the caller is told so.
+      return unreadable(`cannot be read (${error instanceof Error ? String(error.message).slice(0, 200) : 'its keys threw'})`);
+    }
     if (!values) return unreadable('not an object');
     return this.validateValues(values);
   }
 
   validateValues(values: FieldValues): ValidationResult {
+    // A field holding an array or an object is no address text: said so, never turned into
+    // text (a value nested thousands deep would overflow the stack doing it).
+    for (const field of FIELDS) {
+      const value = values[field];
+      if (value !== null && (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol')) {
+        return unreadable(`${field} holds ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}, not text`);
+      }
+    }
     return this.validateFields(values.cp, values.asentamiento, values.municipio, values.estado, values.ciudad);
   }
 

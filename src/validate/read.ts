@@ -4,7 +4,7 @@
  * back). A CSV line without a quote is split here; a record holding a quote goes to
  * csv-parse, which knows every rule of quoting. A record that cannot be read gets its reason.
  */
-import { jsonErrorColumn } from './json-error.js';
+import { jsonDepthColumn, jsonErrorColumn, MAX_JSON_DEPTH } from './json-error.js';
 
 /** csv-parse's synchronous parser, as the caller loaded it (loaded only when a CSV is read). */
 export type ParseCsv = (input: string, options: Record<string, unknown>) => string[][];
@@ -255,12 +255,18 @@ export function readNdjson(text: string, firstLine: number, plan: ReadPlan, visi
     else {
       let item: unknown;
       let parsed = true;
-      try {
-        item = JSON.parse(raw);
-      } catch {
-        parsed = false;
+      // Nesting is bounded before anything walks the record (a value nested 4,000 deep would
+      // overflow the stack of whatever turns it into text).
+      const tooDeep = jsonDepthColumn(raw);
+      if (!tooDeep) {
+        try {
+          item = JSON.parse(raw);
+        } catch {
+          parsed = false;
+        }
       }
-      if (!parsed) visitor.unreadable(line, `invalid JSON at column ${jsonErrorColumn(raw)}`, start, end, next);
+      if (tooDeep) visitor.unreadable(line, `nested deeper than ${MAX_JSON_DEPTH} levels at column ${tooDeep}`, start, end, next);
+      else if (!parsed) visitor.unreadable(line, `invalid JSON at column ${jsonErrorColumn(raw)}`, start, end, next);
       else if (item === null || typeof item !== 'object' || Array.isArray(item)) visitor.unreadable(line, 'not a JSON object', start, end, next);
       else visitor.json(line, item, start, end, next);
     }

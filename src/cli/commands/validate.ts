@@ -43,9 +43,13 @@ suggestion applied and two more columns: cpmx_status (valid, fixed, invalid) and
 (the codes found). A value without an error is never changed; with --canonical, every value
 accepted in another form is written in the catalog's spelling too (N.L. -> Nuevo León).
 
+--output and --fix replace a regular file at the end (complete or not at all; a symlink's
+target, the link kept), write a device or a FIFO (/dev/null, /dev/stdout) in place, and
+refuse the input itself, however it is named.
+
 A summary goes to stderr at the end (with the format and encoding read), and a progress bar
 while it runs on a terminal.`,
-  exit: 'Exit status: 0 when every record is valid, 1 when any is not, 2 when the input cannot be read (missing, empty, no header, no postal-code column, not valid in its encoding).',
+  exit: 'Exit status: 0 when every record is valid, 1 when any is not, 2 when the input cannot be read (missing, empty, no header, no postal-code column, not valid in its encoding) or an output cannot be written.',
   options: {
     output: { type: 'string', value: 'FILE', help: 'write the results there (complete or not at all) instead of stdout' },
     format: { type: 'string', value: 'ndjson|csv', help: 'the results: NDJSON lines (default) or CSV rows' },
