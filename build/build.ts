@@ -11,7 +11,7 @@ import { SourceMerge } from './merge.js';
 import { CatalogModel } from './model.js';
 import { provenance } from './provenance.js';
 import { CatalogReader, DEFAULT_LIMITS, type CatalogSourceInfo, type ReadLimits } from './reader.js';
-import { encodeArtifact, writeFileAtomic } from './write.js';
+import { checkArtifactPath, encodeArtifact, writeFileAtomic } from './write.js';
 
 export interface CatalogLocation {
   /** The first (or only) catalog. */
@@ -111,9 +111,13 @@ export async function readCatalogs(paths: readonly string[], options: ReadOption
 export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), ...options }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const paths = typeof source === 'string' ? [source] : [...source];
+  // The catalogs are never written over (`-` is stdin); a path that cannot be written is
+  // refused before the catalog is read, not after.
+  const inputs = paths.map((path) => (path === '-' ? 0 : path));
+  checkArtifactPath(resolve(out), inputs);
   const { model, sources } = await readCatalogs(paths, options);
   const artifact = model.toArtifact(provenance(sources, builtAt));
-  const bytes = writeFileAtomic(resolve(out), encodeArtifact(artifact));
+  const bytes = writeFileAtomic(resolve(out), encodeArtifact(artifact), inputs);
   const { header } = artifact;
   return {
     source: paths.join(' + '),

@@ -1,3 +1,5 @@
+import { OutputError } from '../src/output-file.js';
+
 /** A catalog that cannot be compiled: names the file, the line when there is one, and why. */
 export class CatalogError extends Error {
   override readonly name = 'CatalogError';
@@ -11,12 +13,6 @@ export class CatalogError extends Error {
 }
 
 /** The artifact could not be written where it was asked for; names the path and the reason. */
-export class ArtifactWriteError extends Error {
-  override readonly name = 'ArtifactWriteError';
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(`cannot write ${path}: ${reason}`);
-  }
+export class ArtifactWriteError extends OutputError {
+  override readonly name: string = 'ArtifactWriteError';
 }

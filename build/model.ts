@@ -16,7 +16,9 @@ import {
   type Artifact,
   type ArtifactHeader,
 } from '../src/core/format.js';
+import { foldStateName } from '../src/core/names.js';
 import { CatalogError } from './errors.js';
+import { SHAPE_LIMITS } from './limits.js';
 import type { CatalogRow } from './reader.js';
 
 interface CodeEntry {
@@ -62,6 +64,10 @@ export class CatalogModel {
   private readonly municipalities = new Map<number, Named>();
   /** Per state key: each city name (in catalog order of first use) with the lowest `c_cve_ciudad` it has. */
   private readonly cities = new Map<number, Map<string, number>>();
+  /** Settlements counted so far per folded municipality name, for SHAPE_LIMITS. */
+  private readonly settlementsByMunicipalityName = new Map<string, number>();
+  /** Each municipality name's fold, made once (names are bounded by SHAPE_LIMITS, their number by the keys). */
+  private readonly foldedMunicipalities = new Map<string, string>();
   /** Settlements counted so far per municipality (of their code), for their ranks. */
   private readonly municipalitySettlements = new Map<number, number>();
 
@@ -78,6 +84,7 @@ export class CatalogModel {
   }
 
   add(row: CatalogRow): void {
+    this.checkShape(row);
     this.rows++;
     this.agree(this.states, row.stateKey, row.state, row.line, 'c_estado', String(row.stateKey).padStart(2, '0'));
     const municipality = row.stateKey * 1000 + row.municipalityKey;
@@ -100,6 +107,35 @@ export class CatalogModel {
     const rank = this.municipalitySettlements.get(code.municipality) ?? 0;
     this.municipalitySettlements.set(code.municipality, rank + 1);
     code.settlements.push({ name: row.settlement, type: row.settlementType, rank });
+  }
+
+  /** Refuses a row past SHAPE_LIMITS (a name too long, a code or a municipality name with too many settlements, a state with too many cities). */
+  private checkShape(row: CatalogRow): void {
+    const { maxNameChars, maxSettlementsPerCode, maxSettlementsPerMunicipalityName, maxCitiesPerState } = SHAPE_LIMITS;
+    for (const [column, name] of [
+      ['d_asenta', row.settlement],
+      ['d_tipo_asenta', row.settlementType],
+      ['D_mnpio', row.municipality],
+      ['d_estado', row.state],
+      ['d_ciudad', row.city],
+    ] as const) {
+      if (name.length > maxNameChars) throw new CatalogError(this.where, `${column} is ${name.length} characters long, more than a name may be (${maxNameChars})`, row.line);
+    }
+    if ((this.codes.get(row.postalCode)?.settlements.length ?? 0) >= maxSettlementsPerCode) {
+      throw new CatalogError(this.where, `postal code ${row.postalCode} has more than ${maxSettlementsPerCode} settlements, more than a code may have`, row.line);
+    }
+    // Counted by the name lookups fold, as a lookup by municipality name gathers them.
+    let folded = this.foldedMunicipalities.get(row.municipality);
+    if (folded === undefined) this.foldedMunicipalities.set(row.municipality, (folded = foldStateName(row.municipality)));
+    const inName = (this.settlementsByMunicipalityName.get(folded) ?? 0) + 1;
+    if (inName > maxSettlementsPerMunicipalityName) {
+      throw new CatalogError(this.where, `the municipalities named "${row.municipality}" have more than ${maxSettlementsPerMunicipalityName} settlements together, more than a municipality name may have`, row.line);
+    }
+    this.settlementsByMunicipalityName.set(folded, inName);
+    const cities = this.cities.get(row.stateKey);
+    if (row.city && cities && !cities.has(row.city) && cities.size >= maxCitiesPerState) {
+      throw new CatalogError(this.where, `c_estado ${String(row.stateKey).padStart(2, '0')} has more than ${maxCitiesPerState} cities, more than a state may have`, row.line);
+    }
   }
 
   /**

@@ -3,12 +3,12 @@
  * atomically: a temporary file beside the target, then a rename, so a failed or interrupted
  * build never leaves a half-written artifact nor replaces a good one. A process killed before
  * its rename (SIGKILL, power loss) cannot remove its temporary file; the next write to the
- * same target does, once the process that made it is gone.
+ * same target does, once the process that made it is gone. What may be written, and how, is
+ * decided once for every command in src/output-file.ts.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { CODE_LENGTH, compactUints, stringTableText, type Artifact, type StringTable } from '../src/core/format.js';
 import { ABSENT, COLUMNS, OTHER, PAYLOAD_AT, SECTIONS, STRING_BLOCK, STRING_TABLES, align, envelope, type ColumnName } from '../src/core/layout.js';
+import { OutputError, planOutput, writeOutputFile } from '../src/output-file.js';
 import { crc32 } from './crc32.js';
 import { ArtifactWriteError } from './errors.js';
 
@@ -126,61 +126,25 @@ function popcount(mask: number): number {
   return count;
 }
 
-/** Writes `bytes` to `path` by temporary file and rename; returns the number of bytes. */
-export function writeFileAtomic(path: string, bytes: Uint8Array): number {
-  const temporary = temporaryPath(path, process.pid);
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    removeStaleTemporaries(path);
-    const fd = openSync(temporary, 'w');
-    try {
-      writeSync(fd, bytes);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } catch (error) {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // nothing was created there (its directory cannot hold it)
-    }
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new ArtifactWriteError(path, code ? `${code} (${message})` : message);
-  }
-  return bytes.length;
-}
-
-/** The temporary file a process writes `path` through. */
-export function temporaryPath(path: string, pid: number): string {
-  return `${path}.${pid}.tmp`;
-}
-
 /**
- * Removes the temporary files of earlier writes to `path` whose process no longer exists.
- * One whose process is alive (a build running beside this one, or a reused pid) is left alone.
+ * Writes `bytes` to `path` by the one output rule (src/output-file.ts): a temporary file
+ * renamed over a regular file, a device or FIFO written in place, never an input (`inputs`:
+ * paths, or 0 for stdin). Returns the number of bytes.
  */
-export function removeStaleTemporaries(path: string): string[] {
-  const prefix = `${basename(path)}.`;
-  const removed: string[] = [];
-  for (const name of readdirSync(dirname(path))) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = name.slice(prefix.length, -'.tmp'.length);
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || isAlive(Number(pid))) continue;
-    const stale = join(dirname(path), name);
-    rmSync(stale, { force: true });
-    removed.push(stale);
-  }
-  return removed;
+export function writeFileAtomic(path: string, bytes: Uint8Array, inputs: readonly (string | number)[] = []): number {
+  return asWriteError(path, () => writeOutputFile(path, bytes, { inputs, createDirectories: true }));
 }
 
-function isAlive(pid: number): boolean {
+/** Throws ArtifactWriteError now when `path` could not be written later (an input, a directory, ...). */
+export function checkArtifactPath(path: string, inputs: readonly (string | number)[] = []): void {
+  asWriteError(path, () => planOutput(path, { inputs }));
+}
+
+function asWriteError<T>(path: string, work: () => T): T {
   try {
-    process.kill(pid, 0);
-    return true;
+    return work();
   } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (error instanceof OutputError) throw new ArtifactWriteError(path, error.reason);
+    throw error;
   }
 }

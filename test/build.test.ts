@@ -111,7 +111,15 @@ describe('accepted sources', () => {
   });
 
   it('reports progress', async () => {
-    const big = [lines[0], lines[1], ...Array.from({ length: 20_001 }, (_, i) => lines[2]!.replace('San Ángel', `San Ángel ${i}`))].join('\r\n');
+    // Spread over codes and municipalities, as a real catalog is (SHAPE_LIMITS bounds each).
+    const row = (i: number) => {
+      const fields = lines[2]!.replace('San Ángel', `San Ángel ${i}`).split('|');
+      fields[0] = String(10000 + Math.floor(i / 10));
+      fields[3] = `Municipio ${i % 4}`;
+      fields[11] = String(100 + (i % 4));
+      return fields.join('|');
+    };
+    const big = [lines[0], lines[1], ...Array.from({ length: 20_001 }, (_, i) => row(i))].join('\r\n');
     const seen: number[] = [];
     await buildArtifact({ source: write('big.txt', Buffer.from(big, 'latin1')), out: join(dir, 'big.msgpack'), onProgress: (rows) => seen.push(rows) });
     expect(seen).toEqual([10_000, 20_000]);

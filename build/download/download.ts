@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ArtifactWriteError } from '../errors.js';
-import { writeFileAtomic } from '../write.js';
+import { checkArtifactPath, writeFileAtomic } from '../write.js';
 import { DownloadError, OFFICIAL_PAGE_URL } from './errors.js';
 import { ALL_STATES, pageTitle, readExportForm, type ExportForm } from './form.js';
 import { withRetry, type RetryInfo } from './retry.js';
@@ -77,6 +77,12 @@ export async function downloadCatalog(options: DownloadOptions): Promise<Downloa
   const pageUrl = parsePageUrl(settings.pageUrl ?? OFFICIAL_PAGE_URL);
   if (!/^\d{2}$/.test(state)) {
     throw new DownloadError('unknown-state', `the state key must be two digits (${ALL_STATES} for all states, 01 to 32 for one), got "${state}"`).settle(0, pageUrl.href);
+  }
+  // A path that cannot be written (a directory, a read-only file, ...) is refused before the download.
+  try {
+    write(settings.out);
+  } catch (error) {
+    throw error instanceof DownloadError ? error.settle(0, pageUrl.href) : error;
   }
 
   // One signal ends everything in flight: the caller's, or the total timeout.
@@ -179,12 +185,14 @@ function decodeHtml(response: SessionResponse): string {
   }
 }
 
-function write(out: string, zip: Buffer) {
+/** Writes the zip to `out`; without one, only checks that `out` could be written. */
+function write(out: string, zip?: Buffer) {
   try {
-    writeFileAtomic(out, zip);
+    if (zip) writeFileAtomic(out, zip);
+    else checkArtifactPath(out);
   } catch (error) {
     const reason = error instanceof ArtifactWriteError ? error.reason : (error as Error).message;
-    throw new DownloadError('write', `the catalog was downloaded but cannot be written to ${out}: ${reason}`, { cause: error });
+    throw new DownloadError('write', `${zip ? 'the catalog was downloaded but ' : 'nothing was downloaded: the catalog '}cannot be written to ${out}: ${reason}`, { cause: error });
   }
 }
 

@@ -9,6 +9,9 @@ import { EXIT, UsageError, parseInvocation } from './command.js';
 import { COMMANDS, findCommand } from './commands/index.js';
 import { commandHelp, overview } from './help.js';
 
+/** Exit status when stdout cannot be written (sysexits' EX_IOERR). */
+const EXIT_OUTPUT = 74;
+
 function write(text: string): number {
   process.stdout.write(`${text}\n`);
   return EXIT.ok;
@@ -58,7 +61,9 @@ export async function main(argv: string[]): Promise<number> {
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(EXIT.ok);
-  throw error;
+  // A full disk, a closed descriptor: said in one line, never a stack trace.
+  process.stderr.write(`cpmx: cannot write to stdout (${error.code ?? error.message})\n`);
+  process.exit(EXIT_OUTPUT);
 });
 
 main(process.argv.slice(2)).then(

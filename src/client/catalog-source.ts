@@ -3,7 +3,7 @@
  * path for the whole process. A load that fails is tried again on the next need, so a server
  * started before `cpmx build` picks up the artifact once it is written.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
@@ -34,12 +34,39 @@ export const NO_DATA_YET =
 /** zlib's CRC-32 (Node 20.15 and later) checks the artifact four times faster than the core's own. */
 export const nodeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 
+/** The largest artifact read: a hundred times the official catalog's (2 MB), and a bound on memory. */
+export const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The artifact's bytes: a regular file only, of at most MAX_ARTIFACT_BYTES. Opened without
+ * blocking, so a FIFO is refused at once rather than waited on, and a device (`/dev/zero`)
+ * is never read without end.
+ */
+function readArtifactFile(path: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      const kind = stats.isFIFO() ? 'a FIFO' : stats.isCharacterDevice() ? 'a device' : stats.isDirectory() ? 'a directory' : 'not a regular file';
+      throw new ArtifactError(path, `is ${kind}, not an artifact file; give the path of the artifact (a regular file)`);
+    }
+    if (stats.size > MAX_ARTIFACT_BYTES) throw new ArtifactError(path, `is ${stats.size} bytes, more than an artifact can be (${MAX_ARTIFACT_BYTES}); ${REBUILD}`);
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let read = 0;
+    for (let n = 1; read < bytes.length && n > 0; read += n) n = readSync(fd, bytes, read, bytes.length - read, read);
+    return read === bytes.length ? bytes : bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads and decodes the artifact at `path`. */
 export function loadCatalog(path: string): Catalog {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readArtifactFile(path);
   } catch (error) {
+    if (error instanceof ArtifactError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && path === packageArtifactPath()) throw new ArtifactError(path, ownArtifactMissing(path));
     throw new ArtifactError(path, code === 'ENOENT' ? `no artifact here; ${REBUILD}` : `cannot be read (${code}); ${REBUILD}`);

@@ -27,7 +27,18 @@ import {
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
 import { handle, infoCpBody, type Answer, type RouterContext } from '../core/router.js';
+import type { Catalog } from '../core/catalog.js';
 import { openSource, type SourceOptions } from './open-source.js';
+
+/** Each client's catalog, for adapters that read names against it (one-line addresses). */
+const catalogs = new WeakMap<CpmxClient, () => Catalog>();
+
+/** The catalog a client answers from (loaded at first use, as its lookups load it). */
+export function catalogOf(client: CpmxClient): Catalog {
+  const get = catalogs.get(client);
+  if (!get) throw new TypeError('catalogOf: not a client made by createClient');
+  return get();
+}
 
 export interface ClientOptions extends SourceOptions {
   /**
@@ -143,7 +154,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     return ask(rawRequest('info_cp', text(cp), token, type)) as InfoCpBody;
   }
 
-  return {
+  const client: CpmxClient = {
     dataPath,
     infoCp,
     searchCp: (partial) => ask(rawRequest('search_cp', text(partial), token)) as SearchCpBody,
@@ -175,7 +186,10 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     },
     catalogInfo: () => {
       const header = source.get().header;
-      return { ...header, ...catalogAge(header, Date.now()) };
+      // A copy, nested objects too: what a caller does to it never reaches the catalog every client reports from.
+      return { ...structuredClone(header), ...catalogAge(header, Date.now()) };
     },
   };
+  catalogs.set(client, source.get);
+  return client;
 }

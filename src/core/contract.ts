@@ -26,6 +26,9 @@ export const ERRORS = {
   116: ['La clave del estado es inválida', 400],
   117: ['El límite es inválido', 400],
 } as const satisfies Record<number, readonly [string, number]>;
+// Frozen, entries too: a caller writing to the exported table would change every client's answers.
+for (const entry of Object.values(ERRORS)) Object.freeze(entry);
+Object.freeze(ERRORS);
 
 export type ErrorCode = keyof typeof ERRORS;
 

@@ -116,9 +116,18 @@ export class Batcher {
  */
 const impossible = (token: string) => token.includes('\u0000');
 
+/**
+ * Waits before each further try of a refund the registry could not take (another process
+ * held the lock past the timeout, the database was unreachable): about 16 s in all, plus
+ * each try's own wait for the lock. Past the last, the credit is given up and logged.
+ */
+export const REFUND_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000, 4000, 8000];
+
 /** The core's credit questions, and refunds, as visits through a batcher: what both served registries share. */
 export abstract class BatchedRegistry {
   protected abstract readonly batcher: Batcher;
+  /** Refunds waiting to be tried again: close() waits for them. */
+  private readonly refunding = new Set<Promise<void>>();
 
   async credits(token: string): Promise<number | undefined> {
     if (impossible(token)) return undefined;
@@ -131,9 +140,26 @@ export abstract class BatchedRegistry {
     return consumption(await this.batcher.visit(token, VISIT.spend));
   }
 
+  /** Gives back a credit; one the registry cannot take now is tried again (bounded, with backoff), never dropped at once. */
   refund(token: string): void {
-    this.batcher.visit(token, VISIT.refund).catch((error: unknown) => {
-      process.stderr.write(`cpmx serve: process ${process.pid}: a credit of an answer never written could not be given back (${(error as Error).message})\n`);
-    });
+    const attempt = (tried: number): Promise<void> =>
+      this.batcher.visit(token, VISIT.refund).then(
+        () => undefined,
+        (error: unknown) => {
+          const delay = REFUND_RETRY_DELAYS_MS[tried];
+          if (error instanceof RegistryUnavailableError && delay !== undefined) return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => attempt(tried + 1));
+          process.stderr.write(
+            `cpmx serve: process ${process.pid}: a credit of an answer never written could not be given back after ${tried + 1} tries (${(error as Error).message})\n`,
+          );
+          return undefined;
+        },
+      );
+    const pending: Promise<void> = attempt(0).finally(() => this.refunding.delete(pending));
+    this.refunding.add(pending);
+  }
+
+  /** Resolves once every refund has been given back or given up. */
+  protected async refundsSettled(): Promise<void> {
+    while (this.refunding.size > 0) await Promise.all(this.refunding);
   }
 }

@@ -20,6 +20,8 @@ import { RegistryState } from './state.js';
 import {
   DEFAULT_CREDITS,
   ERRORS_KEPT,
+  MAX_CREDITS,
+  tooManyCredits,
   OUTCOME,
   usageOf,
   windowDays,
@@ -410,11 +412,17 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   }
 
   credit(token: string, credits: number): Promise<boolean> {
-    return this.transaction(
-      async (client) =>
-        (await client.query('UPDATE cpmx.accounts SET credits = credits + $1 WHERE id = (SELECT p.account_id FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id WHERE t.token = $2)', [credits, token]))
-          .rowCount === 1,
-    );
+    return this.addCredits('(SELECT p.account_id FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id WHERE t.token = $1)', token, credits);
+  }
+
+  /** Adds credits to the account `accountOf` selects (from $1), never past MAX_CREDITS. */
+  private addCredits(accountOf: string, key: string | number, credits: number): Promise<boolean> {
+    return this.transaction(async (client) => {
+      const row = (await client.query<{ credits: number }>(`SELECT credits::float8 AS credits FROM cpmx.accounts WHERE id = ${accountOf} FOR UPDATE`, [key])).rows[0];
+      if (!row) return false;
+      if (credits > MAX_CREDITS - row.credits) throw new RegistryError(tooManyCredits(this.location, row.credits, credits));
+      return (await client.query(`UPDATE cpmx.accounts SET credits = credits + $2 WHERE id = ${accountOf}`, [key, credits])).rowCount === 1;
+    });
   }
 
   revoke(token: string): Promise<boolean> {
@@ -541,7 +549,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   }
 
   grant(account: number, credits: number): Promise<boolean> {
-    return this.transaction(async (client) => (await client.query('UPDATE cpmx.accounts SET credits = credits + $1 WHERE id = $2', [credits, account])).rowCount === 1);
+    return this.addCredits('$1', account, credits);
   }
 
   projectsOf(account: number): Promise<Project[]> {
@@ -625,6 +633,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    await this.refundsSettled();
     await this.batcher.drain();
     if (this.doubts.length > 0) {
       clearTimeout(this.resolving);

@@ -14,7 +14,7 @@ import { packageRoot } from '../package-root.js';
 import { BatchedRegistry, Batcher } from './batcher.js';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
 import { forwardPanel, type PanelMethod, type PanelStore } from './panel-types.js';
-import { fileProblem } from './sqlite.js';
+import { fileProblem, type OpenedFiles } from './sqlite.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './sqlite-worker.js';
 import { RegistryState } from './state.js';
 import { OUTCOME, VISIT, type Outcome, type RegistryHealth, type ServedRegistry, type VisitKind, type VisitResult } from './types.js';
@@ -47,7 +47,7 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
   /** Batches given up on (the thread did not answer in time): spent credits are given back when they do. */
   private readonly abandoned = new Map<number, string[]>();
   private nextId = 1;
-  private identity: { dev: number; ino: number } | undefined;
+  private identity: OpenedFiles | undefined;
   protected readonly batcher: Batcher;
   private readonly state: RegistryState;
   private closing = false;
@@ -91,7 +91,7 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
 
   private receive(reply: ThreadReply): void {
     if (reply.type === 'opened') {
-      this.identity = { dev: reply.dev, ino: reply.ino };
+      this.identity = { dev: reply.dev, ino: reply.ino, journal: reply.journal };
       return;
     }
     const sent = this.sent.get(reply.id);
@@ -158,6 +158,7 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
   }
 
   async close(): Promise<void> {
+    await this.refundsSettled();
     await this.batcher.drain();
     this.closing = true;
     const exited = new Promise<void>((resolve) => this.thread.once('exit', () => resolve()));

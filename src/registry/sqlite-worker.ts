@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
 import type { PanelMethod } from './panel-types.js';
-import { callPanel, isBusy, SqliteStore } from './sqlite.js';
+import { callPanel, isBusy, SqliteStore, type OpenedFiles } from './sqlite.js';
 import type { VisitKind } from './types.js';
 
 export interface ThreadData {
@@ -25,7 +25,7 @@ export type ThreadReply =
   | { type: 'done'; id: number; outcomes: number[]; lefts: (number | undefined)[] }
   | { type: 'failed'; id: number; message: string; kind?: 'unavailable' | 'registry' | 'bug' }
   | { type: 'result'; id: number; value: unknown }
-  | { type: 'opened'; dev: number; ino: number };
+  | ({ type: 'opened' } & OpenedFiles);
 
 const { path, busyTimeoutMs } = workerData as ThreadData;
 const port = parentPort!;

@@ -18,6 +18,8 @@ import { SCHEMA_VERSION, SQLITE_FROM_UNVERSIONED, SQLITE_MIGRATIONS, tooNewMessa
 import {
   DEFAULT_CREDITS,
   ERRORS_KEPT,
+  MAX_CREDITS,
+  tooManyCredits,
   OUTCOME,
   VISIT,
   usageOf,
@@ -51,13 +53,57 @@ export interface SqliteOpenOptions {
 
 /** What can be wrong with the registry file while serving. */
 export interface FileProblem {
-  /** missing and replaced: the file to use is another one now (reopen); the others: wait. */
-  kind: 'missing' | 'replaced' | 'unreadable' | 'read-only' | 'unknown';
+  /**
+   * missing and replaced: the file to use is another one now (reopen); journal: its -wal or
+   * -shm was deleted or replaced under the open connection (never reopened: the connections
+   * still open hold the last writes; a restart folds them in); the others: wait.
+   */
+  kind: 'missing' | 'replaced' | 'journal' | 'unreadable' | 'read-only' | 'unknown';
   message: string;
 }
 
-/** What is wrong with the registry file now, or undefined when it looks usable. */
-export function fileProblem(path: string, opened?: { dev: number; ino: number }): FileProblem | undefined {
+/** A file's identity: what a deleted and recreated, or replaced, file does not keep. */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+/** The registry file opened, and its WAL files (`-wal`, `-shm`) as SQLite opened them beside it. */
+export interface OpenedFiles extends FileIdentity {
+  journal?: { wal: FileIdentity; shm: FileIdentity } | undefined;
+}
+
+const JOURNAL_SUFFIXES = ['wal', 'shm'] as const;
+
+function identityOf(path: string): FileIdentity | undefined {
+  try {
+    const { dev, ino } = statSync(path);
+    return { dev, ino };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The -wal or -shm file no longer the one the connection opened (deleted, or replaced):
+ * writes would go to a file no other connection sees, and another connection would read
+ * the registry without them.
+ */
+function journalProblem(path: string, journal: NonNullable<OpenedFiles['journal']>): FileProblem | undefined {
+  for (const suffix of JOURNAL_SUFFIXES) {
+    const now = identityOf(`${path}-${suffix}`);
+    const was = journal[suffix];
+    if (now?.dev === was.dev && now.ino === was.ino) continue;
+    return {
+      kind: 'journal',
+      message: `${path}-${suffix} was ${now ? 'replaced' : 'deleted'} while the registry was open; restart cpmx serve (its last writes are kept until then)`,
+    };
+  }
+  return undefined;
+}
+
+/** What is wrong with the registry file (and, given, its WAL files) now, or undefined when it looks usable. */
+export function fileProblem(path: string, opened?: OpenedFiles): FileProblem | undefined {
   let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(path);
@@ -66,6 +112,8 @@ export function fileProblem(path: string, opened?: { dev: number; ino: number })
     return code === 'ENOENT' ? { kind: 'missing', message: `${path} is missing (deleted or moved)` } : { kind: 'unknown', message: `${path} cannot be examined (${code})` };
   }
   if (opened && (stat.dev !== opened.dev || stat.ino !== opened.ino)) return { kind: 'replaced', message: `${path} was replaced by another file` };
+  const journal = opened?.journal && journalProblem(path, opened.journal);
+  if (journal) return journal;
   try {
     accessSync(path, constants.R_OK);
   } catch {
@@ -131,8 +179,8 @@ const NOW_ISO = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 export class SqliteStore implements SyncPanelStore {
   readonly location: string;
   private readonly db: BetterSqlite3.Database;
-  /** The file opened, to notice it being deleted or replaced under us. */
-  readonly identity: { dev: number; ino: number };
+  /** The file opened and its WAL files, to notice them being deleted or replaced under us. */
+  readonly identity: OpenedFiles;
   private readonly resolveToken: BetterSqlite3.Statement<[string], TokenRow>;
   private readonly lockAccount: BetterSqlite3.Statement<[number], { credits: number; disabled: number }>;
   private readonly writeCredits: BetterSqlite3.Statement<[number, number]>;
@@ -166,7 +214,10 @@ export class SqliteStore implements SyncPanelStore {
       throw new RegistryError(`${path}: cannot be used as a token registry (${(error as Error).message})`);
     }
     const stat = statSync(path);
-    this.identity = { dev: stat.dev, ino: stat.ino };
+    // WAL mode made both files beside the registry as the connection opened it.
+    const wal = identityOf(`${path}-wal`);
+    const shm = identityOf(`${path}-shm`);
+    this.identity = { dev: stat.dev, ino: stat.ino, journal: wal && shm ? { wal, shm } : undefined };
     this.resolveToken = this.db.prepare('SELECT t.project_id, t.revoked, p.account_id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?');
     this.lockAccount = this.db.prepare('SELECT credits, disabled FROM accounts WHERE id = ?');
     this.writeCredits = this.db.prepare('UPDATE accounts SET credits = ? WHERE id = ?');
@@ -207,22 +258,43 @@ export class SqliteStore implements SyncPanelStore {
     }
   }
 
-  /** What is wrong with the file now (deleted, replaced, unreadable, read-only), if anything. */
+  /**
+   * What is wrong with the file now (deleted, replaced, unreadable, read-only, its -wal or
+   * -shm gone), if anything. A journal problem is found once: what the open files hold is
+   * then copied into the registry file (a passive checkpoint), so a later kill loses nothing.
+   */
   problem(): FileProblem | undefined {
-    return fileProblem(this.path, this.identity);
+    const problem = fileProblem(this.path, this.identity);
+    if (problem?.kind === 'journal' && !this.journalLost) {
+      this.journalLost = true;
+      try {
+        this.db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // locked by another connection: it folds them in as it finds the problem itself
+      }
+    }
+    return problem;
   }
+
+  private journalLost = false;
 
   /**
    * One batch of visits in one IMMEDIATE transaction, in the same semantics as PostgreSQL's
    * `cpmx.visit`: per account, credits taken in the requests' order while any are left.
-   * Throws RegistryUnavailableError when the file cannot be written now.
+   * Throws RegistryUnavailableError when the file cannot be written now, and when its -wal
+   * or -shm was found deleted or replaced once the batch committed: the batch may be in a
+   * file no other connection reads, so it answers 503 (its credits spent, never given free).
    */
   visit(tokens: readonly string[], kinds: readonly VisitKind[]): VisitResult[] {
+    let results: VisitResult[];
     try {
-      return this.db.transaction(() => this.visitInTransaction(tokens, kinds)).immediate();
+      results = this.db.transaction(() => this.visitInTransaction(tokens, kinds)).immediate();
     } catch (error) {
       throw unavailable(this.path, error) ?? error;
     }
+    const problem = this.problem();
+    if (problem?.kind === 'journal') throw new RegistryUnavailableError(problem.message);
+    return results;
   }
 
   private visitInTransaction(tokens: readonly string[], kinds: readonly VisitKind[]): VisitResult[] {
@@ -314,7 +386,8 @@ export class SqliteStore implements SyncPanelStore {
   }
 
   credit(token: string, credits: number): boolean {
-    return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = (SELECT p.account_id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?)').run(credits, token).changes === 1;
+    const row = this.db.prepare<[string], { id: number }>('SELECT p.account_id AS id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?').get(token);
+    return row !== undefined && this.grant(row.id, credits);
   }
 
   revoke(token: string): boolean {
@@ -401,7 +474,13 @@ export class SqliteStore implements SyncPanelStore {
   }
 
   grant(account: number, credits: number): boolean {
-    return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, account).changes === 1;
+    const grant = this.db.transaction(() => {
+      const row = this.db.prepare<[number], { credits: number }>('SELECT credits FROM accounts WHERE id = ?').get(account);
+      if (!row) return false;
+      if (credits > MAX_CREDITS - row.credits) throw new RegistryError(tooManyCredits(this.path, row.credits, credits));
+      return this.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, account).changes === 1;
+    });
+    return grant.immediate();
   }
 
   projectsOf(account: number): Project[] {

@@ -121,6 +121,17 @@ export interface RegistryAdmin {
 /** New projects get 50 credits, as the service's free registration does. */
 export const DEFAULT_CREDITS = 50;
 
+/**
+ * The most credits an account may hold: 2^53 - 1, so every count read back is exact (a
+ * JavaScript number, SQLite's and PostgreSQL's integers alike). Adding past it is refused.
+ */
+export const MAX_CREDITS = Number.MAX_SAFE_INTEGER;
+
+/** Why credits cannot be added: the account would hold more than MAX_CREDITS. */
+export function tooManyCredits(location: string, held: number, added: number): string {
+  return `${location}: the account holds ${held} credits; adding ${added} would pass the most an account may hold, ${MAX_CREDITS}`;
+}
+
 /** How many 107/108 records a project keeps. */
 export const ERRORS_KEPT = 100;
 

@@ -13,7 +13,7 @@ import { TextDecoder } from 'node:util';
 import { InputError } from './errors.js';
 
 export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
-export const ENCODINGS: readonly Encoding[] = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'];
+export const ENCODINGS: readonly Encoding[] = Object.freeze(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']);
 
 /** The bytes a file is carried in once read: both read ASCII as ASCII. */
 export type CarriedEncoding = 'utf-8' | 'windows-1252';

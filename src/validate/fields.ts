@@ -6,7 +6,7 @@
 import { foldAccents } from '../core/names.js';
 
 /** The fields of an address record, in the order their errors are reported. */
-export const FIELDS = ['cp', 'estado', 'municipio', 'asentamiento', 'ciudad'] as const;
+export const FIELDS = Object.freeze(['cp', 'estado', 'municipio', 'asentamiento', 'ciudad'] as const);
 export type Field = (typeof FIELDS)[number];
 
 /** Column (or key) names recognised for each field, folded as `foldColumn` folds them. */
@@ -17,6 +17,9 @@ export const COLUMN_NAMES: Readonly<Record<Field, readonly string[]>> = {
   estado: ['estado', 'd_estado'],
   ciudad: ['ciudad', 'd_ciudad'],
 };
+// Frozen, lists too: the exported names are how every caller's columns are read.
+for (const names of Object.values(COLUMN_NAMES)) Object.freeze(names);
+Object.freeze(COLUMN_NAMES);
 
 /** Folds a column name: case, accents, and runs of spaces, dots, hyphens or underscores. */
 export function foldColumn(name: string): string {

@@ -116,3 +116,28 @@ function literalEnd(text: string, from: number): number {
   for (let k = 1; k < literal.length; k++) if (text.charCodeAt(from + k) !== literal.charCodeAt(k)) return -(from + k + 1);
   return from + literal.length;
 }
+
+/** Arrays and objects nested deeper than this make a record unreadable (130): no address needs more. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The 1-based column where `text` opens its array or object number `limit + 1` deep, or 0
+ * when it never nests that deep. Strings are skipped (a bracket in a name is text); the
+ * text need not be valid JSON. Linear, and nothing recursive ever sees the record.
+ */
+export function jsonDepthColumn(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i + 1;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return 0;
+}

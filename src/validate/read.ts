@@ -4,7 +4,7 @@
  * back). A CSV line without a quote is split here; a record holding a quote goes to
  * csv-parse, which knows every rule of quoting. A record that cannot be read gets its reason.
  */
-import { jsonErrorColumn } from './json-error.js';
+import { jsonDepthColumn, jsonErrorColumn, MAX_JSON_DEPTH } from './json-error.js';
 
 /** csv-parse's synchronous parser, as the caller loaded it (loaded only when a CSV is read). */
 export type ParseCsv = (input: string, options: Record<string, unknown>) => string[][];
@@ -104,6 +104,53 @@ function quotedRecord(text: string, start: number, delimiter: number, ends: Line
   }
 }
 
+/**
+ * The fields of a quoted record in its plain form, where every quote opens a field and closes
+ * it right before a delimiter or the record's end (`"Cliente 17, S.A. de C.V."`, `"a ""b"""`):
+ * what csv-parse gives for it, without a call to csv-parse per record. Undefined for anything
+ * else (a quote inside an unquoted field, text after a closing quote, one field), which then
+ * goes to csv-parse, so every record is read by csv-parse's rules.
+ */
+export function splitQuoted(record: string, delimiter: string): string[] | undefined {
+  const fields: string[] = [];
+  const length = record.length;
+  let at = 0;
+  for (;;) {
+    if (record.charCodeAt(at) === QUOTE) {
+      let value = '';
+      let from = at + 1;
+      for (;;) {
+        const close = record.indexOf('"', from);
+        if (close < 0) return undefined;
+        if (record.charCodeAt(close + 1) === QUOTE) {
+          value += record.slice(from, close + 1);
+          from = close + 2;
+          continue;
+        }
+        value += record.slice(from, close);
+        at = close + 1;
+        break;
+      }
+      fields.push(value);
+      if (at === length) break;
+      if (record[at] !== delimiter) return undefined;
+      at++;
+    } else {
+      let stop = record.indexOf(delimiter, at);
+      if (stop < 0) stop = length;
+      const quote = record.indexOf('"', at);
+      if (quote >= 0 && quote < stop) return undefined;
+      // An unquoted line end is a record's end: csv-parse would make two records of it.
+      const value = record.slice(at, stop);
+      if (value.includes('\n') || value.includes('\r')) return undefined;
+      fields.push(value);
+      if (stop === length) break;
+      at = stop + 1;
+    }
+  }
+  return fields.length > 1 ? fields : undefined;
+}
+
 /** The reason csv-parse gives for a record it cannot read, as a short phrase. */
 function parseFailure(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
@@ -141,12 +188,16 @@ export function readCsv(text: string, firstLine: number, plan: ReadPlan, parse: 
       if (record.unterminated) reason = 'unterminated quote';
       else if (overMaximum(text, start, end, plan)) reason = tooLong(plan.maxRecordBytes);
       else {
-        try {
-          const records = parse(text.slice(start, end), options);
-          if (records.length === 1) fields = records[0]!;
-          else reason = `a quote splits it into ${records.length} records`;
-        } catch (error) {
-          reason = parseFailure(error);
+        const raw = text.slice(start, end);
+        fields = splitQuoted(raw, delimiter);
+        if (!fields) {
+          try {
+            const records = parse(raw, options);
+            if (records.length === 1) fields = records[0]!;
+            else reason = `a quote splits it into ${records.length} records`;
+          } catch (error) {
+            reason = parseFailure(error);
+          }
         }
       }
       if (fields && fields.length === 1 && fields[0] === '') visitor.blank(start, next);
@@ -204,12 +255,18 @@ export function readNdjson(text: string, firstLine: number, plan: ReadPlan, visi
     else {
       let item: unknown;
       let parsed = true;
-      try {
-        item = JSON.parse(raw);
-      } catch {
-        parsed = false;
+      // Nesting is bounded before anything walks the record (a value nested 4,000 deep would
+      // overflow the stack of whatever turns it into text).
+      const tooDeep = jsonDepthColumn(raw);
+      if (!tooDeep) {
+        try {
+          item = JSON.parse(raw);
+        } catch {
+          parsed = false;
+        }
       }
-      if (!parsed) visitor.unreadable(line, `invalid JSON at column ${jsonErrorColumn(raw)}`, start, end, next);
+      if (tooDeep) visitor.unreadable(line, `nested deeper than ${MAX_JSON_DEPTH} levels at column ${tooDeep}`, start, end, next);
+      else if (!parsed) visitor.unreadable(line, `invalid JSON at column ${jsonErrorColumn(raw)}`, start, end, next);
       else if (item === null || typeof item !== 'object' || Array.isArray(item)) visitor.unreadable(line, 'not a JSON object', start, end, next);
       else visitor.json(line, item, start, end, next);
     }

@@ -4,9 +4,10 @@
  * temporary files renamed at the end), draws progress, prints the summary.
  */
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CpmxClient } from '../client/client.js';
+import { OutputError, OutputFile, sameFile } from '../output-file.js';
 import { validatorFor } from './address.js';
 import { byteOrderMark, encoderFor, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
@@ -21,6 +22,8 @@ export interface RunValidateOptions {
   output?: string | undefined;
   /** Where to write the input back with suggestions applied. */
   fix?: string | undefined;
+  /** With `fix`: also write every accepted value in the catalog's spelling (`N.L.` → Nuevo León). */
+  canonical?: boolean | undefined;
   inputFormat?: InputFormat | undefined;
   encoding?: Encoding | undefined;
   /** The results' format. */
@@ -41,42 +44,47 @@ const READ_BYTES = 64 * 1024;
 /** Ranges each worker is given ahead, so it never waits for this thread. */
 const WORKER_QUEUE = 3;
 
-/** A temporary file renamed into place at the end: complete, or not there at all. */
+/**
+ * An output file (src/output-file.ts decides how it is written: a temporary file renamed into
+ * place at the end, complete or not there at all; a device or FIFO in place), as a stream.
+ */
 class PendingFile {
   readonly stream: WriteStream;
-  private readonly temporary: string;
   error: NodeJS.ErrnoException | undefined;
 
-  constructor(
-    readonly path: string,
+  private constructor(
+    private readonly file: OutputFile,
     readonly option: string,
   ) {
-    this.temporary = `${path}.${process.pid}.tmp`;
-    // Opened now, synchronously, so a bad path is reported before any work.
-    let fd: number;
-    try {
-      fd = openSync(this.temporary, 'w');
-    } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      throw new OutputError(`cannot write ${option} ${path}: ${code ?? message}`);
-    }
-    this.stream = createWriteStream('', { fd });
+    this.stream = createWriteStream('', { fd: file.fd, autoClose: false });
     this.stream.on('error', (error) => (this.error ??= error));
+  }
+
+  /** Opened before any work, so a path that may not be written is reported at once. */
+  static async open(path: string, option: string, input: string): Promise<PendingFile> {
+    return new PendingFile(await OutputFile.open(path, { inputs: [input === '-' ? 0 : input] }), option);
+  }
+
+  /** What a failure leaves: nothing of a file replaced at the end; part of one written in place. */
+  get left(): string {
+    return this.file.inPlace ? `${this.option} ${this.path} holds part of the results` : 'nothing was written';
+  }
+
+  get path(): string {
+    return this.file.path;
   }
 
   async commit(): Promise<void> {
     await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
     if (this.error) throw this.error;
-    renameSync(this.temporary, this.path);
+    this.file.commit();
   }
 
   discard(): void {
     this.stream.destroy();
-    rmSync(this.temporary, { force: true });
+    this.file.discard();
   }
 }
-
-class OutputError extends Error {}
 
 /** Writes bytes, waiting for the stream to drain when it asks to (one listener at a time). */
 async function put(stream: Writable, bytes: Uint8Array): Promise<void> {
@@ -141,13 +149,16 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
   if (options.output || options.fix) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+  let opening = '--output';
   try {
-    if (options.output) files.push((output = new PendingFile(options.output, '--output')));
-    if (options.fix) files.push((fixed = new PendingFile(options.fix, '--fix')));
+    if (options.output) files.push((output = await PendingFile.open(options.output, opening, options.input)));
+    opening = '--fix';
+    if (options.fix && options.output && sameFile(options.output, options.fix)) throw new OutputError(options.fix, `is --output too; give each its own file`);
+    if (options.fix) files.push((fixed = await PendingFile.open(options.fix, opening, options.input)));
   } catch (error) {
     for (const file of files) file.discard();
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, stop);
-    if (error instanceof OutputError) return fail(error.message);
+    if (error instanceof OutputError) return fail(`cannot write ${opening} ${error.path}: ${error.reason}`);
     throw error;
   }
   const out: Writable = output?.stream ?? process.stdout;
@@ -177,7 +188,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       { format: options.inputFormat, encoding: options.encoding, columns: options.columns, maxRecordBytes: options.maxRecordBytes },
       parse as ParseCsv,
     );
-    const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null };
+    const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null, canonical: options.canonical === true };
     const judge: RangeJudge = await createJudge(validatorFor(options.client), plan);
 
     if (options.format === 'csv') await put(out, Buffer.from(CSV_RESULTS_HEADER));
@@ -242,9 +253,11 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
   } catch (error) {
     for (const file of files) file.discard();
     if (tty) process.stderr.write('\n');
-    if (error instanceof InputError) return fail(`${name}: ${error.message}${files.length ? '; nothing was written' : ''}`);
+    const left = files.length ? `; ${[...new Set(files.map((f) => f.left))].join('; ')}` : '';
+    if (error instanceof InputError) return fail(`${name}: ${error.message}${left}`);
     const file = files.find((f) => f.error !== undefined && f.error === error);
-    if (file) return fail(`cannot write ${file.option} ${file.path}: ${file.error!.code ?? file.error!.message}; nothing was written`);
+    if (file) return fail(`cannot write ${file.option} ${file.path}: ${file.error!.code ?? file.error!.message}${left}`);
+    if (error instanceof OutputError) return fail(`${error.message}${left}`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return fail(`${options.input}: cannot be read (${code})`);
     throw error;

@@ -1,6 +1,6 @@
 /** `cpmx build`: compile the official catalog into the artifact the lookups read. */
 import { basename, dirname, join, resolve } from 'node:path';
-import { DEFAULT_LIMITS } from '../../../build/limits.js';
+import { DEFAULT_LIMITS, SHAPE_LIMITS } from '../../../build/limits.js';
 import { defaultDownloadPath, insideNodeModules } from '../../../build/locations.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { buildTimeOption, downloadPageOption } from '../environment.js';
@@ -23,11 +23,16 @@ of them disagree about a postal code. A FIFO, a pipe, or - (stdin) is read as a 
 
 What is read is checked: a zip must hold exactly one CPdescarga.txt that inflates to its
 declared size and passes its CRC-32; the size, the length of a line and the number of rows
-are bounded (the options below raise the bounds). The artifact records the catalog's own date
+are bounded (the options below raise the bounds), and so is the catalog's shape, so that no
+answer can be large: names of at most ${SHAPE_LIMITS.maxNameChars} characters, ${SHAPE_LIMITS.maxSettlementsPerCode.toLocaleString('en-US')} settlements
+per code, ${SHAPE_LIMITS.maxSettlementsPerMunicipalityName.toLocaleString('en-US')} per municipality name (all states), ${SHAPE_LIMITS.maxCitiesPerState.toLocaleString('en-US')} cities per state.
+The artifact records the catalog's own date
 (the zip member's timestamp, or the text file's modification time) and the build time
 (SOURCE_DATE_EPOCH, if set, for byte-identical rebuilds). It is written to --out FILE, default
 data/cpmx.msgpack in the package, through a temporary file: a refused catalog never replaces
-a good artifact, and temporary files left by killed builds are removed.`,
+a good artifact, and temporary files left by killed builds are removed. A device or a FIFO
+is written in place, a symlink to a file through to its target; the catalog itself is
+never written over.`,
   exit: 'Exit status: 0 when built, 1 when the catalog is missing, refused or cannot be downloaded, 2 on a usage error.',
   options: {
     source: { type: 'string', multiple: true, value: 'FILE', help: 'a catalog to compile; several are merged; - is stdin' },

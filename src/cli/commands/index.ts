@@ -5,6 +5,7 @@ import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
 import { lookupCommands } from './lookups.js';
 import { panelCommand } from './panel.js';
+import { parseCommand } from './parse.js';
 import { queryCommand } from './query.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   tokensCommand,
   panelCommand,
   validateCommand,
+  parseCommand,
 ] as Command[];
 
 export function findCommand(name: string): Command | undefined {

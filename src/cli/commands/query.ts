@@ -1,6 +1,7 @@
 /** `cpmx query`: request paths answered exactly as the HTTP API answers them, one or a stream. */
-import { isSuccess, type Body } from '../../core/contract.js';
+import { isSuccess, serverError, type Body } from '../../core/contract.js';
 import { parseRequestPath } from '../../core/request.js';
+import { MAX_URL_LENGTH } from '../../http/respond.js';
 import { answerer } from '../answer.js';
 import { EXIT, HELP_OPTION, command, onePositional, print } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
@@ -15,7 +16,9 @@ A full URL is accepted too; its host is ignored. When the path carries no token,
 CPMX_TOKEN is used.
 
 With no path, reads paths from stdin, one a line, and writes one compact JSON body a line, in
-the same order, as each arrives; a bad line gets its error envelope and the stream goes on.`,
+the same order, as each arrives; a bad line gets its error envelope and the stream goes on.
+A path longer than the server serves (${MAX_URL_LENGTH} characters) gets the server's 414
+envelope, "La URL excede ${MAX_URL_LENGTH} caracteres".`,
   exit: `Exit status: with a path, 0 on a success and 1 on an error envelope; for a stream, 0 once
 every line is answered. 2 on a usage error or when the catalog cannot be loaded.`,
   options: {
@@ -28,7 +31,7 @@ every line is answered. 2 on a usage error or when the catalog cannot be loaded.
     const answer = answerer(dataOption(values.data), tokenOption(values.token), false);
     const respond = (line: string): Body => answer(parseRequestPath(line));
     if (path !== undefined) {
-      const body = respond(path);
+      const body = tooLong(path) ?? respond(path);
       print(body);
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
     }
@@ -38,19 +41,50 @@ every line is answered. 2 on a usage error or when the catalog cannot be loaded.
   },
 });
 
-/** Answers each complete line as its chunk arrives, one write per chunk, in order. */
+/** A path longer than the server serves gets the server's 414, here as there. */
+const TOO_LONG = serverError(414, `La URL excede ${MAX_URL_LENGTH} caracteres`) as unknown as Body;
+const tooLong = (path: string): Body | undefined => (path.length > MAX_URL_LENGTH ? TOO_LONG : undefined);
+
+/**
+ * Answers each complete line as its chunk arrives, one write per chunk, in order. Linear in
+ * the input: each chunk is looked at once, and a line past the bound is not kept, only
+ * answered 414 once it ends.
+ */
 async function answerStream(respond: (line: string) => Body): Promise<void> {
-  let pending = '';
-  const write = (lines: string[]) => {
-    const out = lines.map((line) => JSON.stringify(respond(line.endsWith('\r') ? line.slice(0, -1) : line))).join('\n');
+  let parts: string[] = [];
+  let length = 0;
+  const answers: string[] = [];
+  const take = (piece: string) => {
+    length += piece.length;
+    // Kept only while it may still be a path to answer (one more for a CR before the LF).
+    if (length <= MAX_URL_LENGTH + 1) parts.push(piece);
+    else parts = [];
+  };
+  const end = () => {
+    let line = length <= MAX_URL_LENGTH + 1 ? parts.join('') : undefined;
+    if (line?.endsWith('\r')) line = line.slice(0, -1);
+    answers.push(JSON.stringify(line === undefined ? TOO_LONG : (tooLong(line) ?? respond(line))));
+    parts = [];
+    length = 0;
+  };
+  const write = () => {
+    const out = answers.splice(0).join('\n');
     if (process.stdout.write(`${out}\n`)) return undefined;
     return new Promise<void>((done) => process.stdout.once('drain', done));
   };
   process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin as AsyncIterable<string>) {
-    const lines = (pending + chunk).split('\n');
-    pending = lines.pop()!;
-    if (lines.length) await write(lines);
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
+      take(chunk.slice(start, newline));
+      end();
+      start = newline + 1;
+    }
+    if (start < chunk.length) take(chunk.slice(start));
+    if (answers.length) await write();
   }
-  if (pending) await write([pending]);
+  if (length) {
+    end();
+    await write();
+  }
 }

@@ -149,6 +149,8 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
       if (error instanceof RegistryError) throw new UsageError(error.message);
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen: ${(error as Error).message}`);
+      // A host name that does not resolve (HOST=typo).
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new UsageError(`cannot listen on ${hostOption(values.host)}: no such host (${code})`);
       throw error;
     }
     return new Promise<number>(() => undefined); // serves until a signal ends the process
