@@ -5,6 +5,8 @@
  *                needs 20.19) and for CommonJS bundles
  *   cpmx.web.js  the library for browsers, edge and worker runtimes: no `node:` import at all;
  *                the artifact is given as bytes (src/client/open-source.web.ts)
+ *   web.js       `cpmx/web`: the client of an exported web tree (src/web), minified, fetch only
+ *   web-form.js  `cpmx/web/form`: the address form's selects bound to that client
  *   validate.js, validate.cjs   address validation (`cpmx/validate`)
  *   cli.js and cli-*.js         the command line and its lazily loaded chunks
  *
@@ -113,6 +115,20 @@ refuse(
     entryPoints: { 'cpmx.web': 'src/index.ts' },
     outdir: 'dist',
     plugins: [msgpackrPacker, swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
+  }),
+  /["']node:|\brequire\(/,
+  'a Node module, which browsers and edge runtimes have not',
+);
+
+refuse(
+  await build({
+    ...common,
+    platform: 'browser',
+    target: 'es2022',
+    external: [],
+    minify: true,
+    entryPoints: { web: 'src/web/index.ts', 'web-form': 'src/web/form-entry.ts' },
+    outdir: 'dist',
   }),
   /["']node:|\brequire\(/,
   'a Node module, which browsers and edge runtimes have not',

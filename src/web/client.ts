@@ -2,11 +2,11 @@
  * `createWebClient`: the lookups of `createClient`, answered from a web tree (`cpmx export
  * web DIR`) fetched file by file. Each answer is the core router's, over a view of the files
  * that have arrived (src/web/view.ts): the same request checks, the same answer builders, so
- * the same bodies, byte for byte, as the Node client's.
+ * the same bodies, byte for byte, as the Node client's. It has no `query(path)`: the typed
+ * methods cover every method, and a path parser would cost a tenth of the module.
  */
 import type { Catalog } from '../core/catalog.js';
 import type {
-  Body,
   CitiesByStateCodeBody,
   ColoniaPorCpBody,
   ColoniaPorEstadoMunicipioBody,
@@ -28,7 +28,7 @@ import type {
 import { checkParameters, rawRequest, type RawRequest } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
 import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
-import { lookupMethods, pathRequest } from '../client/lookups.js';
+import { lookupMethods } from '../client/lookups.js';
 import type { WebManifest } from './format.js';
 import { TreeFiles, TreeReplaced, WebTreeError, abortable, type TreeFetchOptions } from './tree-files.js';
 import { Missing, TreeView, type MunicipalityScope } from './view.js';
@@ -66,8 +66,6 @@ export interface WebClient {
   getCitiesByStateCode(clave: string | number, call?: CallOptions): Promise<CitiesByStateCodeBody>;
   /** Always `null` credits: a static tree counts none. */
   consultasDisponibles(call?: CallOptions): Promise<ConsultasDisponiblesBody>;
-  /** Answers a request path as the HTTP API would, with the HTTP status; a path without a token uses the client's. */
-  query(path: string, call?: CallOptions): Promise<{ status: number; body: Body }>;
   /** Fetches what a form's first paint needs: the state list, and a state's municipalities when one is named (by name or key). */
   prefetch(estado?: string, call?: CallOptions): Promise<void>;
   /** The tree's manifest: the catalog's date and counts, the format, the cpmx that exported it. */
@@ -121,7 +119,7 @@ export function createWebClient(options: WebClientOptions): WebClient {
             await abortable(Promise.all(error.parts.map((part) => files.load(part))), signal);
           }
         }
-        throw new WebTreeError('damaged', String(options.base), 'the tree did not give an answer in the rounds it should take: export it again');
+        throw new WebTreeError('damaged', String(options.base), 'the files do not fit together: export the tree again');
       } catch (error) {
         if (!(error instanceof TreeReplaced) || attempt > 0) throw error;
       }
@@ -129,13 +127,9 @@ export function createWebClient(options: WebClientOptions): WebClient {
   }
 
   const ask = async (raw: RawRequest, call: CallOptions | undefined) => (await answer(raw, call?.signal)).body;
-  const lookups = lookupMethods(ask, token) as unknown as Omit<WebClient, 'query' | 'prefetch' | 'manifest' | 'refresh' | 'bytesReceived'>;
+  const lookups = lookupMethods(ask, token) as unknown as Omit<WebClient, 'prefetch' | 'manifest' | 'refresh' | 'bytesReceived'>;
   return {
     ...lookups,
-    async query(path, call) {
-      const { status, body } = await answer(pathRequest(path, token), call?.signal);
-      return { status, body };
-    },
     async prefetch(estado, call) {
       // Any token but the test one: the files are wanted whatever the client's token is.
       await answer(rawRequest(estado === undefined ? 'get_estados' : 'get_municipio_por_estado', estado, 'prefetch'), call?.signal);

@@ -12,7 +12,6 @@
  */
 export { createWebClient, type CallOptions, type WebClient, type WebClientOptions } from './client.js';
 export { WebTreeError, type WebTreeProblem } from './tree-files.js';
-export { bindAddressForm, type AddressForm, type AddressFormElements, type SelectLike, type InputLike } from './form.js';
 export type { WebManifest } from './format.js';
 export type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
 export {

@@ -39,6 +39,7 @@ export interface TreeFetchOptions {
 export class TreeReplaced {}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
+const AGAIN = 'export the tree again and copy all of it, manifest last';
 
 /** `promise`, or the signal's reason as soon as it aborts; what is fetched goes on for the next caller. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -113,20 +114,20 @@ export class TreeFiles {
     const bytes = await this.get(MANIFEST, fresh ? `?fresh=${Date.now()}` : '');
     const help = 'run `cpmx export web DIR` and serve DIR at this address';
     if (!bytes) throw new WebTreeError('missing', url, `no web tree at ${this.base.href} (${MANIFEST} answered 404): ${help}`);
-    let text: string;
-    let manifest: WebManifest;
+    let text = '';
+    let manifest: WebManifest | undefined;
     try {
       text = decoder.decode(bytes);
       manifest = JSON.parse(text);
     } catch {
-      throw new WebTreeError('missing', url, `${url} is not a cpmx web tree's manifest (not JSON): ${help}`);
+      manifest = undefined;
     }
-    if (!manifest || manifest.format !== WEB_FORMAT) throw new WebTreeError('missing', url, `${url} is not a cpmx web tree's manifest: ${help}`);
+    if (manifest?.format !== WEB_FORMAT) throw new WebTreeError('missing', url, `${url} is not a cpmx web tree's manifest: ${help}`);
     if (manifest.version !== WEB_FORMAT_VERSION) {
       throw new WebTreeError(
         'stale',
         url,
-        `the tree at ${this.base.href} has format version ${manifest.version}, this cpmx/web reads version ${WEB_FORMAT_VERSION}: export it again with the cpmx that serves this page`,
+        `the tree at ${this.base.href} has format version ${manifest.version}, this cpmx/web reads ${WEB_FORMAT_VERSION}: export it with this cpmx`,
       );
     }
     return { text, manifest };
@@ -194,7 +195,7 @@ export class TreeFiles {
     const hash = await this.hashOf(part, tree);
     const name = treeFileName(part, hash ?? '00000000');
     const url = new URL(name, this.base).href;
-    if (hash === undefined) throw new WebTreeError('damaged', url, `the tree at ${this.base.href} names no file for ${part}: its files do not fit together; export it again`);
+    if (hash === undefined) throw new WebTreeError('damaged', url, `no file named for ${part}: ${AGAIN}`);
     const bytes = await this.get(name);
     if (!bytes) {
       // Replaced on the server since its manifest was read? Then start over with the new one.
@@ -206,16 +207,16 @@ export class TreeFiles {
       throw new WebTreeError(
         'stale',
         url,
-        `${url} is named by the manifest but not on the server: the manifest and the files do not match (a manifest published before its files, or files removed); copy the whole exported tree, manifest last`,
+        `${url} is named by the manifest but not on the server, so they do not match: ${AGAIN}`,
       );
     }
     const actual = hashText(crc32(bytes));
-    if (actual !== hash) throw new WebTreeError('damaged', url, `${url} is damaged: its CRC-32 is ${actual}, its name says ${hash}; copy the exported tree again`);
+    if (actual !== hash) throw new WebTreeError('damaged', url, `${url} is damaged (CRC-32 ${actual}, not ${hash}): ${AGAIN}`);
     let value: unknown;
     try {
       value = JSON.parse(decoder.decode(bytes));
     } catch {
-      throw new WebTreeError('damaged', url, `${url} is not JSON, though its hash matches: export the tree again`);
+      throw new WebTreeError('damaged', url, `${url} is not JSON: ${AGAIN}`);
     }
     tree.files.set(part, value);
     return value;
