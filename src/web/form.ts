@@ -14,12 +14,15 @@ export interface OptionLike {
   textContent: string | null;
 }
 
+/** A `<select>`. */
 export interface SelectLike {
   value: string;
   disabled: boolean;
   options: { length: number };
   ownerDocument: { createElement(tag: 'option'): OptionLike };
-  add(option: OptionLike): void;
+  /** Given what `createElement('option')` made. */
+  // biome-ignore lint/suspicious/noExplicitAny: a DOM select's add takes its own option type, which OptionLike cannot name without the DOM's types
+  add(option: any): void;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   addEventListener(type: 'change', listener: () => void): void;
