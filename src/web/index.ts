@@ -14,35 +14,4 @@ export { createWebClient, type CallOptions, type WebClient, type WebClientOption
 export { WebTreeError, type WebTreeProblem } from './tree-files.js';
 export type { WebManifest } from './format.js';
 export type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
-export {
-  ERRORS,
-  TEST_TOKEN,
-  isSuccess,
-  type Body,
-  type CitiesByStateCodeBody,
-  type ColoniaListBody,
-  type ColoniaPorCpBody,
-  type ColoniaPorEstadoMunicipioBody,
-  type ColoniaPorMunicipioBody,
-  type ConsultasDisponiblesBody,
-  type CpListBody,
-  type CpPorEstadoBody,
-  type CpPorMunicipioBody,
-  type Envelope,
-  type ErrorCode,
-  type ErrorEnvelope,
-  type EstadoClaveBody,
-  type EstadosBody,
-  type InfoCpBody,
-  type InfoCpFullBody,
-  type InfoCpSimplifiedBody,
-  type MunicipioClaveBody,
-  type MunicipioClavePorClaveEstadoBody,
-  type MunicipioClavePorEstadoBody,
-  type MunicipiosBody,
-  type PostalCodeRecord,
-  type SearchCpAdvancedBody,
-  type SearchCpBody,
-  type SimplifiedPostalCodeRecord,
-  type SuccessEnvelope,
-} from '../core/contract.js';
+export * from '../public-contract.js';
