@@ -10,6 +10,7 @@ import type { ArtifactHeader } from '../src/core/format.js';
 import { VERSION } from '../src/version.js';
 import {
   MANIFEST,
+  SETTLEMENTS_PER_CODE,
   WEB_FORMAT,
   WEB_FORMAT_VERSION,
   hashText,
@@ -136,6 +137,9 @@ function shard(catalog: Catalog, start: number, end: number): ShardFile {
   for (let code = start; code < end; code++) {
     const estado = catalog.stateOf(code);
     const municipio = catalog.municipalityOf(code);
+    if (catalog.settlementEndOf(code) - catalog.settlementStartOf(code) >= SETTLEMENTS_PER_CODE) {
+      throw new RangeError(`code ${catalog.postalCode(code)} has ${SETTLEMENTS_PER_CODE} settlements or more, more than the web tree numbers`);
+    }
     const settlements: (string | number)[] = [];
     for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
       settlements.push(catalog.settlementName(s), types.id(catalog.settlementType(s)));

@@ -17,7 +17,8 @@ export class ExportTargetError extends Error {}
 const SIBLING = /^\.(.+)\.cpmx-(new|old)-(\d+)$/;
 
 /** Refuses a target that is not a folder this exporter may replace; true when it exists. */
-function checkTarget(dir: string): boolean {
+export function checkTarget(target: string): boolean {
+  const dir = resolve(target);
   let stat: ReturnType<typeof lstatSync>;
   try {
     stat = lstatSync(dir);

@@ -21,8 +21,14 @@ import { callOn, exportWeb, methodCalls, type Call } from './support/web.js';
 
 const dir = tempDir();
 const tree = join(dir, 'tree');
+/** The fixture's tree, small enough to copy and change for each refusal. */
+const miniTree = join(dir, 'mini-tree');
 let artifact: string;
+let miniArtifact: string;
 let node: CpmxClient;
+let mini: CpmxClient;
+/** The fixture without the code 11000: a catalog that changed. */
+let changed: CpmxClient;
 let site: string;
 /** The compiled cpmx/web, as a package's user imports it. */
 let web: typeof import('../src/web/index.js');
@@ -33,6 +39,12 @@ beforeAll(async () => {
   const exported = exportWeb(artifact, tree);
   expect(exported.stderr).toBe('');
   expect(exported.status).toBe(0);
+  miniArtifact = await buildInto(FIXTURE, dir, 'mini.msgpack');
+  mini = createClient({ token: 'demo', dataPath: miniArtifact });
+  const changedText = join(dir, 'changed.txt');
+  writeFileSync(changedText, readFileSync(FIXTURE, 'latin1').split('\n').filter((line) => !line.startsWith('11000|')).join('\n'), 'latin1');
+  changed = createClient({ token: 'demo', dataPath: await buildInto(changedText, dir, 'changed.msgpack') });
+  expect(exportWeb(miniArtifact, miniTree).status).toBe(0);
   mkdirSync(join(dir, 'empty'));
   site = (await listen(staticServer({ '/tree/': tree, '/sites/': dir }))).url;
   web = await import(join(root, 'dist', 'web.js'));
@@ -65,7 +77,7 @@ describe('cpmx export web', () => {
 
     // A previous export with a file of the user's added: refused as well.
     const again = join(dir, 'again');
-    cpSync(tree, again, { recursive: true });
+    cpSync(miniTree, again, { recursive: true });
     writeFileSync(join(again, 'notes.txt'), 'mine');
     expect(exportWeb(artifact, again)).toMatchObject({ status: 1, stderr: expect.stringMatching(/it holds notes\.txt/) });
     expect(readFileSync(join(again, 'notes.txt'), 'utf8')).toBe('mine');
@@ -79,15 +91,18 @@ describe('cpmx export web', () => {
 
   it('replaces a previous export whole, and removes what killed runs left beside it', async () => {
     const target = join(dir, 'replaced');
-    const small = await buildInto(FIXTURE, dir, 'mini.msgpack');
-    expect(exportWeb(small, target).status).toBe(0);
+    expect(exportWeb(miniArtifact, target).status).toBe(0);
     const before = readdirSync(target);
     const leftover = join(dir, '.replaced.cpmx-new-999999999');
     mkdirSync(leftover);
-    expect(exportWeb(artifact, target).status).toBe(0);
+    expect(exportWeb(changed.dataPath, target).status).toBe(0);
     const after = readdirSync(target);
-    expect(after.length).toBe(readdirSync(tree).length);
-    expect(after.filter((name) => before.includes(name) && name !== 'manifest.json')).toEqual([]);
+    // Files whose content did not change keep their names; the others are gone with the old tree.
+    const digitOne = (names: string[]) => names.filter((name) => /^(d1|k1|c110)\./.test(name));
+    expect(digitOne(before).length).toBe(3);
+    expect(digitOne(after)).toEqual([]);
+    expect(after.filter((name) => name.startsWith('c098.'))).toEqual(before.filter((name) => name.startsWith('c098.')));
+    expect(JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8')).catalog.codes).toBe(changed.catalogInfo().codes);
     expect(existsSync(leftover)).toBe(false);
     expect(readdirSync(dir).filter((name) => name.includes('.cpmx-'))).toEqual([]);
   });
@@ -165,11 +180,12 @@ describe('cpmx/web refuses a tree it cannot trust', () => {
   /** A copy of the tree, changed by `change`, served under /sites/NAME/. */
   function variant(name: string, change: (copy: string) => void): string {
     const copy = join(dir, name);
-    cpSync(tree, copy, { recursive: true });
+    cpSync(miniTree, copy, { recursive: true });
     change(copy);
     return `${site}/sites/${name}/`;
   }
   const shardOf = (copy: string, prefix: string) => readdirSync(copy).find((file) => file.startsWith(`c${prefix}.`))!;
+  // These trees are the fixture's, copied and changed.
 
   it('missing: no tree at the address', async () => {
     const client = web.createWebClient({ base: `${site}/sites/empty/`, token: 'demo' });
@@ -183,7 +199,7 @@ describe('cpmx/web refuses a tree it cannot trust', () => {
     });
     const client = web.createWebClient({ base, token: 'demo' });
     await expect(client.infoCp('09810')).rejects.toMatchObject({ problem: 'damaged', message: expect.stringMatching(/c098\.[0-9a-f]{8}\.json is damaged \(CRC-32 [0-9a-f]{8}, not [0-9a-f]{8}\)/) });
-    expect(await client.infoCp('44100')).toEqual(node.infoCp('44100'));
+    expect(await client.infoCp('11000')).toEqual(mini.infoCp('11000'));
   });
 
   it('stale: a file the manifest names is not there, or the format is another', async () => {
@@ -201,16 +217,37 @@ describe('cpmx/web refuses a tree it cannot trust', () => {
     await expect(web.createWebClient({ base: foreign, token: 'demo' }).getEstados()).rejects.toMatchObject({ problem: 'missing' });
   });
 
+  it('takes the page a single-page app’s host answers for a missing file as missing, not as damage', async () => {
+    const files = new Map<string, string>();
+    const spa = await listen((req, res) => {
+      const name = (req.url ?? '').split('/').pop()!;
+      const path = join(tree, name);
+      if (name && existsSync(path) && !files.has(name)) res.writeHead(200, { 'Content-Type': 'application/json' }).end(name.startsWith('c098') ? '' : readFileSync(path));
+      else res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>app</title>');
+    });
+    const client = web.createWebClient({ base: `${spa.url}/`, token: 'demo' });
+    expect(await client.infoCp('44100')).toEqual(node.infoCp('44100'));
+    const nowhere = web.createWebClient({ base: `${spa.url}/nowhere/`, token: 'demo' });
+    files.set('manifest.json', '');
+    await expect(nowhere.infoCp('44100')).rejects.toMatchObject({ problem: 'missing' });
+  });
+
+  it('says what base it needs outside a page', () => {
+    expect(() => web.createWebClient({ base: '/tree/', token: 'demo' })).toThrow(/base "\/tree\/" is not a URL \(outside a page, give an absolute one/);
+    expect(() => web.createWebClient({ base: '' })).toThrow(/give `base`/);
+  });
+
   it('reads a tree exported again while it ran from the new manifest on', async () => {
     const base = variant('live', () => {});
     const client = web.createWebClient({ base, token: 'demo' });
-    expect(await client.getEstados()).toEqual(node.getEstados());
-    const small = await buildInto(FIXTURE, dir, 'live.msgpack');
-    expect(exportWeb(small, join(dir, 'live')).status).toBe(0);
-    const mini = createClient({ token: 'demo', dataPath: small });
-    const cp = ok(mini.searchCp('0')).response.cp[0]!;
-    // The old manifest names files the new tree has not: the client reads the new one.
-    expect(await client.infoCp(cp)).toEqual(mini.infoCp(cp));
+    expect(await client.infoCp('11000')).toEqual(mini.infoCp('11000'));
+    // The catalog changes: 11000 is gone.
+    const next = changed;
+    expect(exportWeb(next.dataPath, join(dir, 'live')).status).toBe(0);
+    // The old manifest names a file of the digit 1 the new tree has not: the client reads the new tree.
+    expect(ok(next.searchCp('1')).response.cp).not.toContain('11000');
+    expect(await client.searchCp('1')).toEqual(next.searchCp('1'));
+    expect(await client.infoCp('11000')).toEqual(next.infoCp('11000'));
   });
 });
 

@@ -110,6 +110,9 @@ export interface DigitFile {
   codes: string;
 }
 
+/** Settlements one code may have: the web client numbers a settlement by its code's number times this, plus its place. */
+export const SETTLEMENTS_PER_CODE = 4096;
+
 /** One code in a shard: its last two digits, its municipality and city (indices into the shard's lists), and its settlements as name, type index pairs. */
 export type ShardCode = [suffix: string, municipality: number, city: number, settlements: (string | number)[]];
 

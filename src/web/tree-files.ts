@@ -71,7 +71,11 @@ export class TreeFiles {
     const page = (globalThis as { location?: { href?: string } }).location?.href;
     let base = String(options.base);
     if (!base.endsWith('/')) base += '/';
-    this.base = new URL(base, page);
+    try {
+      this.base = new URL(base, page);
+    } catch {
+      throw new TypeError(`createWebClient: base "${base}" is not a URL${page ? '' : ' (outside a page, give an absolute one: https://host/path/)'}`);
+    }
     this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.retries = options.retries ?? 2;
     this.retryDelay = options.retryDelay ?? 250;
@@ -85,6 +89,8 @@ export class TreeFiles {
       let failure: string;
       try {
         const response = await this.fetcher(url + query);
+        // A host that answers every unknown path with its app's page (a single-page app's fallback) has no such file.
+        if (response.ok && /html/.test(response.headers.get('content-type') ?? '')) return undefined;
         if (response.ok) {
           const bytes = new Uint8Array(await response.arrayBuffer());
           this.bytesReceived += bytes.length;

@@ -13,7 +13,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { findState } from '../core/names.js';
-import type { CodeListFile, DigitFile, MunicipalityFile, ShardCode, ShardFile, StateFile, StateKeysFile, StatesFile, WebManifest } from './format.js';
+import { SETTLEMENTS_PER_CODE, type CodeListFile, type DigitFile, type MunicipalityFile, type ShardCode, type ShardFile, type StateFile, type StateKeysFile, type StatesFile, type WebManifest } from './format.js';
 
 /** Thrown by a view method whose files have not arrived: the parts to fetch. */
 export class Missing {
@@ -32,8 +32,6 @@ export interface Arrived {
  * every state).
  */
 export type MunicipalityScope = { estado: string } | 'all' | undefined;
-
-const SETTLEMENTS_PER_CODE = 4096;
 
 interface ViewMunicipality {
   state: number;

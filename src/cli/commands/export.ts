@@ -30,10 +30,12 @@ else is refused before a byte is written. Run it again after "cpmx build" to ref
     if (!dir) throw new UsageError('cpmx export web takes the folder to write: cpmx export web DIR');
     if (extra.length) throw new UsageError(`cpmx export web takes one folder, got also: ${extra.join(' ')}`);
     const started = performance.now();
-    const catalog = catalogSource(dataOption(values.data)).get();
     const { webTree } = await import('../../../build/web-tree.js');
-    const { writeWebTree, ExportTargetError } = await import('../../../build/web-write.js');
+    const { checkTarget, writeWebTree, ExportTargetError } = await import('../../../build/web-write.js');
     try {
+      // A folder that is not the export's is refused before the catalog is even read.
+      checkTarget(dir);
+      const catalog = catalogSource(dataOption(values.data)).get();
       const written = writeWebTree(dir, webTree(catalog, catalog.header));
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
       process.stdout.write(
