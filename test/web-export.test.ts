@@ -165,6 +165,23 @@ describe('cpmx/web over HTTP with Node’s fetch', () => {
     expect(requests).toBe(3); // manifest, the digit's index, the shard
   });
 
+  it('prefetches what a form paints first, so its first answers fetch nothing more', async () => {
+    const fetched: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      fetched.push(String(input).split('/').pop()!.split('.')[0]!);
+      return fetch(input, init);
+    };
+    const client = web.createWebClient({ base: `${site}/tree/`, fetch: recording });
+    await client.prefetch('Jalisco');
+    expect(fetched).toEqual(['manifest', 'e', 's14']);
+    // Without a token the answers are 106, as the Node client's; the files were fetched all the same.
+    expect(await client.getMunicipioPorEstado('Jalisco')).toEqual(createClient({ dataPath: artifact }).getMunicipioPorEstado('Jalisco'));
+    const withToken = web.createWebClient({ base: `${site}/tree/`, token: 'demo', fetch: recording });
+    await withToken.prefetch();
+    expect(await withToken.getEstados()).toEqual(node.getEstados());
+    expect(fetched).toEqual(['manifest', 'e', 's14', 'manifest', 'e']);
+  });
+
   it('tries again when the host fails for a moment', async () => {
     let failures = 2;
     const flaky: typeof fetch = (input, init) => (failures-- > 0 ? Promise.resolve(new Response('busy', { status: 503 })) : fetch(input, init));
