@@ -108,7 +108,7 @@ export async function readCatalogs(paths: readonly string[], options: ReadOption
 }
 
 /** Compiles the catalog(s) at `source` into the artifact at `out`; throws CatalogError on bad input. */
-export async function buildArtifact({ source, out = defaultArtifactPath, builtAt = new Date(), ...options }: BuildOptions): Promise<BuildSummary> {
+export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), ...options }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const paths = typeof source === 'string' ? [source] : [...source];
   const { model, sources } = await readCatalogs(paths, options);

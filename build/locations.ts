@@ -10,7 +10,7 @@ import { packageRoot } from '../src/package-root.js';
 import { defaultArtifactPath } from '../src/paths.js';
 
 /** The directory the artifact is written to by default. */
-export const dataDirectory = dirname(defaultArtifactPath);
+export const dataDirectory = dirname(defaultArtifactPath());
 
 /** Where `cpmx download` and `cpmx build --download` write the zip by default. */
 export const defaultDownloadPath = join(dataDirectory, 'CPdescargatxt.zip');

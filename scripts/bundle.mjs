@@ -15,10 +15,13 @@
  * file tracers follow) is then right wherever esbuild puts that module. The CommonJS bundles
  * get a version of that module written with `__dirname`, which tracers follow in CommonJS.
  *
- * msgpackr's unpack-only ES module is bundled in: loaded as a package, Node 20 spends about
- * 7 ms more on its CommonJS build (parsing it for named exports) than the whole cold-start
- * budget allows, and an app's bundler or file tracer then has nothing of cpmx's lookup path
- * left to find. Every other dependency stays a package, loaded only by what uses it.
+ * msgpackr is bundled in, never a package an app installs: the library gets its unpack-only ES
+ * module (loaded as a package, Node 20 spends about 7 ms more on its CommonJS build, parsing it
+ * for named exports, than the whole cold-start budget allows, and an app's bundler or file
+ * tracer then has nothing of cpmx's lookup path left to find); the command line's compiler gets
+ * its plain ES module packer. As a package it would bring msgpackr-extract, a native add-on
+ * with an install script (only a faster unpacker, which cpmx does not use), and npm's warning
+ * about it to every install. Every other dependency stays a package, loaded only by what uses it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,21 +29,14 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = pkg;
-const external = Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies }).filter((name) => name !== 'msgpackr');
+const external = Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies });
+if (external.includes('msgpackr')) throw new Error('msgpackr is bundled (see above): keep it in devDependencies');
 
 const versionSource = readFileSync('src/version.ts', 'utf8');
 const version = /export const VERSION = '([^']+)'/.exec(versionSource)?.[1];
 if (version !== pkg.version) {
   throw new Error(`src/version.ts says ${version}, package.json ${pkg.version}: make them the same`);
 }
-
-/** msgpackr's unpacker is bundled; the full package (the compiler's packer) stays a package. */
-const msgpackrPacker = {
-  name: 'msgpackr-packer-external',
-  setup(bundler) {
-    bundler.onResolve({ filter: /^msgpackr$/ }, () => ({ path: 'msgpackr', external: true }));
-  },
-};
 
 /** Bundles `to` wherever `from` is imported (both .ts paths from the repository root). */
 function swap(name, from, to) {
@@ -77,11 +73,10 @@ const common = {
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
-  // "browser" picks msgpackr's plain ES module unpacker over its Node entry (which loads the
-  // packer, streams and a native add-on); every other package is external, so it affects no other.
+  // "browser" picks msgpackr's plain ES modules over its Node entry (which loads streams and a
+  // native add-on); every other package is external, so it affects no other.
   conditions: ['browser'],
   external,
-  plugins: [msgpackrPacker],
   legalComments: 'eof',
   metafile: true,
 };
@@ -98,7 +93,7 @@ function refuse(result, pattern, why) {
 await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' });
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
 
-const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [msgpackrPacker, commonJsArtifact] };
+const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [commonJsArtifact] };
 // Types for require(): TypeScript reads a .d.ts of this ES module package as an ES module, which
 // a CommonJS file may not import under `module: node16`; a .d.cts that re-exports it may.
 writeFileSync('dist/cpmx.d.cts', "export * from './src/index.js';\n");
@@ -114,7 +109,7 @@ async function forBrowsers(options) {
 
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
-  plugins: [msgpackrPacker, swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
+  plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
 });
 // cpmx/web is for pages that load it as it is: minified.
 await forBrowsers({ entryPoints: { web: 'src/web/index.ts', 'web-form': 'src/web/form-entry.ts' }, minify: true });

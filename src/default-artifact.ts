@@ -7,9 +7,17 @@
  * bundle of cpmx sits directly in `dist/` (scripts/bundle.mjs). The CommonJS bundle gets its
  * own version of this module, written with `__dirname`, and the web bundle one that reads no
  * file at all.
+ *
+ * Called at first use, never at import: in a CommonJS bundle an app's bundler makes of this ES
+ * module, `import.meta.url` is empty and the URL cannot be made. Then there is no package
+ * folder to find the file in, and `undefined` says so (src/paths.ts turns it into advice).
  */
 import { fileURLToPath } from 'node:url';
 
-export function packageArtifactPath(): string {
-  return fileURLToPath(new URL('../data/cpmx.msgpack', import.meta.url));
+export function packageArtifactPath(): string | undefined {
+  try {
+    return fileURLToPath(new URL('../data/cpmx.msgpack', import.meta.url));
+  } catch {
+    return undefined;
+  }
 }

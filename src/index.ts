@@ -30,6 +30,7 @@ export type { ArtifactData } from './client/bytes-source.js';
 export { createFetchHandler, type FetchHandler } from './http/fetch.js';
 export type { HandlerOptions } from './http/handler.js';
 export { createMiddleware, type Middleware, type Next } from './http/middleware.js';
+export type { NodeRequest, NodeResponse } from './http/node-types.js';
 export * from './public-contract.js';
 export type { Consumption, TokenRegistry } from './core/credits.js';
 export { ArtifactError } from './core/catalog.js';

@@ -477,7 +477,9 @@ describe('credits', () => {
     expect(stranger.query('/query/get_vialidad').body).toEqual(errorOf(113));
     expect(createClient({ token: 'pruebas', dataPath, registry }).consultasDisponibles()).toEqual(test.consultasDisponibles());
     expect(ok(client.consultasDisponibles()).response.consultas_disponibles).toBeNull();
-    expect(createClient({ dataPath }).consultasDisponibles()).toEqual(errorOf(106));
+    // No token: nothing counts locally (null); a registry counts tokens, so it needs one (106).
+    expect(ok(createClient({ dataPath }).consultasDisponibles()).response.consultas_disponibles).toBeNull();
+    expect(createClient({ dataPath, registry }).consultasDisponibles()).toEqual(errorOf(106));
   });
 
   it('reads no catalog for consultas_disponibles', () => {

@@ -2,6 +2,7 @@
  * The contract of shared/spec/API.md, on the fixture catalog: envelopes, key order, every
  * error with its status, list orders, aliases, path rules, test mode and token rules.
  */
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS, type CpmxClient } from '../src/index.js';
 import { FIXTURE, buildInto, tempDir, ok } from './helpers.js';
@@ -232,11 +233,22 @@ describe('paths', () => {
 });
 
 describe('tokens and test mode', () => {
-  it('answers 106 from a client without a token', () => {
-    const anonymous = createClient({ dataPath });
-    expect(anonymous.infoCp('09810')).toEqual(errorOf(106));
-    expect(anonymous.getEstados()).toEqual(errorOf(106));
-    expect(createClient({ token: '', dataPath }).searchCp('0')).toEqual(errorOf(106));
+  it('answers a client without a token from the catalog, as locally any token does; 106 where a registry counts tokens, and for a path without one, as HTTP', () => {
+    for (const anonymous of [createClient({ dataPath }), createClient({ token: '', dataPath })]) {
+      expect(anonymous.infoCp('09810')).toEqual(client.infoCp('09810'));
+      expect(anonymous.getEstados()).toEqual(client.getEstados());
+      expect(anonymous.searchCp('0')).toEqual(client.searchCp('0'));
+      expect(anonymous.query('/query/get_estados')).toEqual({ status: 401, body: errorOf(106) });
+      expect(anonymous.query('/query/get_estados?token=demo').body).toEqual(client.getEstados());
+    }
+    const counted = createClient({ dataPath, registry: memoryRegistry(new Map([['project', 5]])) });
+    expect(counted.infoCp('09810')).toEqual(errorOf(106));
+    expect(counted.getEstados()).toEqual(errorOf(106));
+  });
+
+  it('loads the artifact when made without a token, so a missing one fails at once, saying what to do', () => {
+    expect(() => createClient({ dataPath: join(dir, 'missing.msgpack') })).toThrow(/missing\.msgpack: no artifact here; run `cpmx build`/);
+    expect(() => createClient({ token: 'pruebas', dataPath: join(dir, 'missing.msgpack') })).not.toThrow();
   });
 
   it('answers test mode with fictitious data of the same shapes, without any artifact', () => {

@@ -184,9 +184,16 @@ describe('cpmx build --download', () => {
     expect(artifact.header.source).toMatchObject({ file: 'CPdescargatxt.zip', date: '2026-01-15T10:30:00', dateFrom: 'zip-entry' });
     expect(contentOf(readFileSync(join(pkg, 'data', 'cpmx.msgpack')))).toEqual(contentOf(readFileSync(await buildInto(FIXTURE, dir, 'reference.msgpack'))));
 
-    const state = await run(['build', '--download', '--state', '15', '--out', join(dir, 'mexico.msgpack')], { bin, env });
+    // With --out, the download goes beside it, not into the package's data/ (node_modules, for an app).
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    const untouched = readFileSync(zip);
+    const state = await run(['build', '--download', '--state', '15', '--out', join(elsewhere, 'mexico.msgpack')], { bin, env });
     expect(state.status, state.stderr).toBe(0);
-    expect(loadCatalog(join(dir, 'mexico.msgpack')).header).toMatchObject({ states: 1, codes: 3, rows: 5 });
+    expect(loadCatalog(join(elsewhere, 'mexico.msgpack')).header).toMatchObject({ states: 1, codes: 3, rows: 5 });
+    expect(readFileSync(join(elsewhere, 'CPdescargatxt.zip')).equals(replica.served.at(-1)!)).toBe(true);
+    expect(state.stderr).toContain(`reading ${join(elsewhere, 'CPdescargatxt.zip')} (--download)`);
+    expect(readFileSync(zip).equals(untouched)).toBe(true);
   });
 
   it('a failed download builds nothing and keeps the artifact; options that do not go together are usage errors', async () => {

@@ -3,7 +3,7 @@
  * types check, its bin answers, and the artifact inside it is used.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, tempDir } from './helpers.js';
@@ -12,9 +12,10 @@ import { packAndInstall } from './support/packed.js';
 const dir = tempDir();
 let project: string;
 let files: string[];
+let installOutput: string;
 
 beforeAll(() => {
-  ({ project, files } = packAndInstall(dir));
+  ({ project, files, installOutput } = packAndInstall(dir));
 }, 180_000);
 
 describe('the tarball', () => {
@@ -55,6 +56,31 @@ describe('the tarball', () => {
     expect(license).toMatch(/^MIT License/);
     expect(license).toContain('Correos de México');
     expect(license).toContain('no estando permitida');
+  });
+});
+
+describe('installing the tarball', () => {
+  it('prints no warning of cpmx’s making, and brings no package only one command or development needs', () => {
+    // npm's warnings about this machine's own configuration are printed by any npm command.
+    const ambient = new Set(spawnSync('npm', ['config', 'get', 'registry'], { cwd: project, encoding: 'utf8' }).stderr.split('\n'));
+    expect(installOutput.split('\n').filter((line) => /\bwarn/i.test(line) && !ambient.has(line))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'cpmx', 'package.json'), 'utf8'));
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifest.peerDependenciesMeta).toEqual({ 'better-sqlite3': { optional: true }, pg: { optional: true } });
+    for (const absent of ['pg', 'better-sqlite3', 'fflate', 'msgpackr', 'msgpackr-extract']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
+  });
+
+  it('says to `npm install pg` when a PostgreSQL registry is asked for without it', () => {
+    const bin = join(project, 'node_modules', '.bin', 'cpmx');
+    const url = 'postgres://cpmx:secret@127.0.0.1:9/cpmx';
+    for (const args of [['serve', '--port', '0', '--registry', url], ['tokens', 'list', '--registry', url]]) {
+      const run = spawnSync(bin, args, { cwd: project, encoding: 'utf8', timeout: 30_000 });
+      expect(run.status, `cpmx ${args[0]}: ${run.stderr}`).not.toBe(0);
+      expect(run.stderr).toContain('run `npm install pg` beside cpmx');
+      expect(run.stderr).not.toContain('secret');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 });
 
@@ -130,7 +156,7 @@ export const more = [names, records, first, new ArtifactError('x', 'y').path, co
 `,
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), 'use.ts'];
+    const args = ['--noEmit', '--strict', '--skipDefaultLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(root, 'node_modules', '@types'), 'use.ts'];
     expect(() => execFileSync(process.execPath, [tsc, ...args], { cwd: project, encoding: 'utf8' })).not.toThrow();
     writeFileSync(join(project, 'wrong.ts'), `import { createClient } from 'cpmx';\nconst n: number = createClient({ token: 'x' }).getEstados();\n`);
     expect(() => execFileSync(process.execPath, [tsc, ...args.slice(0, -1), 'wrong.ts'], { cwd: project, encoding: 'utf8' })).toThrow();
@@ -145,7 +171,7 @@ export const more = [names, records, first, new ArtifactError('x', 'y').path, co
     const wrong = spawnSync(process.execPath, [tsc, ...commonJs, 'wrong.cts'], { cwd: project, encoding: 'utf8' });
     expect(wrong.status).not.toBe(0);
     expect(wrong.stdout).toMatch(/wrong\.cts\(2,14\): error TS2322: Type 'EstadosBody' is not assignable to type 'number'/);
-  });
+  }, 240_000);
   it('is required by CommonJS, main entry and cpmx/validate, answering from the same artifact', () => {
     writeFileSync(
       join(project, 'use.cjs'),
@@ -177,6 +203,23 @@ console.log(JSON.stringify([client.dataPath, client.searchCp('0981'), validateAd
     expect(run.stderr).toContain(`ArtifactError: ${join(project, 'nowhere.msgpack')}: no artifact here; run \`cpmx build\``);
     expect(run.stderr).toContain('https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx');
     expect(run.stderr).toContain('npx cpmx build --source CPdescargatxt.zip');
+  });
+
+  it('installed without data (as from git), says at first use the one command that gets it', () => {
+    const bare = join(dir, 'bare');
+    cpSync(join(project, 'node_modules', 'cpmx'), join(bare, 'node_modules', 'cpmx'), { recursive: true, filter: (from) => !from.endsWith('.msgpack') });
+    writeFileSync(join(bare, 'package.json'), JSON.stringify({ name: 'bare', version: '1.0.0', type: 'module', private: true }));
+    const env = { ...process.env, CPMX_DATA: '' };
+    const library = spawnSync(process.execPath, ['--input-type=module', '-e', "import { createClient } from 'cpmx'; createClient()"], { cwd: bare, encoding: 'utf8', env });
+    const cli = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.js'), 'info_cp', '09810', '--token', 'demo'], { cwd: bare, encoding: 'utf8', env });
+    for (const run of [library, cli]) {
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toContain('cpmx was installed without data');
+      expect(run.stderr).toContain('run `npx cpmx build --download`');
+    }
+    // Test mode needs no data.
+    const test = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.js'), 'get_estados', '--token', 'pruebas'], { cwd: bare, encoding: 'utf8', env });
+    expect(test.status, test.stderr).toBe(0);
   });
 
   it('builds only from a catalog it is given, never one outside itself, and says to keep the artifact outside node_modules', () => {

@@ -1,5 +1,5 @@
 /**
- * The control panel in a real browser (Debian's Chromium, headless, through playwright-core)
+ * The control panel in a real browser (Chromium, headless, through playwright-core: test/support/browser.ts says which)
  * against a real `cpmx serve --panel`: a person signs up, creates a project, copies its token
  * with the copy button, spends the credits through the API and sees it on the page, then
  * regenerates the token; on SQLite and on a real PostgreSQL. Then what a browser alone can
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
-import { launchBrowser } from './support/browser.js';
+import { BROWSER_INSTALL_TIMEOUT, launchBrowser } from './support/browser.js';
 import { listen } from './support/http.js';
 import { createAdmin } from './support/panel.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
@@ -30,7 +30,7 @@ let data: string;
 beforeAll(async () => {
   data = await buildInto(FIXTURE, dir);
   browser = await launchBrowser();
-});
+}, BROWSER_INSTALL_TIMEOUT);
 
 /** A fresh browser profile, clipboard allowed; every dialog (an alert from injected script) and every console error is recorded. */
 async function open(base: string, options: { javaScript?: boolean } = {}) {
@@ -160,7 +160,8 @@ describe.each(STORES)('on $name: sign up, a project, its token copied and spent,
     expect(await text(page, '#peticiones-hoy')).toBe('51');
     expect(await text(page, '#errores tbody tr')).toMatch(/ 108 Sin créditos 1 el actual$/);
 
-    await page.getByRole('button', { name: 'Crear un token nuevo' }).click();
+    await page.getByRole('link', { name: 'Crear un token nuevo…' }).click();
+    await page.getByRole('button', { name: 'Sí, crear un token nuevo' }).click();
     await page.locator('#aviso', { hasText: 'Token nuevo creado: el anterior ya no funciona.' }).waitFor();
     const fresh = await page.locator('#token').inputValue();
     expect(fresh).not.toBe(token);
@@ -296,7 +297,7 @@ describe('in the browser, on SQLite', () => {
     await admin.page.goto(`${base}/panel/admin`);
     const row = admin.page.locator('tbody tr', { hasText: hostileEmail });
     expect(await row.locator('th').innerText()).toBe(`${script}\n${hostileEmail}`);
-    expect(await admin.page.getByRole('button', { name: `Desactivar ${hostileEmail}` }).count()).toBe(1);
+    expect(await admin.page.getByRole('link', { name: `Desactivar ${hostileEmail}…` }).count()).toBe(1);
     expect(await admin.page.locator('svg[onload], img, b').count()).toBe(0);
     expect(admin.dialogs).toEqual([]);
     await Promise.all([context.close(), admin.context.close()]);
@@ -338,7 +339,7 @@ describe('in the browser, on SQLite', () => {
         '- textbox "Correo electrónico"',
         '- text: Contraseña',
         '- textbox "Contraseña"',
-        '- text: Al menos 10 caracteres.',
+        '- text: De 10 a 256 caracteres.',
         '- button "Crear cuenta"',
       ].join('\n'),
     );
@@ -393,7 +394,8 @@ describe('in the browser, on SQLite', () => {
     await page.getByLabel('Nombre del proyecto').fill('Renombrado sin script');
     await page.getByRole('button', { name: 'Guardar el nombre' }).click();
     await page.locator('#aviso', { hasText: 'Nombre guardado.' }).waitFor();
-    await page.getByRole('button', { name: 'Crear un token nuevo' }).click();
+    await page.getByRole('link', { name: 'Crear un token nuevo…' }).click();
+    await page.getByRole('button', { name: 'Sí, crear un token nuevo' }).click();
     await page.locator('#aviso', { hasText: 'Token nuevo creado' }).waitFor();
     expect(await page.locator('#token').inputValue()).not.toBe(token);
     await page.getByRole('link', { name: 'Borrar Renombrado sin script…' }).click();

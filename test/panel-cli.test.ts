@@ -64,7 +64,7 @@ describe('cpmx panel create-admin', () => {
     expect(screen).not.toContain('secreto');
     const stored = accountOf(registry, 'jefa@ejemplo.mx')!;
     expect(stored.admin).toBe(1);
-    expect(stored.password_hash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(stored.password_hash).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
     expect(stored.password_hash).not.toContain(password);
 
     const served = await startServe(['--registry', registry, '--panel']);
@@ -131,6 +131,8 @@ describe('cpmx serve and the panel', () => {
   it('refuses --panel without a registry, and the panel options without --panel', async () => {
     await expect(startServe(['--panel'], { env: { ...process.env, CPMX_REGISTRY: '' } })).rejects.toThrow(/--panel needs a registry: add --registry FILE\|URL \(or set CPMX_REGISTRY\)/);
     await expect(startServe(['--registry', join(dir, 'x.db'), '--free-credits', '5'])).rejects.toThrow(/--free-credits is an option of the control panel: add --panel/);
+    await expect(startServe(['--registry', join(dir, 'x.db'), '--panel-host', 'panel.ejemplo.mx'])).rejects.toThrow(/--panel-host is an option of the control panel: add --panel/);
+    await expect(startServe(['--registry', join(dir, 'x.db'), '--panel', '--panel-host', 'panel.ejemplo.mx,http://otro/'])).rejects.toThrow(/--panel-host: "http:\/\/otro\/" is not a host name/);
   });
 
   it('gives a new account the credits of --free-credits, and has no panel without --panel', async () => {

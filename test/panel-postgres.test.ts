@@ -85,6 +85,16 @@ describe('two servers, one PostgreSQL', () => {
     expect((await person.get('/panel/')).body).toContain('Sesión de <strong>Paciente</strong>');
   });
 
+  it('hold the 100-project limit for creations at once on both servers', async () => {
+    const client = new PanelClient(servers[0]!.url, { 'x-forwarded-for': '10.4.0.1' });
+    expect((await client.signUp('Concurrente', `${randomUUID()}@ejemplo.mx`, PASSWORD)).status).toBe(303);
+    const csrf = csrfOf((await client.get('/panel/')).body);
+    const answers = await Promise.all(Array.from({ length: 140 }, (_, i) => on(client, i % 2).post('/panel/proyectos', { nombre: `P${i}` }, { csrf })));
+    expect(answers.filter((a) => a.status === 303)).toHaveLength(100);
+    expect(answers.filter((a) => a.status === 422)).toHaveLength(40);
+    expect((await client.get('/panel/')).body.match(/href="\/panel\/proyectos\/\d+"/g)).toHaveLength(100);
+  });
+
   it('count wrong passwords together: the 11th in a minute is refused by either', async () => {
     const email = `${randomUUID()}@ejemplo.mx`;
     expect((await new PanelClient(servers[0]!.url).signUp('Adivinada', email, PASSWORD)).status).toBe(303);

@@ -234,9 +234,9 @@ describe.each(STORES)('the $name registry', (store) => {
         expect(await panel.credentials(address)).toEqual({ account, passwordHash: 'scrypt$hash' });
         expect(await panel.credentials(email())).toBeUndefined();
         expect(await panel.account(account.id)).toEqual(account);
-        expect(await panel.promote(address, 'scrypt$other')).toMatchObject({ id: account.id, admin: true });
+        expect(await panel.setPassword(address, 'scrypt$other', true)).toMatchObject({ id: account.id, admin: true });
         expect((await panel.credentials(address))!.passwordHash).toBe('scrypt$other');
-        expect(await panel.promote(email(), 'x')).toBeUndefined();
+        expect(await panel.setPassword(email(), 'x', true)).toBeUndefined();
       }
     });
 
@@ -317,6 +317,34 @@ describe.each(STORES)('the $name registry', (store) => {
         // Disabling ended the session for good: enabling again does not bring it back.
         expect(await panel.session(second, now)).toBeUndefined();
         expect(await served[1]!.consume(token)).toBe('spent');
+      }
+    });
+
+    it('ends every session of an account whose password is set, promotes only when asked, and rehashes only from the hash it was given', async () => {
+      for (const [, panel] of stores()) {
+        const address = email();
+        const account = (await panel.createAccount({ email: address, name: 'Clave', passwordHash: 'scrypt$vieja', credits: 1 }))!;
+        const now = Date.now();
+        const sessions = [randomUUID(), randomUUID()];
+        for (const id of sessions) await panel.createSession(id, account.id, now, now + 60_000);
+        expect(await panel.setPassword(address, 'scrypt$nueva', false)).toMatchObject({ id: account.id, admin: false });
+        for (const id of sessions) expect(await panel.session(id, now)).toBeUndefined();
+        await panel.createSession(sessions[0]!, account.id, now, now + 60_000);
+        expect(await panel.rehashPassword(account.id, 'scrypt$vieja', 'scrypt$otra')).toBe(false);
+        expect(await panel.rehashPassword(account.id, 'scrypt$nueva', 'scrypt$fuerte')).toBe(true);
+        expect((await panel.credentials(address))!.passwordHash).toBe('scrypt$fuerte');
+        // A rehash is the same password: the session stays.
+        expect(await panel.session(sessions[0]!, now)).toMatchObject({ id: account.id });
+      }
+    });
+
+    it('counts and makes a project in one step: creations at once stop at the limit', async () => {
+      for (const [, panel] of stores()) {
+        const account = (await panel.createAccount({ email: email(), name: 'Límite', passwordHash: 'x', credits: 1 }))!;
+        const made = await Promise.all(Array.from({ length: 30 }, (_, i) => panel.addProject(account.id, `P${i}`, 12)));
+        expect(made.filter(Boolean)).toHaveLength(12);
+        expect(await panel.projectsOf(account.id)).toHaveLength(12);
+        expect(await panel.addProject(account.id, 'Otro', 13)).toMatchObject({ name: 'Otro', account: account.id });
       }
     });
 

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { staticServer } from '../bench/static-server.js';
 import { createClient, type CpmxClient } from '../src/index.js';
 import { buildInto, realCatalogPath, root, tempDir } from './helpers.js';
-import { launchBrowser } from './support/browser.js';
+import { BROWSER_INSTALL_TIMEOUT, launchBrowser } from './support/browser.js';
 import { listen } from './support/http.js';
 import { callOn, exportWeb, methodCalls, randomCodes, randomFlows, type Call } from './support/web.js';
 
@@ -96,7 +96,7 @@ beforeAll(async () => {
   await page.goto(`${site.url}/`);
   await page.waitForFunction(() => 'web' in globalThis && 'form' in globalThis);
   expect(errors).toEqual([]);
-});
+}, BROWSER_INSTALL_TIMEOUT);
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const median = (values: number[]) => values.slice().sort((a, b) => a - b)[values.length >> 1]!;

@@ -52,11 +52,11 @@ export function bytesSource(data: ArtifactData, options: DecodeOptions = {}): Ca
 }
 
 /** A source with nothing to read: every real-data request fails with `reason` (test mode still answers). */
-export function missingSource(reason: string): CatalogSource {
+export function missingSource(reason: string, path = DATA_NAME): CatalogSource {
   return {
-    path: DATA_NAME,
+    path,
     get() {
-      throw new ArtifactError(DATA_NAME, reason);
+      throw new ArtifactError(path, reason);
     },
     loaded: () => undefined,
   };

@@ -3,14 +3,33 @@
  * path for the whole process. A load that fails is tried again on the next need, so a server
  * started before `cpmx build` picks up the artifact once it is written.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as zlib from 'node:zlib';
 import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
+import { packageArtifactPath } from '../default-artifact.js';
 import type { CatalogSource } from './bytes-source.js';
 
 export type { CatalogSource } from './bytes-source.js';
 
 const loaded = new Map<string, Catalog>();
+
+/**
+ * Why the package's own artifact is missing: in an installed package (its package.json beside
+ * data/), the install made none; elsewhere cpmx's code is inside an app's bundle, and the
+ * artifact was not copied where that bundle looks.
+ */
+function ownArtifactMissing(path: string): string {
+  if (existsSync(join(dirname(path), '..', 'package.json'))) return NO_DATA_YET;
+  return 'no artifact here: cpmx runs from a bundle, and data/cpmx.msgpack was not copied there; give the artifact to createClient as dataPath (node_modules/cpmx/data/cpmx.msgpack copied beside the bundle) or as data (its bytes), or set CPMX_DATA to its path';
+}
+
+/**
+ * The package's own artifact is missing where an install made none: from git, or from a
+ * checkout with no catalog (the catalog's terms forbid shipping its data). One command gets it.
+ */
+export const NO_DATA_YET =
+  'cpmx was installed without data (an install from git, or with no catalog to build from, makes none): run `npx cpmx build --download` to download the official catalog and build it here; `npx cpmx build --download --out FILE` with CPMX_DATA=FILE keeps it outside node_modules';
 
 /** zlib's CRC-32 (Node 20.15 and later) checks the artifact four times faster than the core's own. */
 export const nodeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
@@ -22,6 +41,7 @@ export function loadCatalog(path: string): Catalog {
     bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && path === packageArtifactPath()) throw new ArtifactError(path, ownArtifactMissing(path));
     throw new ArtifactError(path, code === 'ENOENT' ? `no artifact here; ${REBUILD}` : `cannot be read (${code}); ${REBUILD}`);
   }
   return decodeCatalog(bytes, path, { crc32: nodeCrc32 });

@@ -27,11 +27,16 @@ import {
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import type { RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
-import { lookupMethods, pathRequest } from './lookups.js';
+import { LOCAL_TOKEN, lookupMethods, pathRequest } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
 
 export interface ClientOptions extends SourceOptions {
-  /** Sent with every typed lookup; `pruebas` gives test mode. Missing or empty answers 106. */
+  /**
+   * Sent with every typed lookup; `pruebas` gives test mode. Missing or empty, the typed
+   * lookups answer from the catalog all the same (locally every token does), unless a
+   * registry counts tokens: then they answer 106. `query(path)` answers a path without a
+   * token as the HTTP API does: with this token, else 106.
+   */
   token?: string | undefined;
   /** Token accounting, answering synchronously; without one every token is accepted. */
   registry?: TokenRegistry | undefined;
@@ -101,13 +106,15 @@ export interface CpmxClient {
 }
 
 /**
- * Creates a client. With a real token the artifact is loaded now, so a missing one fails here
- * with an ArtifactError that says what to do; with `pruebas` nothing is read until needed.
+ * Creates a client. For real data (any token but `pruebas`, or none) the artifact is loaded
+ * now, so a missing one fails here with an ArtifactError that says what to do; with `pruebas`
+ * nothing is read until needed.
  */
 export function createClient(options: ClientOptions = {}): CpmxClient {
   const source = openSource(options);
   const dataPath = source.path;
-  const { token, registry } = options;
+  const { registry } = options;
+  const token = options.token || (registry ? undefined : LOCAL_TOKEN);
   const context: RouterContext = { catalog: source.get };
   if (token && token !== TEST_TOKEN) source.get();
 
@@ -120,7 +127,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     dataPath,
     ...(lookupMethods((raw: RawRequest) => answer(raw).body, token) as Lookups),
     query: (path) => {
-      const { status, body } = answer(pathRequest(path, token));
+      const { status, body } = answer(pathRequest(path, options.token));
       return { status, body };
     },
     catalogInfo: () => {

@@ -6,6 +6,9 @@
  */
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
 
+/** The typed lookups' token when the client has none and no registry counts tokens: any token answers locally. */
+export const LOCAL_TOKEN = 'local';
+
 /** JavaScript callers may pass a number: it is read as its text, as a path would carry it. */
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
 /** An optional value: absent stays absent, anything else is read as its text. */

@@ -5,8 +5,9 @@
  * edge runtimes (scripts/bundle.mjs).
  */
 import { fileURLToPath } from 'node:url';
+import { ArtifactError } from '../core/catalog.js';
 import { artifactPath } from '../paths.js';
-import { bytesSource, type ArtifactData, type CatalogSource } from './bytes-source.js';
+import { bytesSource, missingSource, type ArtifactData, type CatalogSource } from './bytes-source.js';
 import { catalogSource, nodeCrc32 } from './catalog-source.js';
 
 export interface SourceOptions {
@@ -17,7 +18,22 @@ export interface SourceOptions {
 }
 
 export function openSource({ data, dataPath }: SourceOptions): CatalogSource {
-  if (data === undefined) return catalogSource(artifactPath(dataPath instanceof URL ? fileURLToPath(dataPath) : dataPath));
+  if (data === undefined) return fileSource(dataPath instanceof URL ? fileURLToPath(dataPath) : dataPath);
   if (dataPath !== undefined) throw new TypeError('cpmx: give the artifact as data or as dataPath, not both');
   return bytesSource(data, { crc32: nodeCrc32 });
+}
+
+/**
+ * The artifact's file; where the package's own cannot be located (inside some bundles), a
+ * source that fails at first real-data need with the advice, as a missing file does.
+ */
+function fileSource(given: string | undefined): CatalogSource {
+  let path: string;
+  try {
+    path = artifactPath(given);
+  } catch (error) {
+    if (error instanceof ArtifactError) return missingSource(error.reason, error.path);
+    throw error;
+  }
+  return catalogSource(path);
 }

@@ -3,20 +3,20 @@
  * its raw request and reply) or a plain `http.createServer`. It carries what respond.ts
  * decides, as `cpmx serve` does, writing the same status, headers and bytes.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serverError } from '../core/contract.js';
 import { isPromise } from '../core/credits.js';
 import { belowPrefix, bodiless, handlerResponder, mountPrefix, OUTSIDE, type HandlerOptions } from './handler.js';
+import type { NodeRequest, NodeResponse } from './node-types.js';
 import { refundUnlessWritten } from './refund.js';
 import type { HttpAnswer, HttpRequest } from './respond.js';
 
 export type Next = (error?: unknown) => void;
-export type Middleware = (req: IncomingMessage, res: ServerResponse, next?: Next) => void;
+export type Middleware = (req: NodeRequest, res: NodeResponse, next?: Next) => void;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The request as respond() reads it, from the raw header list (Node builds `req.headers` only when asked). */
-function httpRequest(req: IncomingMessage, target: string): HttpRequest & { authorization?: string | undefined } {
+function httpRequest(req: NodeRequest, target: string): HttpRequest & { authorization?: string | undefined } {
   let ifNoneMatch: string | undefined;
   let authorization: string | undefined;
   let requestHeaders: string | undefined;
@@ -35,7 +35,7 @@ function httpRequest(req: IncomingMessage, target: string): HttpRequest & { auth
   return { method, target, ifNoneMatch, requestHeaders, authorization };
 }
 
-function send(res: ServerResponse, method: string, answer: HttpAnswer): void {
+function send(res: NodeResponse, method: string, answer: HttpAnswer): void {
   const { status, headers, body } = answer;
   // As in `cpmx serve`: a credit is kept only for an answer that reaches the client's connection.
   if (answer.refund) refundUnlessWritten(res, answer.refund);
@@ -56,7 +56,7 @@ export function createMiddleware(options: HandlerOptions = {}): Middleware {
   const respond = handlerResponder(options);
   const prefix = mountPrefix(options.prefix);
 
-  function fail(res: ServerResponse, method: string, error: unknown, next: Next | undefined): void {
+  function fail(res: NodeResponse, method: string, error: unknown, next: Next | undefined): void {
     if (next) {
       next(error);
       return;
@@ -66,7 +66,7 @@ export function createMiddleware(options: HandlerOptions = {}): Middleware {
     else send(res, method, { status: 500, headers: ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'], body: JSON.stringify(serverError(500, 'Error interno del servidor')) });
   }
 
-  return function cpmx(req: IncomingMessage, res: ServerResponse, next?: Next): void {
+  return function cpmx(req: NodeRequest, res: NodeResponse, next?: Next): void {
     let target = belowPrefix(req.url ?? '/', prefix);
     if (target === undefined) {
       if (next) {

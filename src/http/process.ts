@@ -27,7 +27,7 @@ export interface ServeProcessOptions {
   /** Connection limits; the defaults for any not given. */
   limits?: Partial<ConnectionLimits> | undefined;
   /** The control panel under /panel (needs a registry). */
-  panel?: { freeCredits: number; behindProxy: boolean } | undefined;
+  panel?: { freeCredits: number; behindProxy: boolean; listenHost?: string; hosts?: readonly string[] } | undefined;
 }
 
 /** Whole shutdown budget; requests still running after the grace period are cut. */

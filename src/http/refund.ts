@@ -4,14 +4,14 @@
  * first (the client gave up, a timeout, the server cutting requests at shutdown) gets its
  * credit back.
  */
-import type { ServerResponse } from 'node:http';
+import type { NodeResponse } from './node-types.js';
 
 /**
  * Call before writing an answer that spent a credit. The connection is looked at first: once
  * the client has closed its side, Node ends ours (no longer writable) before it is destroyed,
  * and an answer ended on it would still be reported 'finish'ed.
  */
-export function refundUnlessWritten(res: ServerResponse, refund: () => void): void {
+export function refundUnlessWritten(res: NodeResponse, refund: () => void): void {
   const socket = res.socket;
   if (res.destroyed || !socket || socket.destroyed || !socket.writable) {
     refund();

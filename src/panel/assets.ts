@@ -28,6 +28,7 @@ header form{margin:0}
 header button{background:transparent;color:#fff;border:1px solid #fff;padding:.25rem .75rem}
 header button:hover{background:#ffffff22}
 .contenedor{max-width:60rem;margin:0 auto}
+main.ancho{max-width:80rem}
 main{padding:1rem 1rem 3rem}
 main:focus{outline:none}
 h1{font-size:1.75rem;line-height:1.25;margin:1rem 0}
@@ -48,7 +49,8 @@ button,.boton{font:inherit;font-weight:600;cursor:pointer;display:inline-block;p
 button:hover,.boton:hover{background:var(--acento-oscuro);border-color:var(--acento-oscuro);color:#fff}
 button.secundario{background:#fff;color:var(--acento)}
 button.secundario:hover{background:var(--zona);color:var(--acento-oscuro)}
-button.peligro{background:var(--peligro);border-color:var(--peligro)}
+button.peligro,.boton.peligro{background:var(--peligro);border-color:var(--peligro);color:#fff}
+table .boton{padding:.25rem .625rem;white-space:nowrap}
 .fila{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
 .fila input{flex:1 1 16rem;width:auto}
 .creditos{font-size:1.125rem;background:var(--zona);padding:.75rem 1rem;border-radius:4px}
@@ -57,7 +59,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #d5d9de;vertical-align:top}
 thead th{border-bottom:2px solid var(--borde)}
 td.numero,th.numero{text-align:right;font-variant-numeric:tabular-nums}
-.tabla{overflow-x:auto}
+.tabla{overflow-x:auto;position:relative}
 table form{display:flex;gap:.25rem;margin:0}
 table input[type=number]{width:5.5rem}
 table button{padding:.25rem .625rem;white-space:nowrap}
@@ -67,11 +69,12 @@ td.fecha{white-space:nowrap}
 code,.codigo{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;background:var(--zona);padding:.125rem .25rem;border-radius:3px;overflow-wrap:anywhere}
 pre.codigo{padding:.75rem;white-space:pre-wrap}
 .grafica{margin:0}
-.grafica svg{max-width:100%;height:auto;display:block}
+.grafica svg{width:100%;max-width:36rem;height:auto;display:block}
 .grafica figcaption{color:var(--suave);font-size:.9rem}
 .barra{fill:var(--acento)}
 .rejilla{stroke:#d5d9de;stroke-width:1}
-.eje{fill:var(--suave);font-size:12px;font-family:inherit}
+.eje{fill:var(--suave);font-size:14px;font-family:inherit}
+@media (min-width:40rem){.eje{font-size:10px}}
 details.datos{margin:.5rem 0}
 .pie{color:var(--suave);font-size:.875rem;padding:1rem;border-top:1px solid #d5d9de}
 .paginas{display:flex;gap:1rem}
@@ -79,8 +82,29 @@ details.datos{margin:.5rem 0}
 `;
 
 const JS = `'use strict';
-// cpmx panel: the copy button. Without this script the button stays hidden and the token can
-// be selected and copied by hand.
+// cpmx panel. Without this script every page still works: the copy button stays hidden (the
+// token can be selected and copied by hand) and times are shown in UTC.
+
+// The address bar shows where this page is read with GET: after a form, a reload or Back does
+// not post it again, and a notice (?aviso=) is shown once, not on every reload.
+const address = document.body.dataset.direccion;
+// Chromium drops a posted body from the entry only when its URL changes: the address with an
+// empty query first, then the address itself.
+if (address) {
+  history.replaceState(null, '', address.includes('?') ? address + '&' : address + '?');
+  history.replaceState(null, '', address + location.hash);
+}
+
+// Times in the reader's own time zone.
+const clock = new Intl.DateTimeFormat('es-MX', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const calendar = new Intl.DateTimeFormat('es-MX', { year: 'numeric', month: 'short', day: 'numeric' });
+for (const time of document.querySelectorAll('time[datetime]')) {
+  const when = new Date(time.getAttribute('datetime'));
+  if (Number.isNaN(when.getTime())) continue;
+  time.title = time.hasAttribute('data-dia') ? clock.format(when) : time.textContent;
+  time.textContent = (time.hasAttribute('data-dia') ? calendar : clock).format(when);
+}
+
 for (const button of document.querySelectorAll('button[data-copiar]')) {
   const field = document.getElementById(button.dataset.copiar);
   const status = document.getElementById(button.dataset.aviso);

@@ -8,9 +8,11 @@ import type { UsageDay } from '../registry/types.js';
 import { html, type Html } from './html.js';
 import { formatNumber as number } from './layout.js';
 
-const WIDTH = 640;
-const HEIGHT = 200;
-const LEFT = 44;
+// Narrow enough that, scaled down to a phone's width (about 343 px of 375), its 14-unit text
+// is still 12 px tall; wide screens draw the text smaller (the stylesheet) and cap the width.
+const WIDTH = 400;
+const HEIGHT = 190;
+const LEFT = 48;
 const RIGHT = 8;
 const TOP = 12;
 const BOTTOM = 28;
@@ -48,7 +50,12 @@ export function usageChart(days: readonly UsageDay[], id: string): Html {
   });
   const labels = [0, Math.floor((days.length - 1) / 2), days.length - 1]
     .filter((i, at, all) => days[i] && all.indexOf(i) === at)
-    .map((i) => html`<text class="eje" x="${(LEFT + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle">${short(days[i]!.day)}</text>`);
+    // The last label ends at the last bar and the first starts at the first: neither is cut at the edge.
+    .map((i) => {
+      const anchor = i === 0 ? 'start' : i === days.length - 1 ? 'end' : 'middle';
+      const x = anchor === 'start' ? LEFT + i * slot : anchor === 'end' ? LEFT + (i + 1) * slot : LEFT + i * slot + slot / 2;
+      return html`<text class="eje" x="${x.toFixed(1)}" y="${HEIGHT - 8}" text-anchor="${anchor}">${short(days[i]!.day)}</text>`;
+    });
   return html`<figure class="grafica">
 <svg role="img" aria-labelledby="${id}-titulo ${id}-desc" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" focusable="false">
 <title id="${id}-titulo">Peticiones por día, últimos ${days.length} días</title>

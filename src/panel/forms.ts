@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { formatNumber } from './layout.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from './password.js';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordLength } from './password.js';
 
 /** Bodies larger than this are refused (the panel's forms send well under 1 KB). */
 export const BODY_MAX = 16 * 1024;
@@ -65,8 +65,9 @@ export function checkEmail(given: string | null): Checked<string> {
 
 export function checkPassword(given: string | null): Checked<string> {
   const password = given ?? '';
-  if ([...password].length < PASSWORD_MIN) return wrong(`La contraseña debe tener al menos ${PASSWORD_MIN} caracteres.`);
-  if ([...password].length > PASSWORD_MAX) return wrong(`La contraseña debe tener como máximo ${PASSWORD_MAX} caracteres.`);
+  const length = passwordLength(password);
+  if (length < PASSWORD_MIN) return wrong(`La contraseña debe tener al menos ${PASSWORD_MIN} caracteres.`);
+  if (length > PASSWORD_MAX) return wrong(`La contraseña debe tener como máximo ${PASSWORD_MAX} caracteres.`);
   return ok(password);
 }
 

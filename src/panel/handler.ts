@@ -13,15 +13,19 @@ import { ASSETS } from './assets.js';
 import { Refusal, readForm } from './forms.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { notFound, ROUTES } from './routes.js';
-import { csrfMatches, newId, readCookies, sessionKey } from './session.js';
-import { htmlReply, pageReply, redirect, SECURITY_HEADERS, visitOf, type PanelSettings, type Reply, type Visit } from './visit.js';
+import { notFound, readableAt, returnTo, ROUTES } from './routes.js';
+import { csrfMatches, newId, sessionKey } from './session.js';
+import { foreignHosts, hostnameOf, htmlReply, pageReply, redirect, SECURITY_HEADERS, visitOf, type PanelSettings, type Reply, type Visit } from './visit.js';
 
 export interface PanelOptions {
   store: PanelStore;
   freeCredits: number;
   behindProxy?: boolean | undefined;
   maxProjects?: number | undefined;
+  /** The name or address the server listens on (`--host`): served, besides IP addresses and localhost. */
+  listenHost?: string | undefined;
+  /** Host names the operator allows (`--panel-host`); behind a proxy, X-Forwarded-Host is checked against them when any is given. */
+  hosts?: readonly string[] | undefined;
 }
 
 /**
@@ -46,6 +50,8 @@ export function createPanel(options: PanelOptions): PanelHandler {
     freeCredits: options.freeCredits,
     maxProjects: options.maxProjects ?? MAX_PROJECTS,
     behindProxy: options.behindProxy ?? false,
+    hostNames: [...(options.listenHost ? [options.listenHost] : []), ...(options.hosts ?? [])].map((name) => hostnameOf(name).replace(/\.$/, '')),
+    checkForwardedHost: (options.hosts ?? []).length > 0,
   };
   let secret: Promise<string> | undefined;
   const secretOf = () =>
@@ -58,6 +64,8 @@ export function createPanel(options: PanelOptions): PanelHandler {
     const target = req.url ?? '/';
     const path = target.split('?')[0]!;
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const foreign = foreignHosts(req, settings);
+    if (foreign.length > 0) return misdirected(foreign[0]!);
     if (path === PANEL_PREFIX) return redirect(undefined, '/panel/', 308);
     const asset = /^\/panel\/static\/([a-z]+\.[a-z]+)$/.exec(path);
     if (asset) return assetReply(method, asset[1]!, target);
@@ -65,11 +73,13 @@ export function createPanel(options: PanelOptions): PanelHandler {
     const matches = ROUTES.filter((route) => route.path.test(path));
     const route = matches.find((candidate) => candidate.method === method);
     const now = Date.now();
-    const cookies = readCookies(req.headers.cookie);
-    const visit = visitOf(req, settings, await secretOf(), cookies, now);
+    const visit = visitOf(req, settings, await secretOf(), now);
+    const { cookies } = visit;
     if (cookies.session) visit.account = await settings.store.session(sessionKey(cookies.session), now);
     if (!route) {
       if (matches.length === 0) return notFound(visit);
+      // A form's address asked for with GET (a reload, Back, a bookmark): its page instead.
+      if (method === 'GET') return redirect(visit, readableAt(path));
       const allow = [...new Set(matches.map((m) => m.method))].join(', ').replace('GET', 'GET, HEAD');
       return pageReply(visit, 405, { title: 'Método no permitido', body: html`<p>Esta dirección no acepta ${method}.</p>` }, { Allow: allow });
     }
@@ -77,17 +87,29 @@ export function createPanel(options: PanelOptions): PanelHandler {
 
     if (route.access !== 'anyone' && !visit.account) {
       // A form posted after the session ended changes nothing: log in again.
-      return redirect(visit, cookies.session ? '/panel/entrar?aviso=sesion' : '/panel/entrar');
+      // Two session cookies (one planted by another page of this host): both were cleared.
+      const why = cookies.ambiguous.length > 0 ? 'cookies' : cookies.session ? 'sesion' : undefined;
+      // A page asked for by its address (a bookmark, a link) is where the log-in goes next.
+      const back = method === 'GET' && path !== '/panel/' ? returnTo(target) : undefined;
+      const query = new URLSearchParams({ ...(why ? { aviso: why } : {}), ...(back ? { volver: back } : {}) }).toString();
+      return redirect(visit, `/panel/entrar${query ? `?${query}` : ''}`);
     }
     // Not even the existence of the administrator's pages is shown to others.
     if (route.access === 'admin' && !visit.account!.admin) return notFound(visit);
 
     let form = new URLSearchParams();
     if (route.method === 'POST') {
+      visit.readAt = readableAt(path);
       refuseForeign(visit);
       form = await readForm(req);
       const bound = route.access === 'anyone' ? (cookies.pre ? { kind: 'previa' as const, id: cookies.pre } : undefined) : { kind: 'sesion' as const, id: cookies.session! };
-      if (!csrfMatches(visit.secret, bound, form.get('csrf') ?? undefined)) throw new Refusal(403, expired);
+      if (!csrfMatches(visit.secret, bound, form.get('csrf') ?? undefined)) {
+        // A log-in or sign-up form left open in another tab, sent after this browser logged in
+        // (which dropped the cookie it was bound to): the person is logged in, so in they go.
+        // Nothing is changed, and the form's origin was checked above.
+        if (route.access === 'anyone' && visit.account) return redirect(visit, returnTo(form.get('volver')) ?? '/panel/');
+        throw new Refusal(403, expired);
+      }
     }
     return route.run(visit, id, form);
   }
@@ -126,6 +148,12 @@ function refuseForeign(visit: Visit): void {
   if (!visit.hosts.includes(host)) throw new Refusal(403, expired);
 }
 
+/** 421: this server does not serve the panel under that name (what a DNS-rebinding page would be sent). */
+function misdirected(host: string): Reply {
+  const body = html`<p>Este servidor no sirve el panel con el nombre <code>${host}</code>.</p><p>Si usted administra el servicio y ese nombre es suyo, arranque el servidor con <code>--panel-host ${hostnameOf(host)}</code>.</p>`;
+  return htmlReply(undefined, 421, page({ title: 'Nombre no servido', csrf: '', body }));
+}
+
 function assetReply(method: string, name: string, target: string): Reply {
   const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
   if (!asset) return { status: 404, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'No encontrado\n' };
@@ -141,8 +169,10 @@ function assetReply(method: string, name: string, target: string): Reply {
 
 /** The reply when a request could not be answered: refused (its status), the registry not available now (503), or a fault (500). */
 function failure(req: IncomingMessage, error: unknown): Reply {
+  // The page says it is at the form's page (read with GET), not at the address of the POST.
+  const address = readableAt((req.url ?? '/').split('?')[0]!);
   const plain = (status: number, title: string, text: string, extra: Record<string, string> = {}) =>
-    htmlReply(undefined, status, page({ title, csrf: '', body: html`<p>${text}</p><p><a href="/panel/">Volver al panel</a></p>` }), extra);
+    htmlReply(undefined, status, page({ title, csrf: '', address, body: html`<p>${text}</p><p><a href="${address}">Volver</a></p>` }), extra);
   if (error instanceof Refusal) {
     // A body not read to its end would be read as the next request: close instead.
     const extra: Record<string, string> = error.status === 413 ? { Connection: 'close' } : {};

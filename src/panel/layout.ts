@@ -18,6 +18,13 @@ export interface PageOptions {
   /** What was wrong, announced at once. */
   errors?: readonly string[] | undefined;
   body: Content;
+  /**
+   * The address this page is read at with GET (no `aviso`): the script puts it in the address
+   * bar, so a reload or Back never posts a form again nor shows a notice twice.
+   */
+  address?: string | undefined;
+  /** Wide content (the administrator's table): the page may use up to 80rem. */
+  wide?: boolean | undefined;
 }
 
 export function page(options: PageOptions): Html {
@@ -32,7 +39,7 @@ export function page(options: PageOptions): Html {
 <link rel="stylesheet" href="${assetUrl('panel.css')}">
 <script src="${assetUrl('panel.js')}" defer></script>
 </head>
-<body>
+<body${options.address ? html` data-direccion="${options.address}"` : ''}>
 <a class="saltar" href="#contenido">Saltar al contenido</a>
 <header>
 <div class="contenedor">
@@ -56,7 +63,7 @@ ${account.admin ? html`<li><a href="/panel/admin">Cuentas</a></li>` : ''}
 }
 </div>
 </header>
-<main id="contenido" class="contenedor" tabindex="-1">
+<main id="contenido" class="contenedor${options.wide ? ' ancho' : ''}" tabindex="-1">
 <div id="aviso" class="aviso" role="status" aria-live="polite">${notice ?? ''}</div>
 ${errors?.length ? html`<div class="error" role="alert"><p><strong>Revise lo siguiente:</strong></p><ul>${errors.map((error) => html`<li>${error}</li>`)}</ul></div>` : ''}
 <h1>${options.title}</h1>
@@ -103,5 +110,11 @@ ${options.error ? html`<span class="ayuda" id="${options.id}-error"><strong>${op
 
 export const formatNumber = (n: number) => n.toLocaleString('es-MX');
 
-/** An ISO 8601 time as people read it: 2026-05-20 17:25 UTC. */
-export const formatTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/**
+ * An ISO 8601 time as people read it: 2026-05-20 17:25 UTC, in a <time> element that the
+ * script rewrites in the reader's own time zone (without the script, UTC says which it is).
+ */
+export const formatTime = (iso: string): Html => html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`;
+
+/** The day alone (where room is short, as in the administrator's table), in the reader's zone too: 2026-05-20 UTC. */
+export const formatDay = (iso: string): Html => html`<time datetime="${iso}" data-dia>${iso.slice(0, 10)} UTC</time>`;

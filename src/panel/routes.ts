@@ -6,11 +6,11 @@
  */
 import { html } from './html.js';
 import { checkCredits, checkEmail, checkName, checkPassword } from './forms.js';
-import { hashPassword, PASSWORD_MAX, verifyPassword } from './password.js';
+import { hashPassword, passwordFits, verifyPassword, weakerThanNow } from './password.js';
 import { clearCookie, newId, PRE_COOKIE, SESSION_COOKIE, SESSION_MS, sessionKey, setCookie } from './session.js';
-import { ACCOUNTS_PER_PAGE, adminView } from './views/admin.js';
+import { ACCOUNTS_PER_PAGE, adminView, confirmDisableView } from './views/admin.js';
 import { loginView, signupView } from './views/auth.js';
-import { confirmDeleteView, projectsView, projectView } from './views/projects.js';
+import { confirmDeleteView, confirmRegenerateView, projectsView, projectView } from './views/projects.js';
 import { csrfOf, pageReply, redirect, type Reply, type Visit } from './visit.js';
 
 /** Log-in attempts: 10 wrong passwords a minute per account, 30 per address; sign-ups: 10 an hour per address. */
@@ -38,13 +38,16 @@ const NOTICES: Record<string, string> = {
   borrado: 'Proyecto borrado.',
   salio: 'Cerró su sesión.',
   sesion: 'Su sesión terminó: entre de nuevo.',
+  cookies: 'Su navegador enviaba dos cookies de sesión (otra página de este servidor puso una): por seguridad se borraron. Entre de nuevo.',
   creditos: 'Créditos otorgados.',
   desactivada: 'Cuenta desactivada: sus sesiones se cerraron y sus tokens ya no responden.',
   activada: 'Cuenta activada.',
 };
 
 function notice(visit: Visit): string | undefined {
-  return NOTICES[visit.url.searchParams.get('aviso') ?? ''];
+  const key = visit.url.searchParams.get('aviso') ?? '';
+  // Own keys only: `?aviso=__proto__` or `constructor` names no notice.
+  return Object.hasOwn(NOTICES, key) ? NOTICES[key] : undefined;
 }
 
 /** Starts a new session for `account` (ending the one this browser had) and goes to the projects. */
@@ -85,11 +88,20 @@ async function adminPage(visit: Visit, errors?: string[]): Promise<Reply> {
   const requested = Number(visit.url.searchParams.get('pagina') ?? '1');
   const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
   const list = await visit.settings.store.accounts((pageNumber - 1) * ACCOUNTS_PER_PAGE, ACCOUNTS_PER_PAGE);
-  return pageReply(visit, errors ? 422 : 200, { title: 'Cuentas', notice: errors ? undefined : notice(visit), errors, body: adminView(visit.account!, list, pageNumber, csrfOf(visit)) });
+  return pageReply(visit, errors ? 422 : 200, {
+    title: 'Cuentas',
+    notice: errors ? undefined : notice(visit),
+    errors,
+    body: adminView(visit.account!, list, pageNumber, csrfOf(visit)),
+    wide: true,
+    ...(errors ? { address: '/panel/admin' } : {}),
+  });
 }
 
 export function notFound(visit: Visit): Reply {
   return pageReply(visit, 404, {
+    // No address of its own: the page is word for word the same for any id (its own, another's, none).
+    address: undefined,
     title: 'No encontrado',
     body: html`<p>Esta página no existe, o no es de su cuenta.</p><p><a href="/panel/">Ir a sus proyectos</a></p>`,
   });
@@ -109,8 +121,9 @@ export const ROUTES: readonly Route[] = [
     path: /^\/panel\/entrar$/,
     access: 'anyone',
     async run(visit) {
-      if (visit.account) return redirect(visit, '/panel/');
-      return pageReply(visit, 200, { title: 'Entrar', notice: notice(visit), body: loginView({ csrf: csrfOf(visit) }) });
+      const then = returnTo(visit.url.searchParams.get('volver'));
+      if (visit.account) return redirect(visit, then ?? '/panel/');
+      return pageReply(visit, 200, { title: 'Entrar', notice: notice(visit), body: loginView({ csrf: csrfOf(visit), then }) });
     },
   },
   {
@@ -121,11 +134,17 @@ export const ROUTES: readonly Route[] = [
       const { store } = visit.settings;
       const email = checkEmail(form.get('correo'));
       const password = form.get('contrasena') ?? '';
+      const then = returnTo(form.get('volver'));
       const again = (status: number, errors: { email?: string; password?: string; form?: string }, extra: Record<string, string> = {}) =>
         pageReply(
           visit,
           status,
-          { title: 'Entrar', errors: Object.values(errors), body: loginView({ csrf: csrfOf(visit), email: form.get('correo') ?? '', errors }) },
+          {
+            title: 'Entrar',
+            errors: Object.values(errors),
+            body: loginView({ csrf: csrfOf(visit), email: form.get('correo') ?? '', errors, then }),
+            ...(then ? { address: `/panel/entrar?${new URLSearchParams({ volver: then })}` } : {}),
+          },
           extra,
         );
       if (!email.ok) return again(422, { email: email.message });
@@ -140,12 +159,15 @@ export const ROUTES: readonly Route[] = [
       );
       if (!attempt) return again(429, { form: 'Demasiados intentos fallidos. Espere un minuto y vuelva a intentarlo.' }, { 'Retry-After': '60' });
       const found = await store.credentials(email.value);
-      // No account, or a password too long to be anyone's: the decoy keeps the time the same.
-      const right = await verifyPassword(password.length > PASSWORD_MAX ? '' : password, password.length > PASSWORD_MAX ? undefined : found?.passwordHash);
+      // No account, or a password too long to be anyone's (measured as sign-up measures it): the decoy keeps the time the same.
+      const possible = passwordFits(password);
+      const right = await verifyPassword(possible ? password : '', possible ? found?.passwordHash : undefined);
       if (!found || !right) return again(401, { form: 'El correo o la contraseña no son correctos.' });
       await store.forgetAttempts(attempt);
+      // The one moment the password is known: a hash made at a lower cost is made again at today's.
+      if (weakerThanNow(found.passwordHash!)) await store.rehashPassword(found.account.id, found.passwordHash!, await hashPassword(password));
       if (found.account.disabled) return again(403, { form: 'Esta cuenta está desactivada. Escriba al administrador del servicio.' });
-      return logIn(visit, found.account.id, '/panel/');
+      return logIn(visit, found.account.id, then ?? '/panel/');
     },
   },
   {
@@ -183,10 +205,9 @@ export const ROUTES: readonly Route[] = [
       const attempt = await store.attempt([{ key: `registro:${visit.address}`, ...LIMITS.signup }], visit.now);
       if (!attempt) return again(429, { form: 'Se crearon demasiadas cuentas desde su dirección. Vuelva a intentarlo en una hora.' }, { 'Retry-After': '3600' });
       const account = await store.createAccount({ email: email.value, name: name.value, passwordHash: await hashPassword(password.value), credits: freeCredits });
-      if (!account) {
-        await store.forgetAttempts(attempt);
-        return again(422, { email: 'Ya hay una cuenta con este correo: entre con su contraseña.' });
-      }
+      // The attempt stays counted: an email that already has an account costs a sign-up too,
+      // so neither asking which addresses are registered nor the scrypt work is unbounded.
+      if (!account) return again(422, { email: 'Ya hay una cuenta con este correo: entre con su contraseña.' });
       return logIn(visit, account.id, '/panel/?aviso=bienvenida');
     },
   },
@@ -208,11 +229,9 @@ export const ROUTES: readonly Route[] = [
       const { store, maxProjects } = visit.settings;
       const name = checkName(form.get('nombre'), 'project');
       if (!name.ok) return dashboard(visit, { name: form.get('nombre') ?? '', error: name.message });
-      const account = visit.account!;
-      if ((await store.projectsOf(account.id)).length >= maxProjects) {
-        return dashboard(visit, { name: name.value, error: `Ya tiene ${maxProjects} proyectos, el máximo por cuenta: borre uno para crear otro.` });
-      }
-      const project = await store.createProject({ name: name.value, account: account.id });
+      // Counted and made in one transaction: creations at once cannot pass the limit together.
+      const project = await store.addProject(visit.account!.id, name.value, maxProjects);
+      if (!project) return dashboard(visit, { name: name.value, error: `Ya tiene ${maxProjects} proyectos, el máximo por cuenta: borre uno para crear otro.` });
       return redirect(visit, `/panel/proyectos/${project.project}?aviso=creado`);
     },
   },
@@ -231,6 +250,16 @@ export const ROUTES: readonly Route[] = [
       if (!name.ok) return projectPage(visit, id, { value: form.get('nombre') ?? '', error: name.message });
       if (!(await visit.settings.store.renameProject(visit.account!.id, id, name.value))) return notFound(visit);
       return redirect(visit, `/panel/proyectos/${id}?aviso=renombrado`);
+    },
+  },
+  {
+    method: 'GET',
+    path: new RegExp(`^/panel/proyectos/${ID}/token$`),
+    access: 'user',
+    async run(visit, id) {
+      const project = await visit.settings.store.projectOf(visit.account!.id, id);
+      if (!project) return notFound(visit);
+      return pageReply(visit, 200, { title: `Token nuevo para ${project.name}`, body: confirmRegenerateView(project, csrfOf(visit)) });
     },
   },
   {
@@ -279,6 +308,17 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
+    method: 'GET',
+    path: new RegExp(`^/panel/admin/cuentas/${ID}/estado$`),
+    access: 'admin',
+    async run(visit, id) {
+      const account = await visit.settings.store.account(id);
+      if (!account) return notFound(visit);
+      if (account.disabled || id === visit.account!.id) return redirect(visit, `/panel/admin#cuenta-${id}`);
+      return pageReply(visit, 200, { title: `Desactivar ${account.name}`, body: confirmDisableView(account, csrfOf(visit)) });
+    },
+  },
+  {
     method: 'POST',
     path: new RegExp(`^/panel/admin/cuentas/${ID}/estado$`),
     access: 'admin',
@@ -291,3 +331,31 @@ export const ROUTES: readonly Route[] = [
     },
   },
 ];
+
+/**
+ * The page a panel address belongs to, read with GET: the address itself when it has a GET
+ * route, else the nearest one above it (`/panel/proyectos/7/nombre` → `/panel/proyectos/7`,
+ * `/panel/proyectos` → `/panel/`). A failed form's page says it is there, and a GET of a
+ * form-only address (a reload, a bookmark) is sent there instead of "Método no permitido".
+ */
+export function readableAt(path: string): string {
+  for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) {
+    const candidate = path.slice(0, at) || '/';
+    for (const shape of [candidate, `${candidate}/`]) {
+      if (ROUTES.some((route) => route.method === 'GET' && route.path.test(shape))) return shape;
+    }
+  }
+  return '/panel/';
+}
+
+/**
+ * Where a log-in may go next: a panel address of this origin (path and query, no `aviso`),
+ * never another site's (`//other`, `/\\other`), and nothing unbounded. Undefined otherwise.
+ */
+export function returnTo(given: string | null | undefined): string | undefined {
+  if (typeof given !== 'string' || given.length > 512 || !given.startsWith('/panel/') || given.includes('//') || /[\\\s]/.test(given)) return undefined;
+  const url = new URL(given, 'http://panel.invalid');
+  url.searchParams.delete('aviso');
+  const address = `${url.pathname}${url.search}`;
+  return address === '/panel/' || address.startsWith('/panel/entrar') || address.startsWith('/panel/registro') ? undefined : address;
+}

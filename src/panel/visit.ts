@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import type { Account, PanelStore } from '../registry/panel-types.js';
 import type { Html } from './html.js';
 import { page, type PageOptions } from './layout.js';
-import { csrfToken, newId, PRE_COOKIE, setCookie, type Binding } from './session.js';
+import { clearEverywhere, csrfToken, newId, PRE_COOKIE, readCookies, setCookie, type Binding, type PanelCookies } from './session.js';
 
 export interface PanelSettings {
   store: PanelStore;
@@ -19,6 +19,14 @@ export interface PanelSettings {
   maxProjects: number;
   /** Take the client's address and scheme from X-Forwarded-For / -Proto / -Host (set only behind a proxy that sets them). */
   behindProxy: boolean;
+  /** Host names the panel answers to besides IP addresses and `localhost` (lower case; the listen name, --panel-host). */
+  hostNames: readonly string[];
+  /**
+   * Behind a proxy, whether X-Forwarded-Host must be one of them too: when the operator named
+   * the public names (--panel-host). Without them, the proxy is what chooses the names that
+   * reach cpmx (its own Host header is still checked).
+   */
+  checkForwardedHost: boolean;
 }
 
 /**
@@ -52,13 +60,15 @@ export interface Visit {
   hosts: string[];
   /** How the panel is reached, for the API example: http(s)://host. */
   origin: string;
-  cookies: { session?: string | undefined; pre?: string | undefined };
+  cookies: PanelCookies;
   /** The logged-in account, from a live session. */
   account?: Account | undefined;
   secret: string;
   settings: PanelSettings;
   /** Set-Cookie values of the reply. */
   cookiesOut: string[];
+  /** For a form (POST): the page it belongs to, read with GET (where a failed form's page says it is). */
+  readAt?: string | undefined;
 }
 
 function last(header: string | string[] | undefined): string | undefined {
@@ -73,14 +83,17 @@ function forwardedAddress(req: IncomingMessage): string | undefined {
   return address !== undefined && isIP(address) !== 0 ? address : undefined;
 }
 
-export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: string, cookies: Visit['cookies'], now: number): Visit {
+export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: string, now: number): Visit {
   const proxied = settings.behindProxy;
   const host = req.headers.host ?? '';
   const forwardedHost = proxied ? last(req.headers['x-forwarded-host']) : undefined;
   const secure = (req.socket as { encrypted?: boolean }).encrypted === true || (proxied && last(req.headers['x-forwarded-proto'])?.toLowerCase() === 'https');
+  const url = new URL(req.url ?? '/', 'http://panel.invalid');
+  const cookies = readCookies(req.headers.cookie, secure);
+  const cookiesOut = cookies.ambiguous.flatMap((name) => clearEverywhere(name, url.pathname, hostnameOf(host), secure));
   return {
     req,
-    url: new URL(req.url ?? '/', 'http://panel.invalid'),
+    url,
     now,
     secure,
     address: (proxied ? forwardedAddress(req) : undefined) ?? req.socket.remoteAddress ?? '-',
@@ -89,8 +102,32 @@ export function visitOf(req: IncomingMessage, settings: PanelSettings, secret: s
     cookies,
     secret,
     settings,
-    cookiesOut: [],
+    cookiesOut,
   };
+}
+
+/** `example.mx:3000` → `example.mx`, `[::1]:3000` → `::1`, in lower case. */
+export function hostnameOf(host: string): string {
+  const name = host.trim().toLowerCase();
+  if (name.startsWith('[')) return name.slice(1, name.indexOf(']') < 0 ? undefined : name.indexOf(']'));
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(0, colon);
+}
+
+/**
+ * The Host names (and, behind a proxy, X-Forwarded-Host) of this request that the panel does
+ * not serve. A page of another site whose name an attacker points at this machine (DNS
+ * rebinding) arrives with the attacker's name, and is refused before any cookie or the
+ * registry is looked at. IP addresses and `localhost` cannot be rebound and are served;
+ * other names only when the operator allows them.
+ */
+export function foreignHosts(req: IncomingMessage, settings: PanelSettings): string[] {
+  const forwarded = settings.behindProxy && settings.checkForwardedHost ? [last(req.headers['x-forwarded-host']) ?? ''] : [];
+  const given = [req.headers.host ?? '', ...forwarded].filter(Boolean);
+  return given.filter((host) => {
+    const name = hostnameOf(host);
+    return !(isIP(name) !== 0 || name === 'localhost' || settings.hostNames.includes(name.replace(/\.$/, '')));
+  });
 }
 
 /** What the forms of this visit's page are bound to: the session, or (made now if missing) the cookie before log-in. */
@@ -117,9 +154,18 @@ export function htmlReply(visit: Visit | undefined, status: number, document: Ht
   return { status, headers: headers(visit, { 'Content-Type': 'text/html; charset=utf-8', ...extra }), body: document.text };
 }
 
-/** A whole page, with this visit's account and CSRF token. */
+/** A whole page, with this visit's account and CSRF token; its GET address is the request's without `aviso`, unless given. */
 export function pageReply(visit: Visit, status: number, options: Omit<PageOptions, 'account' | 'csrf'>, extra: Record<string, string> = {}): Reply {
-  return htmlReply(visit, status, page({ ...options, account: visit.account, csrf: csrfOf(visit) }), extra);
+  return htmlReply(visit, status, page({ address: addressOf(visit), ...options, account: visit.account, csrf: csrfOf(visit) }), extra);
+}
+
+/** Where the page of this request is read again with GET: the request's own address without `aviso` (a POST's has none: the route names it). */
+function addressOf(visit: Visit): string | undefined {
+  if (visit.req.method !== 'GET' && visit.req.method !== 'HEAD') return visit.readAt;
+  const query = new URLSearchParams(visit.url.search);
+  query.delete('aviso');
+  const search = query.toString();
+  return `${visit.url.pathname}${search ? `?${search}` : ''}`;
 }
 
 /** 303: after a form, the browser asks for `location` with GET. */

@@ -49,8 +49,14 @@ export interface PanelStore {
   account(id: number): Promise<Account | undefined>;
   /** The account of an email with its password hash, for logging in. */
   credentials(email: string): Promise<{ account: Account; passwordHash: string | null } | undefined>;
-  /** Makes the account of `email` an administrator with this password hash (`cpmx panel create-admin`). */
-  promote(email: string, passwordHash: string): Promise<Account | undefined>;
+  /**
+   * Replaces the password hash of the account of `email` and ends every session it has (a new
+   * password leaves no one logged in with the old one); `admin` also makes it an administrator
+   * (`cpmx panel create-admin`; `reset-password` does not). Undefined when there is no such account.
+   */
+  setPassword(email: string, passwordHash: string, admin: boolean): Promise<Account | undefined>;
+  /** Stores a stronger hash of the same password (made at log-in), if the hash is still `from`; sessions stay. */
+  rehashPassword(account: number, from: string, to: string): Promise<boolean>;
   /** Accounts in creation order, `limit` from `offset`, and how many there are. */
   accounts(offset: number, limit: number): Promise<{ accounts: AccountSummary[]; total: number }>;
   /** Adds credits to an account; false when there is no such account. */
@@ -59,6 +65,8 @@ export interface PanelStore {
   setDisabled(account: number, disabled: boolean): Promise<boolean>;
 
   createProject(project: NewProject): Promise<Project>;
+  /** A new project of `account` named `name`, unless it has `max` projects already (undefined); counted and made in one transaction. */
+  addProject(account: number, name: string, max: number): Promise<Project | undefined>;
   /** The account's projects, each with its live token (or its latest, revoked by an operator). */
   projectsOf(account: number): Promise<Project[]>;
   projectOf(account: number, project: number): Promise<Project | undefined>;
@@ -93,11 +101,13 @@ export const PANEL_METHODS = [
   'createAccount',
   'account',
   'credentials',
-  'promote',
+  'setPassword',
+  'rehashPassword',
   'accounts',
   'grant',
   'setDisabled',
   'createProject',
+  'addProject',
   'projectsOf',
   'projectOf',
   'renameProject',

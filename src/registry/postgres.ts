@@ -390,8 +390,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
       } else if ((await client.query('SELECT 1 FROM cpmx.accounts WHERE id = $1', [accountId])).rowCount === 0) {
         throw new RegistryError(`${this.location}: no account ${accountId}`);
       }
-      const projectId = (await client.query<{ id: string }>('INSERT INTO cpmx.projects (account_id, name) VALUES ($1, $2) RETURNING id', [accountId, name])).rows[0]!.id;
-      await client.query('INSERT INTO cpmx.tokens (token, project_id) VALUES ($1, $2)', [token, projectId]);
+      await this.insertProject(client, accountId, name, token);
     });
     return (await this.get(token))!;
   }
@@ -491,10 +490,37 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     });
   }
 
-  promote(email: string, passwordHash: string): Promise<Account | undefined> {
-    return this.transaction(
-      async (client) => (await client.query<Account>(`UPDATE cpmx.accounts a SET admin = true, password_hash = $1 WHERE a.email = $2 RETURNING ${ACCOUNT_COLUMNS}`, [passwordHash, email])).rows[0],
-    );
+  setPassword(email: string, passwordHash: string, admin: boolean): Promise<Account | undefined> {
+    return this.transaction(async (client) => {
+      const row = (
+        await client.query<Account>(`UPDATE cpmx.accounts a SET password_hash = $1, admin = a.admin OR $2 WHERE a.email = $3 RETURNING ${ACCOUNT_COLUMNS}`, [passwordHash, admin, email])
+      ).rows[0];
+      if (row) await client.query('DELETE FROM cpmx.sessions WHERE account_id = $1', [row.id]);
+      return row;
+    });
+  }
+
+  rehashPassword(account: number, from: string, to: string): Promise<boolean> {
+    return this.transaction(async (client) => (await client.query('UPDATE cpmx.accounts SET password_hash = $1 WHERE id = $2 AND password_hash = $3', [to, account, from])).rowCount === 1);
+  }
+
+  async addProject(account: number, name: string, max: number): Promise<Project | undefined> {
+    const token = randomUUID();
+    const made = await this.transaction(async (client) => {
+      // One lock per account (not its row, which paying requests update): creations for one
+      // account are counted and made one at a time, on every connection and server.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('cpmx projects'), hashtext($1))", [String(account)]);
+      const { n } = (await client.query<{ n: number }>('SELECT count(*)::float8 AS n FROM cpmx.projects WHERE account_id = $1', [account])).rows[0]!;
+      if (n >= max) return false;
+      await this.insertProject(client, account, name, token);
+      return true;
+    });
+    return made ? this.get(token) : undefined;
+  }
+
+  private async insertProject(client: Pg.PoolClient, account: number, name: string, token: string): Promise<void> {
+    const projectId = (await client.query<{ id: string }>('INSERT INTO cpmx.projects (account_id, name) VALUES ($1, $2) RETURNING id', [account, name])).rows[0]!.id;
+    await client.query('INSERT INTO cpmx.tokens (token, project_id) VALUES ($1, $2)', [token, projectId]);
   }
 
   accounts(offset: number, limit: number): Promise<{ accounts: AccountSummary[]; total: number }> {

@@ -362,9 +362,28 @@ export class SqliteStore implements SyncPanelStore {
     return { account: account(rest), passwordHash: password_hash };
   }
 
-  promote(email: string, passwordHash: string): Account | undefined {
-    const row = this.db.prepare<[string, string], { id: number }>('UPDATE accounts SET admin = 1, password_hash = ? WHERE email = ? RETURNING id').get(passwordHash, email);
-    return row && this.account(row.id);
+  setPassword(email: string, passwordHash: string, admin: boolean): Account | undefined {
+    const done = this.db.transaction(() => {
+      const row = this.db
+        .prepare<[string, number, string], { id: number }>('UPDATE accounts SET password_hash = ?, admin = max(admin, ?) WHERE email = ? RETURNING id')
+        .get(passwordHash, admin ? 1 : 0, email);
+      if (row) this.db.prepare('DELETE FROM sessions WHERE account_id = ?').run(row.id);
+      return row && this.account(row.id);
+    });
+    return done.immediate();
+  }
+
+  rehashPassword(account: number, from: string, to: string): boolean {
+    return this.db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ? AND password_hash = ?').run(to, account, from).changes === 1;
+  }
+
+  addProject(account: number, name: string, max: number): Project | undefined {
+    // IMMEDIATE: the count and the insert are one step for every process sharing the file.
+    const add = this.db.transaction(() => {
+      const { n } = this.db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM projects WHERE account_id = ?').get(account)!;
+      return n >= max ? undefined : this.createProject({ name, account });
+    });
+    return add.immediate();
   }
 
   accounts(offset: number, limit: number): { accounts: AccountSummary[]; total: number } {

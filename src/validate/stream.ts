@@ -5,7 +5,6 @@
  * stays bounded whatever the input's size. A record that cannot be read gets error 130 with
  * its reason in its place; nothing is dropped. The command reads and judges with the same code.
  */
-import type { Readable } from 'node:stream';
 import type { CpmxClient } from '../client/client.js';
 import { unreadable, validatorFor } from './address.js';
 import type { Encoding } from './encoding.js';
@@ -30,7 +29,8 @@ export interface ValidateStreamOptions {
   onBytes?: ((bytes: number) => void) | undefined;
 }
 
-type Source = Readable | AsyncIterable<unknown> | Iterable<unknown>;
+/** A Node Readable is an async iterable of chunks: named so, the types need nothing of Node's. */
+type Source = AsyncIterable<unknown> | Iterable<unknown>;
 
 /**
  * Validates a stream: bytes or text of a CSV or NDJSON file (a Readable, or an async iterable

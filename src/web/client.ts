@@ -28,13 +28,13 @@ import type {
 import { checkParameters, rawRequest, type RawRequest } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
 import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
-import { lookupMethods } from '../client/lookups.js';
+import { LOCAL_TOKEN, lookupMethods } from '../client/lookups.js';
 import type { WebManifest } from './format.js';
 import { TreeFiles, TreeReplaced, WebTreeError, abortable, type TreeFetchOptions } from './tree-files.js';
 import { Missing, TreeView, type MunicipalityScope } from './view.js';
 
 export interface WebClientOptions extends TreeFetchOptions {
-  /** Sent with every lookup; `pruebas` gives test mode. Missing or empty answers 106, as the Node client does. */
+  /** Sent with every lookup; `pruebas` gives test mode. Without one the lookups answer, as the Node client's do. */
   token?: string | undefined;
 }
 
@@ -92,7 +92,8 @@ function scopeOf(raw: RawRequest | undefined): MunicipalityScope {
 export function createWebClient(options: WebClientOptions): WebClient {
   if (!options || options.base === undefined || options.base === '') throw new TypeError('createWebClient: give `base`, the address of the tree `cpmx export web DIR` wrote');
   const files = new TreeFiles(options);
-  const { token } = options;
+  // As the Node client: without a token the typed lookups answer (a static tree counts no credits).
+  const token = options.token || LOCAL_TOKEN;
 
   /** Says the request needs the catalog; test mode and early errors never read it, so they fetch nothing. */
   const noCatalog = (): Catalog => {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleForBrowser, type BrowserBundle } from '../../bench/measure/embed.js';
 import { createClient } from '../../src/index.js';
 import { root, tempDir } from '../helpers.js';
-import { chromiumPath, launchBrowser } from '../support/browser.js';
+import { BROWSER_INSTALL_TIMEOUT, launchBrowser, systemChromium } from '../support/browser.js';
 import { listen } from '../support/http.js';
 
 const dir = tempDir();
@@ -57,15 +57,31 @@ describe('a browser bundle of the library', () => {
     expect(answers.full).toEqual(reference.infoCp('09810'));
     expect(answers.search).toEqual(reference.searchCp('0981'));
     expect(answers.handled).toEqual({ status: 200, etag: expect.stringMatching(/^".+"$/), body: reference.searchCp('0981') });
-  });
+  }, BROWSER_INSTALL_TIMEOUT);
 });
 
 describe('the browser helper', () => {
-  it('fails, naming what to install, when the browser it is pointed at is missing', () => {
+  it('keeps web security on, whichever Chromium it launched: a cross-origin read without CORS is refused, one with CORS is not', async () => {
+    const page = await (await launchBrowser()).newPage();
+    const site = await listen((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>site</title>');
+    });
+    const other = await listen((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain', ...(req.url === '/shared' ? { 'Access-Control-Allow-Origin': '*' } : {}) });
+      res.end('secret');
+    });
+    await page.goto(`${site.url}/`);
+    const read = (url: string) => page.evaluate((target) => fetch(target).then((response) => response.text(), (error: Error) => `refused: ${error.name}`), url);
+    expect(await read(`${other.url}/private`)).toBe('refused: TypeError');
+    expect(await read(`${other.url}/shared`)).toBe('secret');
+  }, BROWSER_INSTALL_TIMEOUT);
+
+  it('fails, naming what to do, when the browser it is pointed at is missing', () => {
     const saved = process.env.CPMX_CHROMIUM;
     process.env.CPMX_CHROMIUM = join(root, 'no-such-chromium');
     try {
-      expect(() => chromiumPath()).toThrow(/no Chromium found \(CPMX_CHROMIUM=.*no-such-chromium\).*apt-get install -y chromium/);
+      expect(() => systemChromium()).toThrow(/no Chromium found at CPMX_CHROMIUM=.*no-such-chromium: set it to a Chrome or Chromium binary, or unset it/);
     } finally {
       if (saved === undefined) delete process.env.CPMX_CHROMIUM;
       else process.env.CPMX_CHROMIUM = saved;

@@ -1,14 +1,21 @@
 /**
  * cpmx inside an app's deployment, from the installed tarball: esbuild bundles of ES module
  * and CommonJS apps run from an empty folder (the artifact beside them, or its bytes inside
- * them), and @vercel/nft (the tracer of Next.js standalone output and Vercel) finds every file
- * the library reads, so a copy of only the traced files answers.
+ * them); an app written with `import` bundled by esbuild (ES module and CommonJS), webpack 5
+ * (`target: 'node'`), Rollup (CommonJS output) and Vite (an SSR build) loads without throwing
+ * and answers from bytes, and finds the package's own artifact or says what to do; and
+ * @vercel/nft (the tracer of Next.js standalone output and Vercel) finds every file the
+ * library reads, so a copy of only the traced files answers.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { nodeFileTrace } from '@vercel/nft';
 import { build } from 'esbuild';
+import { rollup } from 'rollup';
+import { build as viteBuild } from 'vite';
+import webpack from 'webpack';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/index.js';
 import { root, tempDir } from '../helpers.js';
@@ -35,11 +42,11 @@ function expectAnswers(out: string, dataPath: string) {
 }
 
 /** Runs `file` with plain node in `folder`, with nothing of cpmx in the environment. */
-function run(folder: string, file: string): string {
+function run(folder: string, file: string, args: string[] = []): string {
   const env = { ...process.env };
   delete env.CPMX_DATA;
   delete env.NODE_PATH;
-  return execFileSync(process.execPath, [file], { cwd: folder, encoding: 'utf8', env });
+  return execFileSync(process.execPath, [file, ...args], { cwd: folder, encoding: 'utf8', env });
 }
 
 /** Bundles an app of the project for Node, then copies the bundle (and the artifact, when asked) to an empty folder. */
@@ -76,6 +83,77 @@ describe('an esbuild bundle of an app, run from an empty folder', () => {
     const { folder, file } = await bundle('cjs-bytes.cjs', 'cjs', true);
     expectAnswers(run(folder, file), 'the artifact given as data');
   });
+});
+
+/** The four bundlers besides esbuild, each making a Node bundle of import-app.mjs in `out`; the file to run. */
+const bundlers: Record<string, (input: string, out: string) => Promise<string>> = {
+  async 'esbuild, ES module'(input, out) {
+    await build({ entryPoints: [input], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: join(out, 'bundle.mjs'), logLevel: 'error' });
+    return 'bundle.mjs';
+  },
+  async 'esbuild, CommonJS'(input, out) {
+    await build({ entryPoints: [input], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: join(out, 'bundle.cjs'), logLevel: 'error' });
+    return 'bundle.cjs';
+  },
+  async 'webpack 5, target node'(input, out) {
+    const stats = await new Promise<webpack.Stats>((resolve, reject) =>
+      webpack({ mode: 'production', target: 'node', entry: input, output: { path: out, filename: 'bundle.cjs' }, optimization: { minimize: false } }, (error, result) =>
+        error || !result ? reject(error ?? new Error('webpack gave no result')) : resolve(result),
+      ),
+    );
+    if (stats.hasErrors() || stats.hasWarnings()) throw new Error(stats.toString('errors-warnings'));
+    return 'bundle.cjs';
+  },
+  async 'Rollup, CommonJS output'(input, out) {
+    const warnings: string[] = [];
+    const bundle = await rollup({ input, plugins: [nodeResolve({ preferBuiltins: true, exportConditions: ['node'] })], onwarn: (warning) => void warnings.push(warning.message) });
+    await bundle.write({ file: join(out, 'bundle.cjs'), format: 'cjs' });
+    expect(warnings).toEqual([]);
+    return 'bundle.cjs';
+  },
+  async 'Vite, SSR build with cpmx bundled in'(input, out) {
+    await viteBuild({
+      root: dirname(input),
+      configFile: false,
+      logLevel: 'error',
+      ssr: { noExternal: true },
+      build: { ssr: input, outDir: out, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'bundle.mjs' } } },
+    });
+    return 'bundle.mjs';
+  },
+};
+
+/** What each bundle does with the package's own artifact, when nothing names another: finds it, or says what to do. */
+const own: Record<string, 'found' | RegExp> = {
+  // The bundle sits where the package's dist/ did; the artifact is not where it looks.
+  'esbuild, ES module': /: no artifact here: cpmx runs from a bundle, and data\/cpmx.msgpack was not copied there; give the artifact to createClient as dataPath/,
+  'esbuild, CommonJS': /cannot be located from inside this bundle .*give the artifact to createClient: as dataPath/,
+  // webpack follows the literal URL and emits the artifact beside the bundle.
+  'webpack 5, target node': 'found',
+  // Both keep the literal URL relative to the bundle, where the artifact is not copied.
+  'Rollup, CommonJS output': /: no artifact here: cpmx runs from a bundle, .*give the artifact to createClient as dataPath/,
+  'Vite, SSR build with cpmx bundled in': /: no artifact here: cpmx runs from a bundle, .*give the artifact to createClient as dataPath/,
+};
+
+describe('an app that imports cpmx, bundled for Node and run from an empty folder', () => {
+  for (const [name, make] of Object.entries(bundlers)) {
+    it(`${name}: loads, answers from bytes, and finds the package's artifact or says what to do`, async () => {
+      const out = join(project, 'out', name.replace(/\W+/g, '-'));
+      const file = await make(join(project, 'import-app.mjs'), out);
+      const folder = join(dir, 'empty', name.replace(/\W+/g, '-'));
+      cpSync(out, folder, { recursive: true });
+      const printed = JSON.parse(run(folder, file, [artifact])) as { own: { dataPath?: string; info?: unknown; error?: string } };
+      expectAnswers(JSON.stringify(printed), 'the artifact given as data');
+      const expected = own[name]!;
+      if (expected === 'found') {
+        expect(printed.own.error).toBeUndefined();
+        expect(printed.own.dataPath!.startsWith(folder)).toBe(true);
+        expect(printed.own.info).toEqual(createClient({ token: 'demo', dataPath: artifact }).infoCp('09810', { type: 'simplified' }));
+      } else {
+        expect(printed.own.error).toMatch(expected);
+      }
+    }, 120_000);
+  }
 });
 
 describe('@vercel/nft', () => {

@@ -92,7 +92,7 @@ describe('the package’s own artifact', () => {
   const env = { ...process.env, CPMX_DATA: '' };
 
   it('is where cpmx build writes, for the sources, the ES and CommonJS bundles and the command line', () => {
-    expect(defaultArtifactPath).toBe(expected);
+    expect(defaultArtifactPath()).toBe(expected);
     expect(join(dataDirectory, 'cpmx.msgpack')).toBe(expected);
     const esm = execFileSync(process.execPath, ['--input-type=module', '-e', `import { createClient } from ${JSON.stringify(pathToFileURL(join(root, 'dist', 'cpmx.js')).href)}; console.log(createClient().dataPath)`], { encoding: 'utf8', env });
     const cjs = execFileSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(join(root, 'dist', 'cpmx.cjs'))}).createClient().dataPath)`], { encoding: 'utf8', env });

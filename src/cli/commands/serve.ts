@@ -56,6 +56,15 @@ Authorization: Bearer header), for clients that send none; off by default`,
       help: `with --panel: take the client's address and scheme from X-Forwarded-For,
 X-Forwarded-Proto and X-Forwarded-Host (only behind a proxy that sets them)`,
     },
+    'panel-host': {
+      type: 'string',
+      value: 'NAME',
+      multiple: true,
+      help: `with --panel: a host name the panel is reached by (repeat it, or
+separate names with commas); IP addresses, localhost and a --host name
+are served without it, any other name answers 421 (against DNS
+rebinding); behind a proxy, X-Forwarded-Host must be one of these`,
+    },
     log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
     'max-connections': {
       type: 'string',
@@ -100,21 +109,29 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
   async run({ values, positionals }) {
     noPositionals(positionals, 'serve');
     const workers = values.workers === undefined ? 1 : values.workers === 'auto' ? 'auto' : integer(values.workers, '--workers', 1, 256);
-    if (!values.panel && (values['free-credits'] !== undefined || values['panel-behind-proxy'])) {
-      throw new UsageError(`--${values['free-credits'] !== undefined ? 'free-credits' : 'panel-behind-proxy'} is an option of the control panel: add --panel`);
-    }
+    const panelOnly = (['free-credits', 'panel-behind-proxy', 'panel-host'] as const).find((name) => values[name] !== undefined && values[name] !== false);
+    if (!values.panel && panelOnly) throw new UsageError(`--${panelOnly} is an option of the control panel: add --panel`);
+    const host = hostOption(values.host);
+    const panelHosts = (values['panel-host'] ?? []).flatMap((names) => names.split(',')).map((name) => name.trim().toLowerCase());
+    const badHost = panelHosts.find((name) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(name) || name.length > 253);
+    if (badHost !== undefined) throw new UsageError(`--panel-host: "${badHost}" is not a host name (letters, digits, hyphens and dots, like panel.ejemplo.mx)`);
     const registry = registryOption(values.registry);
     if (values.panel && !registry) {
       throw new UsageError('--panel needs a registry: add --registry FILE|URL (or set CPMX_REGISTRY); the panel keeps its accounts, sessions and projects there');
     }
     const panel = values.panel
-      ? { freeCredits: integer(values['free-credits'] ?? String(DEFAULT_CREDITS), '--free-credits', 0, 1_000_000_000), behindProxy: values['panel-behind-proxy'] === true }
+      ? {
+          freeCredits: integer(values['free-credits'] ?? String(DEFAULT_CREDITS), '--free-credits', 0, 1_000_000_000),
+          behindProxy: values['panel-behind-proxy'] === true,
+          listenHost: host,
+          hosts: panelHosts,
+        }
       : undefined;
     const { serve } = await import('../../http/process.js');
     const { RegistryError } = await import('../../registry/errors.js');
     try {
       await serve({
-        host: hostOption(values.host),
+        host,
         port: integer(portOption(values.port), '--port', 0, 65535),
         workers,
         registry,
@@ -139,7 +156,7 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
 });
 
 /** The connection limits from the options, checked. */
-function connectionLimits(values: Record<string, string | boolean | undefined>): ConnectionLimits {
+function connectionLimits(values: Record<string, string | string[] | boolean | undefined>): ConnectionLimits {
   const text = (name: string) => values[name] as string | undefined;
   const count = (name: string, fallback: number) => (text(name) === undefined ? fallback : integer(text(name)!, `--${name}`, 1));
   const limits: ConnectionLimits = {

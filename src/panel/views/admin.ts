@@ -1,7 +1,7 @@
 /** The administrator's list of accounts: credits, projects, state, and the forms to grant credits and to disable or enable an account. */
 import type { Account, AccountSummary } from '../../registry/panel-types.js';
 import { html, type Html } from '../html.js';
-import { csrfField, formatNumber } from '../layout.js';
+import { csrfField, formatDay, formatNumber } from '../layout.js';
 
 export const ACCOUNTS_PER_PAGE = 100;
 
@@ -27,12 +27,25 @@ function row(me: Account, account: AccountSummary, csrf: string): Html {
 <td class="numero">${formatNumber(account.projects)}</td>
 <td class="numero">${formatNumber(account.used)}</td>
 <td>${account.disabled ? html`<span class="estado-desactivada">Desactivada</span>` : 'Activa'}</td>
-<td class="fecha">${account.created.slice(0, 10)}</td>
+<td class="fecha">${formatDay(account.created)}</td>
 <td><form method="post" action="/panel/admin/cuentas/${account.id}/creditos">${csrfField(csrf)}<label class="visualmente-oculto" for="creditos-${account.id}">Créditos para ${who}</label><input id="creditos-${account.id}" name="creditos" type="number" min="1" max="10000000" step="1" required><button type="submit">Dar</button></form></td>
 <td>${
     account.id === me.id
       ? html`<small>su cuenta</small>`
-      : html`<form method="post" action="/panel/admin/cuentas/${account.id}/estado">${csrfField(csrf)}<input type="hidden" name="desactivar" value="${account.disabled ? 'no' : 'si'}"><button type="submit" class="${account.disabled ? 'secundario' : 'peligro'}" aria-label="${account.disabled ? 'Activar' : 'Desactivar'} ${who}">${account.disabled ? 'Activar' : 'Desactivar'}</button></form>`
+      : account.disabled
+        ? html`<form method="post" action="/panel/admin/cuentas/${account.id}/estado">${csrfField(csrf)}<input type="hidden" name="desactivar" value="no"><button type="submit" class="secundario" aria-label="Activar ${who}">Activar</button></form>`
+        : // Disabling ends sessions and tokens: it is asked for on a page of its own first.
+          html`<a class="boton peligro" href="/panel/admin/cuentas/${account.id}/estado" aria-label="Desactivar ${who}…">Desactivar…</a>`
   }</td>
 </tr>`;
+}
+
+/** The question before an account is disabled: what it does, and the one button that does it. */
+export function confirmDisableView(account: Account, csrf: string): Html {
+  const who = account.email ?? `cuenta ${account.id}`;
+  return html`<p>Se cerrarán las sesiones de <strong>${account.name}</strong> (${who}), no podrá entrar al panel y los tokens de sus proyectos responderán 107 desde la siguiente consulta. Sus proyectos y créditos se conservan: puede activarla de nuevo cuando quiera.</p>
+<form method="post" action="/panel/admin/cuentas/${account.id}/estado">
+${csrfField(csrf)}<input type="hidden" name="desactivar" value="si">
+<p class="fila"><button type="submit" class="peligro">Sí, desactivar ${who}</button> <a href="/panel/admin#cuenta-${account.id}">Cancelar</a></p>
+</form>`;
 }

@@ -6,7 +6,11 @@ import { html, type Html } from '../html.js';
 import { csrfField, field, formatNumber, formatTime } from '../layout.js';
 
 function credits(account: Account): Html {
-  return html`<p class="creditos" id="creditos"><strong>${formatNumber(account.credits)}</strong> ${account.credits === 1 ? 'crédito disponible' : 'créditos disponibles'} en su cuenta, para todos sus proyectos.</p>`;
+  return html`<p class="creditos" id="creditos"><strong>${formatNumber(account.credits)}</strong> ${account.credits === 1 ? 'crédito disponible' : 'créditos disponibles'} en su cuenta, para todos sus proyectos.</p>${
+    account.credits === 0
+      ? html`<p class="error" id="sin-creditos">Sin créditos, las consultas con sus tokens responden 108 (sin datos). Para seguir consultando, pida créditos al administrador de este servicio${account.email ? html` desde ${account.email}` : ''}: los que le den se suman de inmediato a todos sus proyectos.</p>`
+      : ''
+  }`;
 }
 
 export interface ProjectsForm {
@@ -116,10 +120,7 @@ ${field({ id: 'nombre-proyecto', name: 'nombre', label: 'Nombre del proyecto', t
 <section aria-labelledby="regenerar-titulo">
 <h2 id="regenerar-titulo">Token nuevo</h2>
 <p>Si el token se filtró, cree uno nuevo: el actual deja de funcionar en ese momento y las consultas con él responden 107.</p>
-<form method="post" action="/panel/proyectos/${project.project}/token">
-${csrfField(form.csrf)}
-<button type="submit" class="secundario">Crear un token nuevo</button>
-</form>
+<p><a href="/panel/proyectos/${project.project}/token">Crear un token nuevo…</a></p>
 </section>
 <section aria-labelledby="borrar-titulo">
 <h2 id="borrar-titulo">Borrar el proyecto</h2>
@@ -132,5 +133,14 @@ export function confirmDeleteView(project: Project, csrf: string): Html {
 <form method="post" action="/panel/proyectos/${project.project}/borrar">
 ${csrfField(csrf)}
 <p class="fila"><button type="submit" class="peligro">Sí, borrar ${project.name}</button> <a href="/panel/proyectos/${project.project}">Cancelar</a></p>
+</form>`;
+}
+
+/** The question before a token is replaced: the current one stops working at once. */
+export function confirmRegenerateView(project: Project, csrf: string): Html {
+  return html`<p>El token actual de <strong>${project.name}</strong> dejará de funcionar en ese momento: las consultas con él responderán 107 hasta que ponga el nuevo en su sitio o aplicación. El historial de uso y los créditos no cambian.</p>
+<form method="post" action="/panel/proyectos/${project.project}/token">
+${csrfField(csrf)}
+<p class="fila"><button type="submit" class="peligro">Sí, crear un token nuevo</button> <a href="/panel/proyectos/${project.project}">Cancelar</a></p>
 </form>`;
 }

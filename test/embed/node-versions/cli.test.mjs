@@ -1,14 +1,15 @@
-// The command line on the lowest Node: lookups, status, build, validate and serve.
+// The command line on each Node tested: lookups, status, build, validate and serve.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const cli = join(root, 'dist', 'cli.js');
+// The installed package's command line; CPMX_FIXTURE names the small catalog to build.
+const cli = join(dirname(createRequire(import.meta.url).resolve('cpmx/package.json')), 'dist', 'cli.js');
+const fixture = process.env.CPMX_FIXTURE;
 const cpmx = (args) => JSON.parse(execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' }));
 const scratch = mkdtempSync(join(tmpdir(), 'cpmx-lowest-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -22,7 +23,7 @@ describe('cpmx', () => {
 
   it('builds an artifact and validates addresses with it', () => {
     const out = join(scratch, 'mini.msgpack');
-    execFileSync(process.execPath, [cli, 'build', '--source', join(root, 'test', 'fixtures', 'catalog-mini.txt'), '--out', out], { encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(process.execPath, [cli, 'build', '--source', fixture, '--out', out], { encoding: 'utf8', stdio: 'pipe' });
     assert.deepEqual(cpmx(['search_cp', '0', '--token', 'demo', '--data', out]).response.cp, ['01000', '01010', '03100', '09810', '09819']);
     const run = spawnSync(process.execPath, [cli, 'validate', '-', '--quiet', '--data', out], { input: 'cp,estado\n09810,Ciudad de México\n1000,Jalisco\n', encoding: 'utf8' });
     assert.equal(run.status, 1, run.stderr);

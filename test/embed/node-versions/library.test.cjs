@@ -1,4 +1,4 @@
-// The CommonJS entries on the lowest Node (require of an ES module needs 20.19).
+// The CommonJS entries on each Node tested (the CommonJS build: require of an ES module needs 20.19).
 const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
 const { createClient, createMiddleware } = require('cpmx');

@@ -1,8 +1,9 @@
-// The ES module entry on the lowest Node: lookups, the fetch handler and the middleware.
+// The ES module entries on each Node tested: lookups, the fetch handler, the middleware and validation.
 import assert from 'node:assert/strict';
 import { createServer, get } from 'node:http';
 import { describe, it } from 'node:test';
 import { createClient, createFetchHandler, createMiddleware, isSuccess } from 'cpmx';
+import { validateAddress, validateStream } from 'cpmx/validate';
 
 describe('import cpmx', () => {
   it('answers lookups from the artifact', () => {
@@ -37,5 +38,13 @@ describe('import cpmx', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('validates addresses with cpmx/validate, one by one and as a stream', async () => {
+    const client = createClient({ token: 'demo' });
+    assert.deepEqual(validateAddress(client, { cp: '1000' }).suggestions, { cp: '01000' });
+    const results = [];
+    for await (const line of validateStream(client, [{ cp: '09810', estado: 'Ciudad de México' }, { cp: '1000' }])) results.push(line.valid);
+    assert.deepEqual(results, [true, false]);
   });
 });
