@@ -2,11 +2,16 @@
  * A large address file for the validation benchmark, drawn from the catalog with a seeded
  * generator: most records right, the rest with the mistakes people make (a code that lost
  * its leading zero, an unknown code, the wrong state or municipality, a settlement with a
- * typo or a prefix like "Col."), in the CSV shape data teams export.
+ * typo or a prefix like "Col."), some right ones written as people write names (a state
+ * abbreviated, a municipality with its title, a settlement with its type in front), in the
+ * CSV shape data teams export. `quoted` adds a first column that CRM exports quote
+ * (`"Cliente 17, S.A. de C.V."`); its twin without quotes (`Cliente 17 S.A. de C.V.`) must
+ * be judged exactly the same.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Lookups } from './contestants/types.js';
+import { STATE_FORMS } from '../src/core/name-forms.js';
 import { random } from './workload.js';
 
 interface Simplified {
@@ -17,12 +22,18 @@ function csvField(value: string): string {
   return /[",\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+/** A state's usual abbreviation (`N.L.` for Nuevo León), else its name. */
+const abbreviations = new Map(STATE_FORMS.map((state) => [state.name, state.forms[0]!]));
+
+/** The first column of a CRM export: quoted (it holds the delimiter), or its twin without quotes. */
+export type ClientColumn = 'quoted' | 'unquoted';
+
 /** Writes `count` records to `path`; resolves to the number of records written. */
-export async function writeAddressCsv(cpmx: Lookups, codes: string[], path: string, count: number, seed = 7): Promise<number> {
+export async function writeAddressCsv(cpmx: Lookups, codes: string[], path: string, count: number, seed = 7, client?: ClientColumn): Promise<number> {
   const next = random(seed);
   const facts = new Map<string, Simplified['response']>();
   const out = createWriteStream(path);
-  out.write('codigo_postal,colonia,municipio,estado,ciudad\n');
+  out.write(`${client ? 'cliente,' : ''}codigo_postal,colonia,municipio,estado,ciudad\n`);
   let chunk = '';
   for (let i = 0; i < count; i++) {
     const cp = codes[Math.floor(next() * codes.length)]!;
@@ -40,7 +51,11 @@ export async function writeAddressCsv(cpmx: Lookups, codes: string[], path: stri
     else if (roll < 0.09) fields[1] = `Col. ${fields[1]}`;
     else if (roll < 0.1) fields[1] = fields[1]!.slice(0, -1);
     else if (roll < 0.3) fields = [fields[0]!, fields[1]!.toUpperCase(), '', fields[3]!.normalize('NFD').replace(/\p{M}/gu, ''), ''];
-    chunk += `${fields.map(csvField).join(',')}\n`;
+    else if (roll < 0.33) fields[3] = abbreviations.get(fields[3]!) ?? fields[3]!;
+    else if (roll < 0.35) fields[2] = `Mpio. de ${fields[2]}`;
+    else if (roll < 0.37) fields[1] = `COL. ${fields[1]!.toUpperCase()}`;
+    const name = client === 'quoted' ? `"Cliente ${i}, S.A. de C.V.",` : client ? `Cliente ${i} S.A. de C.V.,` : '';
+    chunk += `${name}${fields.map(csvField).join(',')}\n`;
     if (chunk.length > 1 << 16) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';

@@ -15,6 +15,7 @@ import { creditLoad } from './measure/credits.js';
 import { httpLoad } from './measure/http.js';
 import { panelLoad } from './measure/panel.js';
 import { checkAlike, timeLookups } from './measure/lookups.js';
+import { parseBench } from './measure/parse.js';
 import { validateBench } from './measure/validate.js';
 import { measureWeb } from './measure/web.js';
 import { benchBrowser } from './browser.js';
@@ -117,6 +118,9 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     validate = await validateBench({ compiled, work, artifact, cpmx, codes, records: options.validateRecords, log });
   }
 
+  log('parse: one-line addresses, parseAddress and csv-parse alone on the same real lines, one core ...');
+  const parse = await parseBench({ artifact, taskTimeMs: options.taskTimeMs });
+
   const { rawText, zip, ...file } = catalogFacts(catalog, artifact);
   return {
     date: new Date().toISOString(),
@@ -135,5 +139,6 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     web,
     credits,
     panel,
+    parse,
   };
 }

@@ -51,15 +51,19 @@ export interface HttpResults {
   ratio: number;
   /** The embeddable handlers, measured in the same rounds (absent from runs before them). */
   handlers?: Record<HandlerName, HandlerHttpStat>;
+  /** The fetch handler's reference: a hono app returning the constant body on @hono/node-server (absent from runs before it). */
+  honoConstant?: HttpStat;
 }
 
 /** createMiddleware() in node:http; createFetchHandler() behind @hono/node-server. */
 export type HandlerName = 'middleware' | 'fetch';
 
 export interface HandlerHttpStat extends HttpStat {
-  /** Its requests/s over the bare server's, per round. */
+  /** Its requests/s over its reference's, per round. */
   ratios: number[];
   ratio: number;
+  /** The reference: the bare node:http server, or (the fetch handler, since it was measured) the constant hono app. */
+  reference?: 'bare' | 'hono';
 }
 
 /** cpmx where it is embedded (absent from runs before it was measured). */
@@ -147,6 +151,20 @@ export interface ValidateResults {
   latin1?: ValidateRun;
   /** `--jobs N` on the file of `smallRecords`. */
   parallelSmallMaxRssBytes?: number;
+  /** `--jobs N` on the file with a quoted first column in every record (a CRM export); absent from older runs. */
+  quoted?: ValidateRun;
+  /** csv-parse alone on that file. */
+  quotedCsvParse?: ValidateRun;
+}
+
+/** One-line addresses: `parseAddress` next to csv-parse alone on the same lines, one core. */
+export interface ParseResults {
+  /** The real addresses of each pass (test/fixtures/one-line-addresses.csv). */
+  lines: number;
+  /** Addresses per second read by `parseAddress` (the median pass). */
+  cpmx: number;
+  /** Lines per second read by csv-parse alone, as a one-column CSV (the median pass). */
+  csvParse: number;
 }
 
 export interface Results {
@@ -174,6 +192,8 @@ export interface Results {
   credits?: CreditResults | null;
   /** null when measured with --no-http; absent from runs before the panel was measured. */
   panel?: PanelResults | null;
+  /** Absent from runs before one-line addresses were measured. */
+  parse?: ParseResults;
 }
 
 /** The fields the report cannot do without, checked so an old or cut file fails by name. */

@@ -115,7 +115,8 @@ describe('the age', () => {
   it('/health reports it, and nulls when no artifact is loaded', async () => {
     const health = async (path: string) => {
       const respond = createResponder({ source: catalogSource(path), version: '0' });
-      return JSON.parse((await respond({ method: 'GET', target: '/health', ifNoneMatch: undefined })).body);
+      const { body } = await respond({ method: 'GET', target: '/health', ifNoneMatch: undefined });
+      return JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString());
     };
     const loaded = await health(zipArtifact);
     expect(loaded).toMatchObject({ loaded: true, catalogDate: '2026-01-15T10:30:00', header: { builtAt: BUILD_TIME.toISOString() } });

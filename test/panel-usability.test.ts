@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
-import { launchBrowser } from './support/browser.js';
+import { BROWSER_INSTALL_TIMEOUT, launchBrowser } from './support/browser.js';
 import { listen } from './support/http.js';
 import { createAdmin, PanelClient, send } from './support/panel.js';
 import { startServe, type Served } from './support/serve.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   served = await startServe(['--registry', registry, '--data', data, '--panel', '--panel-behind-proxy']);
   base = served.url;
   browser = await launchBrowser();
-});
+}, BROWSER_INSTALL_TIMEOUT);
 
 afterAll(async () => {
   await served?.stop();

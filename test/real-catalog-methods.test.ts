@@ -12,38 +12,8 @@ import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { random } from '../bench/workload.js';
 import { createClient, type CpmxClient } from '../src/index.js';
+import { readRows, type RawRow } from './support/real-rows.js';
 import { buildInto, ok, realCatalogPath, tempDir } from './helpers.js';
-
-interface RawRow {
-  cp: string;
-  name: string;
-  municipio: string;
-  estado: string;
-  ciudad: string;
-  cEstado: string;
-  cMnpio: string;
-  cCiudad: string;
-}
-
-/** The data rows of a catalog text, columns found by their header names. */
-function readRows(text: string): RawRow[] {
-  const lines = text.split('\r\n');
-  const header = lines[1]!.split('|').map((name) => name.trim().toLowerCase());
-  const at = (name: string) => {
-    const index = header.indexOf(name);
-    if (index < 0) throw new Error(`no column ${name}`);
-    return index;
-  };
-  const columns = ['d_codigo', 'd_asenta', 'd_mnpio', 'd_estado', 'd_ciudad', 'c_estado', 'c_mnpio', 'c_cve_ciudad'].map(at);
-  return lines
-    .slice(2)
-    .filter(Boolean)
-    .map((line) => {
-      const f = line.split('|').map((v) => v.trim());
-      const [cp, name, municipio, estado, ciudad, cEstado, cMnpio, cCiudad] = columns.map((i) => f[i]!) as [string, string, string, string, string, string, string, string];
-      return { cp, name, municipio, estado, ciudad, cEstado, cMnpio, cCiudad };
-    });
-}
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 const foldSpaces = (text: string) => fold(text).replace(/\s+/g, ' ');

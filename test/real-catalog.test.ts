@@ -5,22 +5,11 @@
  * When the catalog is missing these tests fail: they never skip.
  */
 import { readFileSync } from 'node:fs';
-import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldStateName } from '../src/core/names.js';
 import { createClient, type CpmxClient } from '../src/index.js';
 import { buildInto, realCatalogPath, tempDir, ok } from './helpers.js';
-
-interface RawRow {
-  cp: string;
-  name: string;
-  type: string;
-  municipio: string;
-  estado: string;
-  ciudad: string;
-  cEstado: string;
-  cMnpio: string;
-}
+import { realRows, type RawRow } from './support/real-rows.js';
 
 const dir = tempDir();
 let rows: RawRow[];
@@ -30,15 +19,7 @@ let artifactPath: string;
 
 beforeAll(async () => {
   const source = realCatalogPath();
-  const text = Buffer.from(unzipSync(readFileSync(source))['CPdescarga.txt']!).toString('latin1');
-  rows = text
-    .split('\r\n')
-    .slice(2)
-    .filter(Boolean)
-    .map((line) => {
-      const f = line.split('|').map((v) => v.trim());
-      return { cp: f[0]!, name: f[1]!, type: f[2]!, municipio: f[3]!, estado: f[4]!, ciudad: f[5]!, cEstado: f[7]!, cMnpio: f[11]! };
-    });
+  rows = realRows();
   byCode = new Map();
   for (const row of rows) byCode.set(row.cp, [...(byCode.get(row.cp) ?? []), row]);
   artifactPath = await buildInto(source, dir);

@@ -102,7 +102,9 @@ describe('three servers, one PostgreSQL', () => {
     const health = async () => ((await (await fetch(`${single.url}/health`)).json()) as { registry: { waiting: number } }).registry;
     await waitFor(async () => (await health()).waiting >= 1, 'the request to wait for the registry');
     expect(reply).toBe('');
-    socket.destroy();
+    // The client gives up: it resets the connection. (A FIN alone is a half-close, after which
+    // HTTP clients such as `nc -q` still read their answer: it is answered, and paid.)
+    socket.resetAndDestroy();
     // A request on a new connection is answered after the server has seen the first one close.
     expect((await fetch(`${single.url}/query/get_estados?token=pruebas`)).status).toBe(200);
     await holder.query('COMMIT');

@@ -40,7 +40,17 @@ const ROWS: [given: string, fixed: string][] = [
   ['"09810","Chalet ""La Cumbre""",Iztapalapa,CDMX,,Mar', '"09810","Chalet ""La Cumbre""",Iztapalapa,CDMX,,Mar,valid,'],
   ['', ''],
   ['09810,Minerva,Iztapalapa,Ciudad de México,Ciudad de México,Oscar', '09810,Minerva,Iztapalapa,Ciudad de México,Ciudad de México,Oscar,valid,'],
+  // Written as people write names: right, so left as written; wrong, so fixed as any value.
+  ['09810,Col. Granjas Esmeralda,Alc. Iztapalapa,CDMX,,Pia', '09810,Col. Granjas Esmeralda,Alc. Iztapalapa,CDMX,,Pia,valid,'],
+  ['09810,Col. Narvarte,Alc. Coyoacán,Jal.,,Quique', '09810,Col. Narvarte,Iztapalapa,Ciudad de México,,Quique,invalid,120 121 122'],
 ];
+/** What --canonical writes instead, where it differs from --fix: every accepted value in the catalog's spelling. */
+const CANONICAL: Record<string, string> = {
+  Hugo: '01000,San Ángel,,Ciudad de México,,Hugo,fixed,102 120',
+  Luis: '09810,Granjas Esmeralda,Iztapalapa,Ciudad de México,Ciudad de México,Luis,valid,',
+  Mar: '09810,"Chalet ""La Cumbre""",Iztapalapa,Ciudad de México,,Mar,valid,',
+  Pia: '09810,Granjas Esmeralda,Iztapalapa,Ciudad de México,,Pia,valid,',
+};
 const HEADER = 'codigo_postal,colonia,municipio,estado,ciudad,cliente';
 const GIVEN = `${[HEADER, ...ROWS.map(([given]) => given)].join('\n')}\n`;
 const FIXED = `${[`${HEADER},cpmx_status,cpmx_errors`, ...ROWS.map(([, fixed]) => fixed)].join('\n')}\n`;
@@ -55,10 +65,30 @@ describe('cpmx validate --fix', () => {
       expect(run.status).toBe(1);
       expect(readFileSync(fixedPath, 'utf8')).toBe(FIXED);
       // The results are those of the records as given.
-      expect(run.lines.map((r) => r.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19]);
+      expect(run.lines.map((r) => r.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21]);
       expect(run.lines[7]).toMatchObject({ line: 9, errors: [{ code_error: 102 }], suggestions: { cp: '01000' } });
     }
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('with --canonical, also writes every accepted value in the catalog’s spelling; refused without --fix', () => {
+    const path = join(dir, 'canonical.csv');
+    writeFileSync(path, GIVEN);
+    const fixedPath = join(dir, 'canonical.fixed.csv');
+    const expected = `${[`${HEADER},cpmx_status,cpmx_errors`, ...ROWS.map(([given, fixed]) => CANONICAL[given.split(',').at(-1)!] ?? fixed)].join('\n')}\n`;
+    for (const jobs of ['1', '2']) {
+      const run = validate(data, [path, '--fix', fixedPath, '--canonical', '--jobs', jobs]);
+      expect(run.status).toBe(1);
+      expect(readFileSync(fixedPath, 'utf8')).toBe(expected);
+    }
+    const ndjson = '{"cp":"09810","colonia":"COL. GRANJAS ESMERALDA","estado":"cdmx","municipio":"Alc. Iztapalapa"}\n';
+    validate(data, ['-', '--fix', fixedPath, '--canonical'], ndjson);
+    expect(readFileSync(fixedPath, 'utf8')).toBe(
+      '{"cp":"09810","colonia":"Granjas Esmeralda","estado":"Ciudad de México","municipio":"Iztapalapa","cpmx_status":"valid","cpmx_errors":[]}\n',
+    );
+    const refused = validate(data, [path, '--canonical']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--canonical rewrites the file --fix writes: give --fix FILE too');
   });
 
   it('writes the same from workers, in a file of many ranges', () => {

@@ -81,6 +81,21 @@ describe('cpmx validate on a 500,000-record file', () => {
   });
 });
 
+describe('cpmx validate on a CRM export, every record with a quoted field', () => {
+  it('judges it exactly as its twin without quotes, on one thread and on two', async () => {
+    const codes = ['01000', '03100', '09810', '11000', '50000', '55800', '55810', '77500', '91000'];
+    const cpmx = openCpmx({ artifact: data, sqlite: '', json: '' });
+    const quoted = join(dir, 'crm-quoted.csv');
+    const twin = join(dir, 'crm-twin.csv');
+    await writeAddressCsv(cpmx, codes, quoted, 50_000, 11, 'quoted');
+    await writeAddressCsv(cpmx, codes, twin, 50_000, 11, 'unquoted');
+    expect(readFileSync(quoted, 'utf8').split('\n')[1]).toMatch(/^"Cliente 0, S\.A\. de C\.V\.",/);
+    const expected = validate(data, [twin, '--jobs', '1', '--quiet']).stdout;
+    expect(expected.split('\n')).toHaveLength(50_001);
+    for (const jobs of ['1', '2']) expect(validate(data, [quoted, '--jobs', jobs, '--quiet']).stdout === expected, jobs).toBe(true);
+  });
+});
+
 describe('cpmx validate on adversarial inputs (issue 15), peak memory measured', () => {
   it('keeps memory bounded on NDJSON with a new key on every line', async () => {
     const small = join(dir, 'keys-small.ndjson');

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { jsonErrorColumn } from '../src/validate/json-error.js';
 import { RecordCutter, type Piece } from '../src/validate/ranges.js';
-import { readCsv, type ParseCsv, type RecordVisitor } from '../src/validate/read.js';
+import { readCsv, splitQuoted, type ParseCsv, type RecordVisitor } from '../src/validate/read.js';
 
 /** A small seeded generator (the same cases every run). */
 function random(seed: number): () => number {
@@ -134,5 +134,31 @@ describe('the column where a line stops being JSON', () => {
     expect(jsonErrorColumn('{"a":tru}')).toBe(9);
     expect(jsonErrorColumn('{"cp":"09810","colonia":Minerva}')).toBe(25);
     expect(jsonErrorColumn(`${'['.repeat(60_000)}x`)).toBe(60_001);
+  });
+});
+
+describe('splitting quoted records without csv-parse', () => {
+  it('gives csv-parse’s fields for every record it splits, and leaves the rest to csv-parse', () => {
+    const next = random(2024);
+    const pick = <T>(options: readonly T[]) => options[Math.floor(next() * options.length)]!;
+    const options = { relax_quotes: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] };
+    let split = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const delimiter = pick([',', ';', '|', '\t']);
+      const fields = Array.from({ length: 1 + Math.floor(next() * 5) }, () =>
+        pick(['a', '', ' b ', 'ñ', `x${delimiter}y`, '"q"', '"Cliente 17, S.A. de C.V."', '"a ""b"""', '"l1\nl2"', '"l1\r\nl2"', '""', 'c"d', '"e"f', '"open', '"', ' "g"', '"h" ']),
+      );
+      const record = fields.join(delimiter);
+      const mine = splitQuoted(record, delimiter);
+      if (!mine) continue;
+      split++;
+      expect(parse(record, { ...options, delimiter }), JSON.stringify(record)).toEqual([mine]);
+    }
+    // Most plain quoted records are split here (the point: no csv-parse call for them).
+    expect(split).toBeGreaterThan(2000);
+    for (const record of ['"Cliente 17, S.A. de C.V.",09810,Minerva', '09810,"Minerva",Iztapalapa', '"a ""b""",,""']) {
+      expect(splitQuoted(record, ','), record).toEqual(parse(record, { ...options, delimiter: ',' })[0]);
+    }
+    for (const record of ['"a"b,c', 'a"b,c', '"open,c', '""', 'x', '"a" ,b', 'a,b\nc,"d"']) expect(splitQuoted(record, ','), record).toBeUndefined();
   });
 });

@@ -2,7 +2,9 @@
  * The HTTP load check: `cpmx serve` answering info_cp for catalog codes, next to a bare Node
  * http server answering a constant body of the same size, on loopback, in the same run; and,
  * when given their server, the embeddable handlers (the middleware in node:http, the fetch
- * handler behind @hono/node-server) answering the same requests.
+ * handler behind @hono/node-server) answering the same requests. The middleware is weighed
+ * against the bare server; the fetch handler against a hono app returning the same constant
+ * body on the same adapter (what the adapter itself costs is not cpmx's).
  * All are loaded with autocannon by 50 connections for a bounded time, in turn, in rounds;
  * the medians are reported, as the machines are shared and single runs drift.
  */
@@ -88,7 +90,10 @@ export async function httpLoad(options: {
       servers.push(handler);
       handlers.push({ name, url: handler.url, runs: [] });
     }
-    for (const url of [cpmx.url, bare.url, ...handlers.map((h) => h.url)]) await load(url, paths, connections, 2);
+    const hono = options.handlerServer ? await start([options.handlerServer, 'hono', bodyFile], 'hono constant app') : undefined;
+    if (hono) servers.push(hono);
+    const honoRuns: autocannon.Result[] = [];
+    for (const url of [cpmx.url, bare.url, ...handlers.map((h) => h.url), ...(hono ? [hono.url] : [])]) await load(url, paths, connections, 2);
     const runs = { cpmx: [] as autocannon.Result[], bare: [] as autocannon.Result[] };
     /** Each handler's round is weighed against a bare run right beside it, as cpmx serve's is. */
     const handlerBare: autocannon.Result[] = [];
@@ -97,16 +102,22 @@ export async function httpLoad(options: {
       runs.cpmx.push(await load(cpmx.url, paths, connections, seconds));
       runs.bare.push(await load(bare.url, paths, connections, seconds));
       if (handlers.length > 0) handlerBare.push(await load(bare.url, paths, connections, seconds));
-      for (const handler of handlers) handler.runs.push(await load(handler.url, paths, connections, seconds));
+      for (const handler of handlers) {
+        // The fetch handler's reference runs right before it, as the bare server before the others.
+        if (handler.name === 'fetch' && hono) honoRuns.push(await load(hono.url, paths, connections, seconds));
+        handler.runs.push(await load(handler.url, paths, connections, seconds));
+      }
     }
     const ratiosOf = (results: autocannon.Result[], bareRuns = runs.bare) => results.map((run, i) => run.requests.average / bareRuns[i]!.requests.average);
     const ratios = ratiosOf(runs.cpmx);
     const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios) };
+    if (honoRuns.length > 0) measured.honoConstant = stat(honoRuns);
     if (handlers.length > 0) {
       measured.handlers = Object.fromEntries(
         handlers.map((h) => {
-          const handlerRatios = ratiosOf(h.runs, handlerBare);
-          return [h.name, { ...stat(h.runs), ratios: handlerRatios, ratio: median(handlerRatios) }];
+          const reference = h.name === 'fetch' && honoRuns.length > 0 ? 'hono' : 'bare';
+          const handlerRatios = ratiosOf(h.runs, reference === 'hono' ? honoRuns : handlerBare);
+          return [h.name, { ...stat(h.runs), ratios: handlerRatios, ratio: median(handlerRatios), reference }];
         }),
       ) as HttpResults['handlers'];
     }

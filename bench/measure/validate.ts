@@ -1,7 +1,8 @@
 /**
  * The validation benchmark: `cpmx validate` on a 1,000,000-record CSV with one thread and with
  * every core, and on the same file in Windows-1252, next to csv-parse alone reading the
- * same file on one thread (alternating, in child processes); peak memory at two sizes.
+ * same file on one thread (alternating, in child processes); peak memory at two sizes; and a
+ * file whose every record has a quoted field, next to csv-parse alone on that file.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,18 +55,29 @@ export async function validateBench(options: {
   const big = join(options.work, 'addresses-large.csv');
   const small = join(options.work, 'addresses-small.csv');
   const latin1 = join(options.work, 'addresses-large-windows-1252.csv');
+  const quoted = join(options.work, 'addresses-large-quoted.csv');
   options.log?.(`validate: writing ${records.toLocaleString('en-US')} and ${smallRecords.toLocaleString('en-US')} address records ...`);
   await writeAddressCsv(options.cpmx, options.codes, big, records);
   await writeAddressCsv(options.cpmx, options.codes, small, smallRecords);
+  await writeAddressCsv(options.cpmx, options.codes, quoted, records, undefined, 'quoted');
   writeWindows1252(big, latin1);
   const cpmx = (file: string, threads: number) => runChild(options.compiled, ['cpmx', file, options.artifact, String(threads)]);
-  const runs = { single: [] as ChildRun[], parallel: [] as ChildRun[], latin1: [] as ChildRun[], csvParse: [] as ChildRun[] };
+  const runs = {
+    single: [] as ChildRun[],
+    parallel: [] as ChildRun[],
+    latin1: [] as ChildRun[],
+    csvParse: [] as ChildRun[],
+    quoted: [] as ChildRun[],
+    quotedCsvParse: [] as ChildRun[],
+  };
   for (let round = 0; round < rounds; round++) {
-    options.log?.(`validate: round ${round + 1} of ${rounds} (--jobs 1, --jobs ${jobs}, Windows-1252, csv-parse) ...`);
+    options.log?.(`validate: round ${round + 1} of ${rounds} (--jobs 1, --jobs ${jobs}, Windows-1252, csv-parse, quoted) ...`);
     runs.single.push(cpmx(big, 1));
     runs.parallel.push(cpmx(big, jobs));
     runs.latin1.push(cpmx(latin1, jobs));
     runs.csvParse.push(runChild(options.compiled, ['csv-parse', big]));
+    runs.quoted.push(cpmx(quoted, jobs));
+    runs.quotedCsvParse.push(runChild(options.compiled, ['csv-parse', quoted]));
   }
   const smallSingle = cpmx(small, 1);
   const smallParallel = cpmx(small, jobs);
@@ -85,5 +97,7 @@ export async function validateBench(options: {
     parallel: summary(runs.parallel),
     latin1: summary(runs.latin1),
     parallelSmallMaxRssBytes: smallParallel.maxRssBytes,
+    quoted: summary(runs.quoted),
+    quotedCsvParse: summary(runs.quotedCsvParse),
   };
 }

@@ -27,8 +27,19 @@ import {
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import type { RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
+import type { Catalog } from '../core/catalog.js';
 import { LOCAL_TOKEN, lookupMethods, pathRequest } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
+
+/** Each client's catalog, for adapters that read names against it (one-line addresses). */
+const catalogs = new WeakMap<CpmxClient, () => Catalog>();
+
+/** The catalog a client answers from (loaded at first use, as its lookups load it). */
+export function catalogOf(client: CpmxClient): Catalog {
+  const get = catalogs.get(client);
+  if (!get) throw new TypeError('catalogOf: not a client made by createClient');
+  return get();
+}
 
 export interface ClientOptions extends SourceOptions {
   /**
@@ -123,7 +134,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     if (isPromise(settled)) throw new TypeError('createClient: the registry answered with a promise; the client is synchronous, so its registry must be too');
     return settled;
   };
-  return {
+  const client: CpmxClient = {
     dataPath,
     ...(lookupMethods((raw: RawRequest) => answer(raw).body, token) as Lookups),
     query: (path) => {
@@ -135,4 +146,6 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
       return { ...header, ...catalogAge(header, Date.now()) };
     },
   };
+  catalogs.set(client, source.get);
+  return client;
 }

@@ -1,67 +1,23 @@
 /**
- * Names as people type them: one fold (case and accents dropped), the contract's state
- * aliases, and the indexes that find a state by any of its spellings or its key, and the
- * municipalities of a name. The router, address validation and the benchmark's contestants
- * all fold through here.
+ * Names as people type them: the contract's state aliases, and the indexes that find a state
+ * by any of its spellings or its key, and the municipalities of a name. Past the contract's
+ * spellings, a name is read in the forms people write (`N.L.`, `Edo. Méx.`, `Alc. Iztapalapa`,
+ * `Gral. Escobedo`; see `name-forms.ts`), with indexes built only when such a name is first
+ * asked. The router, address validation and the benchmark's contestants all fold through here.
  */
 import type { Catalog } from './catalog.js';
+import { foldStateName } from './fold.js';
+import { STATE_ALIASES } from './name-forms.js';
+import { compact, isListedStateForm, municipalityKeys, nameKey, stateKeyOf } from './name-keys.js';
 
-/** Lower case with accents dropped (Unicode NFD, marks removed): the contract's fold. */
-export function foldAccents(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** Folds a state or municipality name as the contract matches it: trimmed, no case, no accents. */
-export function foldStateName(name: string): string {
-  const trimmed = name.trim();
-  // Latin-1 text (all of the official catalog, most of what people type) folds through a
-  // table of each character's fold; anything wider takes Unicode's own path. Both agree.
-  const accents = accentTable();
-  let out = '';
-  for (let i = 0; i < trimmed.length; i++) {
-    const c = trimmed.charCodeAt(i);
-    if (c > 0xff) return foldAccents(trimmed);
-    out += accents[c]!;
-  }
-  return out;
-}
-
-/**
- * Folds a settlement name for the `colonia` filter: the fold of names, with every run of
- * white space made one space, so `Lomas  de Chapultepec` contains `lomas de`.
- */
-export function foldSettlementName(name: string): string {
-  const trimmed = name.trim();
-  const accents = accentTable();
-  const spaces = spaceTable();
-  let out = '';
-  let space = false;
-  for (let i = 0; i < trimmed.length; i++) {
-    const c = trimmed.charCodeAt(i);
-    if (c > 0xff) return foldAccents(trimmed).replace(/\s+/g, ' ');
-    if (spaces[c]) {
-      if (!space) out += ' ';
-      space = true;
-    } else {
-      out += accents[c]!;
-      space = false;
-    }
-  }
-  return out;
-}
-
-/** The contract's aliases, by the catalog name they stand for. */
-export const STATE_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  'Ciudad de México': ['CDMX', 'Distrito Federal'],
-  México: ['Estado de México', 'Edomex'],
-  'Coahuila de Zaragoza': ['Coahuila'],
-  'Michoacán de Ocampo': ['Michoacán'],
-  'Veracruz de Ignacio de la Llave': ['Veracruz'],
-};
+export { STATE_ALIASES } from './name-forms.js';
+export { foldAccents, foldForMatch, foldSettlementName, foldStateName } from './fold.js';
+export { municipalityKeys, nameKey, nameWords, sameMunicipality, stateKeyOf, type NameWords } from './name-keys.js';
+export { matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf, splitSettlementType, type SplitSettlement } from './settlement-names.js';
 
 /** A state's catalog name followed by its aliases. */
 export function stateSpellings(catalogName: string): readonly string[] {
-  return [catalogName, ...(STATE_ALIASES[catalogName] ?? [])];
+  return [catalogName, ...(Object.hasOwn(STATE_ALIASES, catalogName) ? STATE_ALIASES[catalogName]! : [])];
 }
 
 interface StateIndex {
@@ -92,15 +48,37 @@ function stateIndex(catalog: Catalog): StateIndex {
   return index;
 }
 
-/** Index of the state that `name` names (catalog name or alias), or -1. */
+/**
+ * Index of the state that `name` names, or -1: its catalog name or a contract alias (folded
+ * as the contract says), else any form people write (`N.L.`, `Edo. Méx.`, `NLE`, `MX-NLE`,
+ * `19`; `stateKeyOf`), read only when the contract's spellings did not match.
+ */
 export function findState(catalog: Catalog, name: string): number {
   const index = stateIndex(catalog);
   let state = index.seen.get(name);
   if (state === undefined) {
-    state = index.byFoldedName.get(foldStateName(name)) ?? -1;
-    if (index.seen.size < SEEN_LIMIT) index.seen.set(name, state);
+    state = index.byFoldedName.get(foldStateName(name)) ?? stateOfForm(catalog, name);
+    if (index.seen.size < SEEN_LIMIT && name.length <= 64) index.seen.set(name, state);
   }
   return state;
+}
+
+/** The catalog's state of the INEGI key a written form names, when the catalog's state of that key is that state. */
+function stateOfForm(catalog: Catalog, name: string): number {
+  const key = stateKeyOf(name);
+  if (key < 0) return -1;
+  const state = catalog.stateWithKey(key);
+  // A catalog whose state of that key is another (a made-up fixture) is not read by the table.
+  if (state < 0 || stateKeyOf(catalog.stateNames()[state]!) !== key) return -1;
+  // The contract's own spellings keep the contract's answer: `Ciudad de  México` and
+  // `Quintana+Roo` (a literal +) name no state, as the contract's fold says.
+  return respaced(name, stateSpellings(catalog.stateNames()[state]!)) && !isListedStateForm(name) ? -1 : state;
+}
+
+/** Whether `text` is one of `spellings` with only its spaces and punctuation changed. */
+function respaced(text: string, spellings: readonly string[]): boolean {
+  const written = compact(text);
+  return spellings.some((spelling) => compact(spelling) === written);
 }
 
 /** The index of the state whose `c_estado` is `clave` (1 or 2 ASCII digits, checked before: `9` is `09`), or -1. */
@@ -111,7 +89,10 @@ export function findStateByKey(catalog: Catalog, clave: string): number {
 interface MunicipalityIndex {
   /** Folded name → the municipalities of that name, ascending (so by state, then key). */
   byFoldedName: Map<string, readonly number[]>;
-  seen: Map<string, readonly number[]>;
+  /** Read name (`nameKey`) → the municipalities of that key, ascending; built when first needed. */
+  byKey: Map<string, readonly number[]> | undefined;
+  /** The candidate lists of a name as asked, most literal first. */
+  seen: Map<string, readonly (readonly number[])[]>;
 }
 
 const municipalityIndexes = new WeakMap<Catalog, MunicipalityIndex>();
@@ -120,88 +101,59 @@ const NONE: readonly number[] = [];
 function municipalityIndex(catalog: Catalog): MunicipalityIndex {
   let index = municipalityIndexes.get(catalog);
   if (!index) {
-    const byFoldedName = new Map<string, number[]>();
-    for (let m = 0; m < catalog.municipalityCount; m++) {
-      const folded = foldStateName(catalog.nameOfMunicipality(m));
-      const same = byFoldedName.get(folded);
-      if (same) same.push(m);
-      else byFoldedName.set(folded, [m]);
-    }
-    index = { byFoldedName, seen: new Map() };
+    index = { byFoldedName: municipalitiesBy(catalog, foldStateName), byKey: undefined, seen: new Map() };
     municipalityIndexes.set(catalog, index);
   }
   return index;
 }
 
+/** The municipalities by a key of their names, each list ascending. */
+function municipalitiesBy(catalog: Catalog, keyOf: (name: string) => string): Map<string, readonly number[]> {
+  const byKey = new Map<string, number[]>();
+  for (let m = 0; m < catalog.municipalityCount; m++) {
+    const key = keyOf(catalog.nameOfMunicipality(m));
+    const same = byKey.get(key);
+    if (same) same.push(m);
+    else byKey.set(key, [m]);
+  }
+  return byKey;
+}
+
+function keyIndex(catalog: Catalog, index: MunicipalityIndex): Map<string, readonly number[]> {
+  return (index.byKey ??= municipalitiesBy(catalog, nameKey));
+}
+
+/** What a name may name, most literal first: its catalog spelling, then each reading of `municipalityKeys`. */
+function municipalityCandidates(catalog: Catalog, index: MunicipalityIndex, name: string): readonly (readonly number[])[] {
+  const exact = index.byFoldedName.get(foldStateName(name));
+  if (exact) return [exact];
+  const byKey = keyIndex(catalog, index);
+  const candidates: (readonly number[])[] = [];
+  for (const key of municipalityKeys(name)) {
+    // A catalog name with only its spaces or punctuation changed keeps the contract's answer
+    // (`Alvaro  Obregon` names none); a title or a shortened word is a reading.
+    const found = byKey.get(key)?.filter((m) => !respaced(name, [catalog.nameOfMunicipality(m)]));
+    if (found?.length) candidates.push(found);
+  }
+  return candidates;
+}
+
 /**
- * The municipalities that `name` names (folded as states are, no aliases), ascending: every
- * state's municipality of that name, or only the one in `state` when a state index is given.
- * Empty when none.
+ * The municipalities that `name` names, ascending: every state's municipality of that name,
+ * or only the one in `state` when a state index is given. Empty when none. The catalog's
+ * spelling (folded as states are) is tried first; past it, the forms people write: a title
+ * (`Alc.`, `Mpio. de`, `Delegación`) and shortened words (`Gral.`, `Cd.`, `Sta.`, `Sn.`).
+ * With a state, the first reading that names a municipality of that state is taken.
  */
 export function findMunicipalities(catalog: Catalog, name: string, state = -1): readonly number[] {
   const index = municipalityIndex(catalog);
-  let all = index.seen.get(name);
-  if (all === undefined) {
-    all = index.byFoldedName.get(foldStateName(name)) ?? NONE;
-    if (index.seen.size < SEEN_LIMIT) index.seen.set(name, all);
+  let candidates = index.seen.get(name);
+  if (candidates === undefined) {
+    candidates = municipalityCandidates(catalog, index, name);
+    if (index.seen.size < SEEN_LIMIT && name.length <= 64) index.seen.set(name, candidates);
   }
-  if (state < 0) return all;
-  for (const m of all) if (catalog.stateOfMunicipality(m) === state) return [m];
+  if (state < 0) return candidates[0] ?? NONE;
+  for (const all of candidates) for (const m of all) if (catalog.stateOfMunicipality(m) === state) return [m];
   return NONE;
 }
 
-/**
- * Folds for comparing free text (address validation): case, accents, punctuation and runs of
- * white space, so `granjas  esmeralda` matches `Granjas Esmeralda`.
- */
-export function foldForMatch(text: string): string {
-  // One pass for Latin-1 text (all of the official catalog): each character is a letter or
-  // digit to keep (lowered, accent dropped) or a separator (punctuation, symbol, space);
-  // anything wider takes the general path. Both give the same result.
-  const fold = matchTable();
-  let out = '';
-  let space = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0xff) return foldPunctuation(text);
-    const folded = fold[c]!;
-    if (folded === '') {
-      space = true;
-      continue;
-    }
-    if (space && out) out += ' ';
-    space = false;
-    out += folded;
-  }
-  return out;
-}
-
-/** The general form of `foldForMatch`: the contract's fold, punctuation and symbols as spaces. */
-function foldPunctuation(text: string): string {
-  return foldAccents(text)
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/**
- * `foldAccents` of each Latin-1 character alone, made by running it, and which of them are
- * white space to `\s` (and to `trim`): made on first use, to keep loading cheap.
- */
-let latin1Accents: readonly string[] | undefined;
-let latin1Space: readonly boolean[] | undefined;
-
-function accentTable(): readonly string[] {
-  return (latin1Accents ??= Array.from({ length: 0x100 }, (_, c) => foldAccents(String.fromCharCode(c))));
-}
-
-function spaceTable(): readonly boolean[] {
-  return (latin1Space ??= Array.from({ length: 0x100 }, (_, c) => /\s/.test(String.fromCharCode(c))));
-}
-
-/** `foldPunctuation` of each Latin-1 character alone ("" for a separator): made by running it, on first use. */
-let latin1Fold: readonly string[] | undefined;
-
-function matchTable(): readonly string[] {
-  return (latin1Fold ??= Array.from({ length: 0x100 }, (_, c) => foldPunctuation(String.fromCharCode(c))));
-}

@@ -1,45 +1,56 @@
 /**
  * Answers the server writes on a bare socket, outside Node's request/response objects: to a
- * malformed or timed-out request, a refused connection, a CONNECT. Each is the envelope with the
- * HTTP status as `code_error`, and the socket is closed after it, for certain.
+ * malformed or timed-out request, a refused connection, a CONNECT. What they say comes from
+ * the answer path (answer.ts), as every answer's does; here they are framed by hand, and the
+ * socket is closed after them, for certain.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { serverError } from '../core/contract.js';
+import type { WireAnswer } from './answer.js';
 import { LINGER_MS } from './connection-limits.js';
-import type { HttpAnswer } from './respond.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** An answer the server makes itself (outside the contract's table): the envelope, JSON, CORS. */
-export function serverAnswer(status: number, message: string, extraHeaders: string[] = []): HttpAnswer {
-  return {
-    status,
-    headers: ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', ...extraHeaders],
-    body: JSON.stringify(serverError(status, message)),
-  };
-}
 
 /** The bytes of an HTTP/1.1 response that closes its connection. */
-export function rawResponse(answer: HttpAnswer): string {
+export function rawResponse(answer: WireAnswer): Buffer {
   let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n`;
   for (let i = 0; i < answer.headers.length; i += 2) head += `${answer.headers[i]}: ${answer.headers[i + 1]}\r\n`;
-  return `${head}Content-Length: ${Buffer.byteLength(answer.body)}\r\nConnection: close\r\n\r\n${answer.body}`;
+  head += 'Connection: close\r\n\r\n';
+  return answer.body ? Buffer.concat([Buffer.from(head, 'latin1'), answer.body]) : Buffer.from(head, 'latin1');
 }
 
 /**
  * Writes `answer` (when given) and closes the socket: its client gets a moment to read the
  * answer and close first, and the socket is destroyed after LINGER_MS whatever it does, so a
- * client that never closes cannot keep the connection slot (as a bare `end()` would).
+ * client that never closes cannot keep the connection slot (as a bare `end()` would). A credit
+ * spent for the answer is given back unless all of it reached the kernel.
  */
-export function closeWith(socket: Socket, answer: HttpAnswer | undefined): void {
-  if (socket.destroyed) return;
-  if (!answer || !socket.writable) {
+export function closeWith(socket: Socket, answer: WireAnswer | undefined): void {
+  if (socket.destroyed || !answer || !socket.writable) {
+    answer?.refund?.();
     socket.destroy();
     return;
   }
-  socket.end(rawResponse(answer));
-  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
-  linger.unref();
-  socket.once('close', () => clearTimeout(linger));
+  const refund = answer.refund;
+  let written = false;
+  socket.end(rawResponse(answer), () => {
+    written = true;
+  });
+  linger(socket);
+  if (refund) socket.once('close', () => written || refund());
+}
+
+/** Destroys `socket` LINGER_MS from now unless it closes first. */
+function linger(socket: Socket): void {
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * Ends `socket` after what is already written to it (an answer that closes its connection),
+ * and destroys it LINGER_MS later whatever its client does.
+ */
+export function endSoon(socket: Socket): void {
+  if (socket.destroyed) return;
+  socket.end();
+  linger(socket);
 }

@@ -1,15 +1,17 @@
 /**
  * The HTTP API as a web-standard handler, `(request: Request) => Response`, for every runtime
  * that speaks fetch: Cloudflare Workers, Deno, Bun, Vercel and Next.js route handlers, Hono,
- * or Node through an adapter. It carries what respond.ts decides, as `cpmx serve` does.
+ * or Node through an adapter. It converts the request for the answer path and makes a Response
+ * of what it returns, as `cpmx serve` writes it: the same status, headers and bytes, the 500
+ * envelope for a failure, and a credit given back when the client has gone before its answer
+ * is ready (the request's signal aborted).
  */
 import { isPromise } from '../core/credits.js';
-import { OUTSIDE, belowPrefix, bodiless, handlerResponder, mountPrefix, type HandlerOptions } from './handler.js';
-import type { HttpAnswer, HttpRequest } from './respond.js';
+import { answerWith, type WireAnswer } from './answer.js';
+import { OUTSIDE, belowPrefix, handlerResponder, mountPrefix, type HandlerOptions } from './handler.js';
+import type { HttpRequest } from './respond.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
-
-const encoder = new TextEncoder();
 
 /** The request target of an absolute URL: its path and query (a Request's URL has no fragment). */
 function targetOf(url: string): string {
@@ -17,14 +19,15 @@ function targetOf(url: string): string {
   return path < 0 ? '/' : url.slice(path);
 }
 
-function toResponse(answer: HttpAnswer, method: string): Response {
-  const { status, headers: flat, body } = answer;
-  const headers = new Headers();
-  for (let i = 0; i < flat.length; i += 2) headers.append(flat[i]!, flat[i + 1]!);
-  const bytes = encoder.encode(body);
-  // As `cpmx serve`: a HEAD announces the GET's length; 204 and 304 have none.
-  headers.set('Content-Length', status === 304 || status === 204 ? '0' : String(bytes.length));
-  return new Response(bodiless(method, status) ? null : bytes, { status, headers });
+const reportOnConsole = (error: unknown) => console.error('cpmx:', error);
+
+function toResponse(answer: WireAnswer, request: Request): Response {
+  if (answer.refund && request.signal?.aborted) answer.refund();
+  const flat = answer.headers;
+  // A plain record: what adapters such as @hono/node-server write without building Headers.
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) headers[flat[i]!] = flat[i + 1]!;
+  return new Response(answer.body ?? null, { status: answer.status, headers });
 }
 
 /**
@@ -38,14 +41,14 @@ export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
   return function handle(request: Request): Response | Promise<Response> {
     const method = request.method;
     const headers = request.headers;
-    const httpRequest: HttpRequest & { authorization?: string | undefined } = {
+    const httpRequest: HttpRequest = {
       method,
       target: belowPrefix(targetOf(request.url), prefix) ?? OUTSIDE,
       ifNoneMatch: headers.get('if-none-match') ?? undefined,
       requestHeaders: method === 'OPTIONS' ? (headers.get('access-control-request-headers') ?? undefined) : undefined,
       authorization: headers.get('authorization') ?? undefined,
     };
-    const answer = respond(httpRequest);
-    return isPromise(answer) ? answer.then((final) => toResponse(final, method)) : toResponse(answer, method);
+    const answer = answerWith(respond, httpRequest, reportOnConsole);
+    return isPromise(answer) ? answer.then((final) => toResponse(final, request)) : toResponse(answer, request);
   };
 }

@@ -44,8 +44,3 @@ export function belowPrefix(target: string, prefix: string): string | undefined 
 
 /** What a target outside the prefix is answered as: a path of no method (111, 404), as `cpmx serve` answers one. */
 export const OUTSIDE = '/';
-
-/** Whether a response carries no body: HEAD, 204 and 304 (their length is that of the GET, or 0). */
-export function bodiless(method: string, status: number): boolean {
-  return method === 'HEAD' || status === 304 || status === 204;
-}

@@ -20,7 +20,7 @@ export interface NodeResponse {
   readonly destroyed: boolean;
   readonly socket: { readonly destroyed: boolean; readonly writable: boolean } | null;
   writeHead(status: number, headers: string[]): unknown;
-  end(body?: string): unknown;
+  end(body?: string | Uint8Array): unknown;
   destroy(): unknown;
   once(event: 'finish' | 'close', listener: () => void): unknown;
 }

@@ -4,11 +4,13 @@
  * registry and exits 0 within 5 seconds.
  */
 import cluster from 'node:cluster';
+import { writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { RegistryError } from '../registry/errors.js';
 import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
 import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
+import { createLogSink } from './log-sink.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -33,6 +35,39 @@ export interface ServeProcessOptions {
 /** Whole shutdown budget; requests still running after the grace period are cut. */
 const SHUTDOWN_MS = 5000;
 const GRACE_MS = 4000;
+
+/** The exit code of a server that cannot listen, as the CLI's for a usage error. */
+const EXIT_USAGE = 2;
+/** A worker that dies sooner than this after its start is replaced after a delay, doubled each time up to MAX_RESTART_DELAY_MS. */
+const QUICK_DEATH_MS = 2000;
+const MAX_RESTART_DELAY_MS = 5000;
+
+/** Why listening failed, naming the address: `127.0.0.1:3000 is already in use (EADDRINUSE)`. */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): string {
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `${address} is already in use (EADDRINUSE): stop what listens there or choose another --port`;
+    case 'EACCES':
+      return `${address} needs privileges this process lacks (EACCES): choose a --port above 1023`;
+    case 'EADDRNOTAVAIL':
+      return `${address}: no interface of this machine has that address (EADDRNOTAVAIL)`;
+    default:
+      return `${address}: ${error.message}`;
+  }
+}
+
+/**
+ * Writes the "listening on" line to stdout, directly: stdout may be a full disk or a closed
+ * pipe, which must not end the server (the CLI's stdout rules are for commands that end).
+ */
+function announceListening(line: string): void {
+  try {
+    writeSync(1, line);
+  } catch (error) {
+    process.stderr.write(`cpmx serve: could not write to stdout (${(error as NodeJS.ErrnoException).code ?? String(error)}): ${line}`);
+  }
+}
 
 function listeningLine(address: string, port: number, panel = false): string {
   const base = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
@@ -65,16 +100,32 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
       serving.add(worker.id);
       if (announced || ++listening < count) return;
       announced = true;
-      process.stdout.write(listeningLine(address.address ?? '127.0.0.1', address.port, panel));
+      announceListening(listeningLine(address.address ?? '127.0.0.1', address.port, panel));
       resolve();
     });
+    cluster.on('message', (_worker, message: { cpmx?: string; message?: string }) => {
+      if (message?.cpmx !== 'listen-failed' || stopping) return;
+      stopping = true;
+      process.stderr.write(`cpmx: cannot listen: ${message.message}\n`);
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      process.exit(EXIT_USAGE);
+    });
+    /** When each worker started, and the delay before a quickly dying one is replaced. */
+    const started = new Map<number, number>();
+    let restartDelay = 0;
+    const fork = () => started.set(cluster.fork().id, Date.now());
     cluster.on('exit', (worker, code, signal) => {
       if (stopping) {
         if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
         return;
       }
-      process.stderr.write(`cpmx serve: worker ${worker.process.pid} died (${signal ?? `exit ${code}`}); starting another\n`);
-      cluster.fork();
+      // A worker that keeps dying at once (a crash at start) is not restarted in a tight loop.
+      const lived = Date.now() - (started.get(worker.id) ?? 0);
+      started.delete(worker.id);
+      restartDelay = lived < QUICK_DEATH_MS ? Math.min(MAX_RESTART_DELAY_MS, Math.max(100, restartDelay * 2)) : 0;
+      process.stderr.write(`cpmx serve: worker ${worker.process.pid} died (${signal ?? `exit ${code}`}); starting another${restartDelay ? ` in ${restartDelay} ms` : ''}\n`);
+      if (restartDelay === 0) fork();
+      else setTimeout(() => stopping || fork(), restartDelay).unref();
     });
     const stop = () => {
       if (stopping) return;
@@ -93,7 +144,11 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
-    for (let i = 0; i < count; i++) cluster.fork();
+    // Each worker accepts its own connections from the shared socket: with the primary handing
+    // them out (round-robin), a connection on its way to a worker that dies hangs in the
+    // primary forever, as Node waits for that worker's reply.
+    cluster.schedulingPolicy = cluster.SCHED_NONE;
+    for (let i = 0; i < count; i++) fork();
   });
 }
 
@@ -106,7 +161,9 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
     registry,
     defaultToken: options.defaultToken,
     limits: options.limits,
-    log: options.log ? (line) => process.stdout.write(`${line}\n`) : undefined,
+    // Not through process.stdout: its reader leaving, stalling or a full disk must not end or
+    // grow the server (log-sink.ts says what happens instead).
+    log: options.log ? createLogSink(1, (message) => process.stderr.write(`cpmx serve: process ${process.pid}: ${message}\n`)) : undefined,
     panel,
   });
   if (!instance.loaded && announce) {
@@ -132,10 +189,16 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
     if (message === 'shutdown') stop();
   });
   return new Promise((resolve, reject) => {
-    instance.server.once('error', reject);
+    instance.server.once('error', (error: NodeJS.ErrnoException) => {
+      const failure = Object.assign(new Error(listenFailure(error, options.host, options.port)), { code: error.code });
+      // A worker tells its primary, which says it once and ends the whole server: the port
+      // will not free itself, and replacing the worker would fail again, forever.
+      if (cluster.isWorker && process.send) process.send({ cpmx: 'listen-failed', message: failure.message }, () => process.exit(EXIT_USAGE));
+      else reject(failure);
+    });
     instance.server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       const address = instance.server.address() as AddressInfo;
-      if (announce) process.stdout.write(listeningLine(address.address, address.port, panel !== undefined));
+      if (announce) announceListening(listeningLine(address.address, address.port, panel !== undefined));
       resolve();
     });
   });

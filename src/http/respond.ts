@@ -13,6 +13,7 @@ import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
 import { RegistryUnavailableError } from '../registry/errors.js';
 import type { ServedRegistry } from '../registry/types.js';
+import { BodyCache } from './body-cache.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
 
 /** Longest request target served; longer ones answer 414. */
@@ -37,7 +38,7 @@ export interface HttpAnswer {
   /** Flat [name, value, ...]: cheaper for Node than an object built per response. */
   headers: string[];
   /** The body a GET gets; a HEAD gets the same headers and none of it. */
-  body: string;
+  body: string | Uint8Array;
   /** Set when a credit was spent for this answer: the transport calls it if the answer is never written. */
   refund?: (() => void) | undefined;
 }
@@ -52,6 +53,8 @@ export interface ResponderOptions {
   version: string;
   /** The token of requests that carry none, in the query or as a Bearer header (`--default-token`); none by default. */
   defaultToken?: string | undefined;
+  /** Bytes of serialised answers kept for reuse (body-cache.ts); BODY_CACHE_BYTES by default, 0 for none. */
+  bodyCacheBytes?: number | undefined;
 }
 
 export type Responder = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
@@ -60,6 +63,11 @@ function json(status: number, body: string, extra?: string[]): HttpAnswer {
   const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
   if (extra) headers.push(...extra);
   return { status, headers, body };
+}
+
+/** An answer the server makes itself (outside the contract's table): the envelope with the HTTP status as `code_error`. */
+export function serverAnswer(status: number, message: string, extra?: string[]): HttpAnswer {
+  return json(status, JSON.stringify(serverError(status, message)), extra);
 }
 
 /** The health report: whether the artifact is loaded (test mode is served either way) and its header. */
@@ -97,10 +105,13 @@ export function createResponder(options: ResponderOptions): Responder {
   };
   load();
   let tag: string | undefined;
+  /** The catalog `tag` names: a catalog loaded anew (a rebuilt artifact) gets its own. */
+  let tagged: unknown;
+  const bodies = new BodyCache(options.bodyCacheBytes);
 
   return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
     const { method, target } = request;
-    if (target.length > MAX_URL_LENGTH) return json(414, JSON.stringify(serverError(414, `La URL excede ${MAX_URL_LENGTH} caracteres`)));
+    if (target.length > MAX_URL_LENGTH) return serverAnswer(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
     if (method === 'OPTIONS') {
       return {
         status: 204,
@@ -114,7 +125,7 @@ export function createResponder(options: ResponderOptions): Responder {
       };
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      return json(405, JSON.stringify(serverError(405, `Método HTTP ${method} no permitido; use ${ALLOW}`)), ['Allow', ALLOW]);
+      return serverAnswer(405, `Método HTTP ${method} no permitido; use ${ALLOW}`, ['Allow', ALLOW]);
     }
     if (target.startsWith('/health') && (target.length === 7 || '/?'.includes(target.charAt(7)))) {
       if (!source.loaded()) load();
@@ -130,7 +141,7 @@ export function createResponder(options: ResponderOptions): Responder {
     } catch (error) {
       if (!(error instanceof ArtifactError)) throw error;
       loadError = error.message;
-      return json(503, JSON.stringify(serverError(503, `El catálogo no está cargado: ${error.message}`)));
+      return serverAnswer(503, `El catálogo no está cargado: ${error.message}`);
     }
     if (answer.credit !== 'spend' || !raw) {
       try {
@@ -140,14 +151,17 @@ export function createResponder(options: ResponderOptions): Responder {
       }
     }
     const catalog = source.loaded()!;
-    tag ??= catalogTag(catalog, options.version);
-    const etag = etagOf(tag, raw);
+    if (catalog !== tagged) {
+      tag = catalogTag(catalog, options.version);
+      tagged = catalog;
+    }
+    const etag = etagOf(tag!, raw);
     // A client that holds the answer (304) or asks only for headers (HEAD) spends nothing,
     // but gets 402 like a GET would once the credits are spent.
     const notModified = matches(request.ifNoneMatch, etag);
     const mode = notModified || method === 'HEAD' ? 'look' : 'spend';
     try {
-      return settled(settle(answer, registry, mode), { etag, notModified }, mode === 'spend' ? registry : undefined);
+      return settled(settle(answer, registry, mode), { etag, notModified, catalog, bodies }, mode === 'spend' ? registry : undefined);
     } catch (error) {
       return registryUnavailable(error);
     }
@@ -164,6 +178,9 @@ export function bearerToken(header: string | undefined): string | undefined {
 interface Cacheable {
   etag: string;
   notModified: boolean;
+  /** The catalog answering, and the bytes of its answers already made. */
+  catalog: unknown;
+  bodies: BodyCache;
 }
 
 function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer | Promise<HttpAnswer> {
@@ -173,7 +190,7 @@ function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefi
 /** The one place a registry that cannot answer becomes an HTTP answer: 503, never a free answer. */
 function registryUnavailable(error: unknown): HttpAnswer {
   if (!(error instanceof RegistryUnavailableError)) throw error;
-  return json(503, JSON.stringify(serverError(503, REGISTRY_UNAVAILABLE)), ['Retry-After', '1']);
+  return serverAnswer(503, REGISTRY_UNAVAILABLE, ['Retry-After', '1']);
 }
 
 export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; no se cobró ningún crédito. Intente de nuevo en unos segundos.';
@@ -181,9 +198,9 @@ export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; 
 function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer {
   // Only an answer that kept its credit (not turned into 107 or 108) is cacheable.
   if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
-  const cache = ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
-  if (cacheable.notModified) return json(304, '', cache);
-  const http = json(answer.status, JSON.stringify(answer.body), cache);
+  if (cacheable.notModified) return json(304, '', ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL]);
+  const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
+  const http: HttpAnswer = { status: answer.status, headers, body: cacheable.bodies.bytes(cacheable.catalog, cacheable.etag, answer.body) };
   // A credit was spent for it: given back if the answer never reaches the client's socket.
   if (spentFrom?.refund) http.refund = () => spentFrom.refund!(answer.token!);
   return http;

@@ -9,14 +9,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { TokenRegistry } from '../core/credits.js';
+import { isPromise, type TokenRegistry } from '../core/credits.js';
 import { catalogSource } from '../client/catalog-source.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
-import { closeWith, serverAnswer } from './connection-answer.js';
+import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
+import { closeWith, endSoon } from './connection-answer.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
-import { refundUnlessWritten } from './refund.js';
+import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
+import { repairedHead, type RawHead } from './raw-request.js';
 import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from './respond.js';
 
 export { MAX_URL_LENGTH } from './respond.js';
@@ -48,23 +50,23 @@ export interface CpmxServer {
 const MAX_HEADER_BYTES = 16 * 1024;
 
 /** What a malformed, oversized or timed-out request is answered; undefined: close without a word. */
-function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): HttpAnswer | undefined {
+function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): WireAnswer | undefined {
   switch (error.code) {
     case 'ECONNRESET':
     case 'EPIPE':
       return undefined;
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return serverAnswer(408, 'La petición no llegó completa a tiempo');
+      return envelope(408, 'La petición no llegó completa a tiempo');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return serverAnswer(413, 'La petición es demasiado grande');
+      return envelope(413, 'La petición es demasiado grande');
     case 'HPE_HEADER_OVERFLOW': {
       // The request line alone past the headers' limit: the URL is what is too long.
       const lineEnd = error.rawPacket?.indexOf(10) ?? -1;
-      if (lineEnd < 0 || lineEnd > MAX_URL_LENGTH) return serverAnswer(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
-      return serverAnswer(431, 'Los encabezados de la petición son demasiado grandes');
+      if (lineEnd < 0 || lineEnd > MAX_URL_LENGTH) return envelope(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
+      return envelope(431, 'Los encabezados de la petición son demasiado grandes');
     }
     default:
-      return serverAnswer(400, 'Petición HTTP malformada');
+      return envelope(400, 'Petición HTTP malformada');
   }
 }
 
@@ -78,63 +80,28 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   /** Set once closing: answers then end their connection instead of keeping it alive. */
   let closing = false;
 
-  function send(req: IncomingMessage, res: ServerResponse, answer: HttpAnswer, close = false) {
-    const { status, headers, body } = answer;
-    const bytes = Buffer.byteLength(body);
-    const empty = req.method === 'HEAD' || status === 304 || status === 204;
-    headers.push('Content-Length', status === 304 || status === 204 ? '0' : String(bytes));
-    if (closing || close) headers.push('Connection', 'close');
-    // Before the write: Node reports an answer ended on a connection already gone as finished.
-    if (answer.refund) refundUnlessWritten(res, answer.refund);
-    res.writeHead(status, headers);
-    if (empty) res.end();
-    else res.end(body);
-    guard.sent(req, res, empty ? 0 : bytes);
-    if (log) {
-      const target = { address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion };
-      log(accessLogLine(target, status, empty ? '-' : bytes));
-    }
+  /** Sockets whose last answer closes them: a parse error of what follows gets no answer of its own. */
+  const ending = new WeakSet<Socket>();
+
+  /** Writes `answer` (a wire answer) and hands it to the guard and the log. */
+  function send(req: IncomingMessage, res: ServerResponse, answer: WireAnswer, close = answer.close) {
+    if (close) ending.add(req.socket);
+    writeNodeAnswer(res, answer, closing || close);
+    guard.sent(req, res, answer.bytes === '-' ? 0 : answer.bytes);
+    if (log) log(accessLogLine({ address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion }, answer.status, answer.bytes));
   }
 
-  function fail(req: IncomingMessage, res: ServerResponse, error: unknown) {
-    process.stderr.write(`cpmx serve: ${(error as Error).stack ?? String(error)}\n`);
-    if (!res.headersSent) send(req, res, serverAnswer(500, 'Error interno del servidor'));
-    else res.destroy();
+  const report = (error: unknown) => process.stderr.write(`cpmx serve: ${(error as Error)?.stack ?? String(error)}\n`);
+
+  function write(req: IncomingMessage, res: ServerResponse, answer: WireAnswer | Promise<WireAnswer>) {
+    if (!isPromise(answer)) return send(req, res, answer);
+    answer.then((final) => send(req, res, final));
   }
 
   function answer(req: IncomingMessage, res: ServerResponse) {
-    // Headers are read from the raw list: touching `req.headers` would make Node build the
-    // whole headers object for every request.
-    let ifNoneMatch: string | undefined;
-    let authorization: string | undefined;
-    let host = false;
-    const raw = req.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i]!;
-      if (name === 'Host' || name === 'host' || (name.length === 4 && name.toLowerCase() === 'host')) host = true;
-      else if (name.length === 13) {
-        const lower = name.toLowerCase();
-        if (lower === 'if-none-match') ifNoneMatch ??= raw[i + 1];
-        else if (lower === 'authorization') authorization ??= raw[i + 1];
-      }
-    }
-    // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own refusal has an empty body.
-    if (!host && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) return send(req, res, serverAnswer(400, 'Falta el encabezado Host'), true);
     const page = panel?.(req);
-    if (page) return void page.then((final) => send(req, res, final, final.close), (error: unknown) => fail(req, res, error));
-    try {
-      const answer = respond({
-        method: req.method ?? 'GET',
-        target: req.url ?? '/',
-        ifNoneMatch,
-        authorization,
-        requestHeaders: req.method === 'OPTIONS' ? req.headers['access-control-request-headers'] : undefined,
-      });
-      if (answer instanceof Promise) answer.then((final) => send(req, res, final), (error: unknown) => fail(req, res, error));
-      else send(req, res, answer);
-    } catch (error) {
-      fail(req, res, error);
-    }
+    if (page) return write(req, res, wireOf(page, req.method ?? 'GET', report));
+    write(req, res, answerNode(respond, req, req.url ?? '/', true, report));
   }
 
   const server = createServer({
@@ -151,23 +118,42 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   server.maxConnections = 2 * limits.maxConnections;
   const guard = new ConnectionGuard(server, limits, {
     answer,
-    overflow: (req, res) => send(req, res, serverAnswer(503, `Más de ${limits.maxPipelined} peticiones sin leer en esta conexión; se cierra`), true),
-    refuse: (socket) => closeWith(socket, serverAnswer(503, 'Demasiadas conexiones abiertas; intente de nuevo', ['Retry-After', '1'])),
+    overflow: (req, res) => send(req, res, envelope(503, `Más de ${limits.maxPipelined} peticiones sin leer en esta conexión; se cierra`, undefined, req.method), true),
+    refuse: (socket) => closeWith(socket, envelope(503, 'Demasiadas conexiones abiertas; intente de nuevo', ['Retry-After', '1'])),
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
+  // An Expect other than 100-continue: answered 417 by the answer path, with the envelope.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
+  // A client that half-closes after its request (FIN, as `nc -q` and minimal clients do) still
+  // reads the answer: Node would otherwise end the connection before an answer that waits for
+  // the registry is written. (A property of Node's http.Server since its first versions, not in its types.)
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+
+  /** A request whose target carried raw UTF-8 bytes, read again (raw-request.ts): answered, and its connection closed. */
+  function answerRepaired(socket: Socket, head: RawHead) {
+    const request = readRequestHead(head.method, head.target, head.rawHeaders, head.http11, true);
+    const done = (answer: WireAnswer) => {
+      closeWith(socket, answer);
+      if (log) log(accessLogLine({ address: socket.remoteAddress, method: head.method, target: head.target, httpVersion: head.http11 ? '1.1' : '1.0' }, answer.status, answer.bytes));
+    };
+    const answer = answerHead(respond, request, report);
+    if (isPromise(answer)) answer.then(done);
+    else done(answer);
+  }
 
   // What never becomes a request (malformed, too large, timed out) is answered and closed here;
   // it never reaches, or crashes, the handler.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     if (socket.writableEnded) return; // already answered: more bytes of the same bad request
-    closeWith(socket, guard.answering(socket) ? undefined : clientErrorAnswer(error));
+    if (ending.has(socket)) return endSoon(socket); // its last answer is on its way
+    if (guard.answering(socket)) return closeWith(socket, undefined);
+    const head = error.code === 'HPE_INVALID_URL' && error.rawPacket ? repairedHead(error.rawPacket) : undefined;
+    if (head) answerRepaired(socket, head);
+    else closeWith(socket, clientErrorAnswer(error));
   });
   // CONNECT (a proxy tunnel) is a method like any other here: 405.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    new Promise<HttpAnswer>((resolve) => resolve(respond({ method: req.method ?? 'CONNECT', target: req.url ?? '', ifNoneMatch: undefined }))).then(
-      (answer) => closeWith(socket, answer),
-      () => closeWith(socket, undefined),
-    );
+    void Promise.resolve(answerWith(respond, { method: req.method ?? 'CONNECT', target: req.url ?? '', ifNoneMatch: undefined }, report)).then((answer) => closeWith(socket, answer));
   });
 
   return {

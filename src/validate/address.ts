@@ -5,7 +5,8 @@
  */
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
-import { foldForMatch, stateSpellings } from '../core/names.js';
+import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
+import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { recordMapper, type Field, type FieldValues } from './fields.js';
 
 export { FIELDS, type Field } from './fields.js';
@@ -96,6 +97,9 @@ class CodeEntry {
    */
   private readonly nameLookup: string | Set<string>;
 
+  /** Reads settlements written otherwise than the catalog writes them; made at the first such record. */
+  private matcher: SettlementMatcher | undefined;
+
   constructor(
     readonly error: ValidationError | undefined,
     readonly names: string[],
@@ -105,8 +109,51 @@ class CodeEntry {
     /** The state's catalog name and aliases, folded; shared by the codes of a state. */
     readonly stateNames: Set<string>,
     private readonly folds: CatalogFolds | undefined,
+    /** The settlements' types, in the order of `names`, asked only when a name needs reading. */
+    private readonly types: () => readonly string[] = () => [],
   ) {
     this.nameLookup = nameLookup(names);
+  }
+
+  /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as. */
+  spellingOf(written: string): string | undefined {
+    const folded = this.foldedNames().indexOf(foldForMatch(written));
+    return folded >= 0 ? this.names[folded] : this.readSettlement(written);
+  }
+
+  /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
+  readSettlement(written: string): string | undefined {
+    // The common case first: a type in front of the catalog's name (`COL. GRANJAS ESMERALDA`),
+    // found among the folded names this entry already has; the code's names are read (and
+    // the matcher made) only for what that does not find.
+    const split = splitSettlementType(written);
+    if (split.type && !DISTINGUISHING_TYPES.includes(split.type)) {
+      const found = this.foldedNames().indexOf(foldForMatch(split.name));
+      if (found >= 0) return this.names[found];
+    }
+    return (this.matcher ??= new SettlementMatcher(this.names, this.types())).match(written);
+  }
+
+  /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
+  isState(written: string): boolean {
+    const key = stateKeyOf(written);
+    return key >= 0 && key === stateKeyOf(this.estado);
+  }
+
+  /** The keys of the catalog's municipality and city names (`nameKey`), made at the first record that needs them. */
+  private municipioKey: string | undefined;
+  private ciudadKey: string | undefined;
+
+  /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
+  isMunicipality(written: string): boolean {
+    return municipalityKeys(written).includes((this.municipioKey ??= nameKey(this.municipio)));
+  }
+
+  /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City) is this code's city. */
+  isCity(written: string): boolean {
+    if (this.ciudad && municipalityKeys(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
+    const city = stateKeyOf(this.ciudad);
+    return city >= 0 && stateKeyOf(written) === city;
   }
 
   hasName(name: string): boolean {
@@ -206,7 +253,11 @@ export class AddressValidator {
     const body = this.client.infoCp(cp, { type: 'simplified' });
     if (!body.error) {
       const r = body.response;
-      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds);
+      const types = () => {
+        const full = this.client.infoCp(cp);
+        return Array.isArray(full) ? full.map((record) => record.response.tipo_asentamiento) : [];
+      };
+      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds, types);
     }
     let entry = this.errorEntries.get(body.code_error);
     if (!entry) {
@@ -255,33 +306,39 @@ export class AddressValidator {
     // only when that fails. Nothing is allocated for a valid record.
     let failed: Failed | undefined;
     const estado = text(estadoValue);
-    if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado))) failed = fail(failed, 'estado', 120, code.estado);
+    // Past the folds, each field is read in the forms people write (core/names): only then.
+    if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado)) && !code.isState(estado)) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio) failed = fail(failed, 'municipio', 121, code.municipio);
+    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio && !code.isMunicipality(municipio)) {
+      failed = fail(failed, 'municipio', 121, code.municipio);
+    }
     const asentamiento = text(asentamientoValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = foldForMatch(asentamiento);
-      if (!code.hasFoldedName(given)) failed = fail(failed, 'asentamiento', 122, closest(given, code));
+      if (!code.hasFoldedName(given) && code.readSettlement(asentamiento) === undefined) failed = fail(failed, 'asentamiento', 122, suggestSettlement(asentamiento, given, code));
     }
     const ciudad = text(ciudadValue);
-    if (ciudad !== code.ciudad && ciudad.trim() && foldForMatch(ciudad) !== code.foldedCiudad) failed = fail(failed, 'ciudad', 123, code.ciudad || undefined);
+    if (ciudad !== code.ciudad && ciudad.trim() && foldForMatch(ciudad) !== code.foldedCiudad && !code.isCity(ciudad)) failed = fail(failed, 'ciudad', 123, code.ciudad || undefined);
     return failed ?? VALID;
   }
 
   /**
    * What `--fix` writes for a record judged `result`: every suggestion applied, and the record
    * checked again under a corrected code (a bad code hides the other fields' errors). Fields
-   * without an error are never changed.
+   * without an error are never changed, unless `canonical`: then every value accepted in
+   * another form than the catalog's (`N.L.`, `Col. Roma Norte`, `iztapalapa`) is written in
+   * the catalog's spelling too.
    */
-  fix(asentamiento: unknown, municipio: unknown, estado: unknown, ciudad: unknown, result: ValidationResult): Fix {
-    if (result.valid) return FIX_VALID;
+  fix(cp: unknown, asentamiento: unknown, municipio: unknown, estado: unknown, ciudad: unknown, result: ValidationResult, canonical = false): Fix {
+    if (result.valid && !canonical) return FIX_VALID;
     const codes = result.errors.map((error) => error.code_error);
     const changes: Fix['changes'] = {};
     let current = result;
-    if (current.errors[0]!.field === 'cp') {
+    let code = text(cp);
+    if (!current.valid && current.errors[0]!.field === 'cp') {
       const corrected = current.suggestions.cp;
       if (!corrected) return { status: 'invalid', codes, changes };
-      changes.cp = corrected;
+      changes.cp = code = corrected;
       current = this.validateFields(corrected, asentamiento, municipio, estado, ciudad);
       for (const error of current.errors) codes.push(error.code_error);
     }
@@ -291,7 +348,26 @@ export class AddressValidator {
       if (error.field && suggestion !== undefined) changes[error.field] = suggestion;
       else unfixed = true;
     }
-    return { status: unfixed ? 'invalid' : 'fixed', codes, changes };
+    if (canonical) this.canonicalChanges(this.lookup(code), { asentamiento, municipio, estado, ciudad }, current, changes);
+    const status = result.valid ? 'valid' : unfixed ? 'invalid' : 'fixed';
+    if (status === 'valid' && Object.keys(changes).length === 0) return FIX_VALID;
+    return { status, codes, changes };
+  }
+
+  /** Adds the catalog's spelling of each value accepted in another form (no error, not empty). */
+  private canonicalChanges(code: CodeEntry, values: Record<'asentamiento' | 'municipio' | 'estado' | 'ciudad', unknown>, result: ValidationResult, changes: Fix['changes']): void {
+    if (code.error) return;
+    const faulty = new Set(result.errors.map((error) => error.field));
+    const spellings = { estado: code.estado, municipio: code.municipio, ciudad: code.ciudad } as const;
+    for (const field of ['estado', 'municipio', 'ciudad'] as const) {
+      const value = text(values[field]);
+      if (!faulty.has(field) && value.trim() && value !== spellings[field] && spellings[field]) changes[field] = spellings[field];
+    }
+    const asentamiento = text(values.asentamiento);
+    if (!faulty.has('asentamiento') && asentamiento.trim() && !code.hasName(asentamiento)) {
+      const spelling = code.spellingOf(asentamiento);
+      if (spelling !== undefined) changes.asentamiento = spelling;
+    }
   }
 }
 
@@ -328,6 +404,12 @@ export const VALID: ValidationResult = Object.freeze({ valid: true, errors: NO_E
 export function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : String(value);
+}
+
+/** The settlement of the code nearest to what was written, with or without the type written in front. */
+function suggestSettlement(written: string, folded: string, code: CodeEntry): string | undefined {
+  const split = splitSettlementType(written);
+  return closest(folded, code) ?? (split.type ? closest(foldForMatch(split.name), code) : undefined);
 }
 
 /** The settlement of the code nearest to `given` by Levenshtein distance, if near enough. */

@@ -19,6 +19,7 @@ export {
   type ValidationResult,
 } from './address.js';
 export { foldForMatch } from '../core/names.js';
+export { ADDRESS_PARTS, MAX_CODES, parseAddress, type AddressPart, type ParsedAddress } from './parse.js';
 export { ENCODINGS, EncodingError, type Encoding } from './encoding.js';
 export { InputError } from './errors.js';
 export { COLUMN_NAMES } from './fields.js';

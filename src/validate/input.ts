@@ -30,7 +30,7 @@ export const DEFAULT_MAX_RECORD_BYTES = 65_536;
 const RANGE_BYTES = 64 * 1024;
 
 /** What the input decides of how records are read and judged. */
-export type InputPlan = Omit<JudgePlan, 'results' | 'invalidOnly' | 'fix'>;
+export type InputPlan = Omit<JudgePlan, 'results' | 'invalidOnly' | 'fix' | 'canonical'>;
 
 export interface OpenedInput {
   format: InputFormat;

@@ -23,6 +23,8 @@ export interface JudgePlan extends ReadPlan {
   invalidOnly: boolean;
   /** Write the records back (`--fix`) in this encoding; null when not asked. */
   fix: Encoding | null;
+  /** `--canonical`: write back every accepted value in the catalog's spelling, not only wrong ones. */
+  canonical: boolean;
   /** Said when the file is not valid in its encoding (what to do about it). */
   encodingHint: string;
 }
@@ -155,7 +157,7 @@ export class RangeJudge implements RecordVisitor {
     const result = this.validator.validateFields(cp, asentamiento, municipio, estado, ciudad);
     this.judged(line, result);
     if (!this.encodeFix) return;
-    const fix = this.validator.fix(asentamiento, municipio, estado, ciudad, result);
+    const fix = this.validator.fix(cp, asentamiento, municipio, estado, ciudad, result, this.plan.canonical);
     const { delimiter, columns } = this.plan;
     let record = this.text.slice(start, end);
     const changes = Object.entries(fix.changes) as [Field, string][];
@@ -173,7 +175,7 @@ export class RangeJudge implements RecordVisitor {
     const result = this.validator.validateValues(values);
     this.judged(line, result);
     if (!this.encodeFix) return;
-    const fix = this.validator.fix(values.asentamiento, values.municipio, values.estado, values.ciudad, result);
+    const fix = this.validator.fix(values.cp, values.asentamiento, values.municipio, values.estado, values.ciudad, result, this.plan.canonical);
     this.fixed += `${this.fixedJson(item, fix, start, end)}${this.text.slice(end, next)}`;
   }
 

@@ -104,6 +104,53 @@ function quotedRecord(text: string, start: number, delimiter: number, ends: Line
   }
 }
 
+/**
+ * The fields of a quoted record in its plain form, where every quote opens a field and closes
+ * it right before a delimiter or the record's end (`"Cliente 17, S.A. de C.V."`, `"a ""b"""`):
+ * what csv-parse gives for it, without a call to csv-parse per record. Undefined for anything
+ * else (a quote inside an unquoted field, text after a closing quote, one field), which then
+ * goes to csv-parse, so every record is read by csv-parse's rules.
+ */
+export function splitQuoted(record: string, delimiter: string): string[] | undefined {
+  const fields: string[] = [];
+  const length = record.length;
+  let at = 0;
+  for (;;) {
+    if (record.charCodeAt(at) === QUOTE) {
+      let value = '';
+      let from = at + 1;
+      for (;;) {
+        const close = record.indexOf('"', from);
+        if (close < 0) return undefined;
+        if (record.charCodeAt(close + 1) === QUOTE) {
+          value += record.slice(from, close + 1);
+          from = close + 2;
+          continue;
+        }
+        value += record.slice(from, close);
+        at = close + 1;
+        break;
+      }
+      fields.push(value);
+      if (at === length) break;
+      if (record[at] !== delimiter) return undefined;
+      at++;
+    } else {
+      let stop = record.indexOf(delimiter, at);
+      if (stop < 0) stop = length;
+      const quote = record.indexOf('"', at);
+      if (quote >= 0 && quote < stop) return undefined;
+      // An unquoted line end is a record's end: csv-parse would make two records of it.
+      const value = record.slice(at, stop);
+      if (value.includes('\n') || value.includes('\r')) return undefined;
+      fields.push(value);
+      if (stop === length) break;
+      at = stop + 1;
+    }
+  }
+  return fields.length > 1 ? fields : undefined;
+}
+
 /** The reason csv-parse gives for a record it cannot read, as a short phrase. */
 function parseFailure(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
@@ -141,12 +188,16 @@ export function readCsv(text: string, firstLine: number, plan: ReadPlan, parse: 
       if (record.unterminated) reason = 'unterminated quote';
       else if (overMaximum(text, start, end, plan)) reason = tooLong(plan.maxRecordBytes);
       else {
-        try {
-          const records = parse(text.slice(start, end), options);
-          if (records.length === 1) fields = records[0]!;
-          else reason = `a quote splits it into ${records.length} records`;
-        } catch (error) {
-          reason = parseFailure(error);
+        const raw = text.slice(start, end);
+        fields = splitQuoted(raw, delimiter);
+        if (!fields) {
+          try {
+            const records = parse(raw, options);
+            if (records.length === 1) fields = records[0]!;
+            else reason = `a quote splits it into ${records.length} records`;
+          } catch (error) {
+            reason = parseFailure(error);
+          }
         }
       }
       if (fields && fields.length === 1 && fields[0] === '') visitor.blank(start, next);

@@ -21,6 +21,8 @@ export interface RunValidateOptions {
   output?: string | undefined;
   /** Where to write the input back with suggestions applied. */
   fix?: string | undefined;
+  /** With `fix`: also write every accepted value in the catalog's spelling (`N.L.` → Nuevo León). */
+  canonical?: boolean | undefined;
   inputFormat?: InputFormat | undefined;
   encoding?: Encoding | undefined;
   /** The results' format. */
@@ -177,7 +179,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       { format: options.inputFormat, encoding: options.encoding, columns: options.columns, maxRecordBytes: options.maxRecordBytes },
       parse as ParseCsv,
     );
-    const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null };
+    const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null, canonical: options.canonical === true };
     const judge: RangeJudge = await createJudge(validatorFor(options.client), plan);
 
     if (options.format === 'csv') await put(out, Buffer.from(CSV_RESULTS_HEADER));

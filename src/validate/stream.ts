@@ -73,7 +73,7 @@ async function* validateText(client: CpmxClient, chunks: AsyncIterable<string | 
   })();
   const { parse } = await import('csv-parse/sync');
   const input = await openInput(asBytes, { format: options.format, encoding: options.encoding, columns: options.columns, maxRecordBytes: options.maxRecordBytes }, parse as ParseCsv);
-  const judge = await createJudge(validatorFor(client), { ...input.plan, results: 'objects', invalidOnly: false, fix: null });
+  const judge = await createJudge(validatorFor(client), { ...input.plan, results: 'objects', invalidOnly: false, fix: null, canonical: false });
   for await (const piece of input.pieces) {
     const outcome = piece.kind === 'range' ? judge.judge(piece.bytes, piece.line) : judge.overlong(piece.line);
     yield* outcome.objects;

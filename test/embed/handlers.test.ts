@@ -149,6 +149,69 @@ describe('the three ways of serving the API', () => {
     expect(await ask('pruebas')).toBe(200);
   });
 
+  it('answer a registry that throws with the cpmx 500 envelope, all three alike', async () => {
+    const registry = {
+      credits: () => undefined,
+      consume: (): never => {
+        throw new Error('the disk is on fire');
+      },
+    };
+    const reported: unknown[] = [];
+    const logged = console.error;
+    console.error = (...args: unknown[]) => void reported.push(args);
+    try {
+      const envelope = { error: true, code_error: 500, error_message: 'Error interno del servidor', response: null };
+      const fetched = await createFetchHandler({ dataPath, registry })(new Request('http://cpmx.test/query/info_cp/09810?token=paid'));
+      expect(fetched.status).toBe(500);
+      expect(fetched.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await fetched.json()).toEqual(envelope);
+      const middleware = await listen(createMiddleware({ dataPath, registry }));
+      const written = await raw(middleware.url, 'GET', '/query/info_cp/09810?token=paid');
+      expect(written.status).toBe(500);
+      expect(JSON.parse(written.body)).toEqual(envelope);
+      expect(reported).toHaveLength(2);
+      // With a framework's `next`, the failure is the framework's to answer.
+      const handedOn: unknown[] = [];
+      const framed = await listen((req, res) =>
+        createMiddleware({ dataPath, registry })(req, res, (error) => {
+          handedOn.push(error);
+          res.writeHead(503).end('the app answered');
+        }),
+      );
+      const answered = await raw(framed.url, 'GET', '/query/info_cp/09810?token=paid');
+      expect([answered.status, answered.body]).toEqual([503, 'the app answered']);
+      expect(handedOn).toHaveLength(1);
+    } finally {
+      console.error = logged;
+    }
+  });
+
+  it('give a credit back when the client has gone before its answer is ready', async () => {
+    let left = 1;
+    const refunded: string[] = [];
+    let release: () => void = () => {};
+    const registry = {
+      credits: async () => left,
+      consume: async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        left--;
+        return 'spent' as const;
+      },
+      refund: (token: string) => {
+        refunded.push(token);
+        left++;
+      },
+    };
+    const abort = new AbortController();
+    const pending = createFetchHandler({ dataPath, registry })(new Request('http://cpmx.test/query/info_cp/09810?token=paid', { signal: abort.signal }));
+    await new Promise((resolve) => setImmediate(resolve));
+    abort.abort();
+    release();
+    expect((await pending).status).toBe(200);
+    expect(refunded).toEqual(['paid']);
+    expect(left).toBe(1);
+  });
+
   it('refuse a prefix that is not a path', () => {
     expect(() => createMiddleware({ dataPath, prefix: 'cpmx' })).toThrow(/prefix must be a path starting with "\/", got "cpmx"/);
     expect(() => createFetchHandler({ dataPath, prefix: '/cpmx?x' })).toThrow(/prefix must be a path/);

@@ -18,7 +18,7 @@ export interface Exchange {
  * Connects (from `localAddress`), writes `request`, and reads until the server closes, or until
  * `timeoutMs` (then the socket is destroyed and what came so far is returned).
  */
-export function exchange(port: number, request: string, options: { localAddress?: string; timeoutMs?: number } = {}): Promise<Exchange> {
+export function exchange(port: number, request: string | Buffer, options: { localAddress?: string; timeoutMs?: number } = {}): Promise<Exchange> {
   const started = performance.now();
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress: options.localAddress ?? '127.0.0.1' }, () => socket.write(request));

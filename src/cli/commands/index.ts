@@ -6,6 +6,7 @@ import { downloadCommand } from './download.js';
 import { exportCommand } from './export.js';
 import { lookupCommands } from './lookups.js';
 import { panelCommand } from './panel.js';
+import { parseCommand } from './parse.js';
 import { queryCommand } from './query.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   tokensCommand,
   panelCommand,
   validateCommand,
+  parseCommand,
 ] as Command[];
 
 export function findCommand(name: string): Command | undefined {

@@ -3,13 +3,14 @@ import { availableParallelism } from 'node:os';
 import { createClient } from '../../client/client.js';
 import { HELP_OPTION, UsageError, command, integer, onePositional } from '../command.js';
 import { DATA_HELP, dataOption, tokenOption } from '../environment.js';
+import { ENCODING_OPTION, encodingOption } from '../encoding-option.js';
 
 const LOCAL_TOKEN = 'cpmx-validate';
 
 export const validateCommand = command({
   name: 'validate',
   synopsis: '[FILE|-]',
-  usageOptions: '[--output FILE] [--format ndjson|csv] [--invalid-only] [--fix FILE] [--jobs N]',
+  usageOptions: '[--output FILE] [--format ndjson|csv] [--invalid-only] [--fix FILE [--canonical]] [--jobs N] [--address-column NAME]',
   summary: 'check addresses in a CSV or NDJSON file',
   description: `Checks every address record of a CSV (header row; delimiter , ; | or tab detected) or NDJSON
 file against the catalog, and writes one result per record, in order: NDJSON lines
@@ -28,13 +29,19 @@ Errors: 101, 102, 104, 105 for the code (as the API answers them); 120 estado, 1
 122 asentamiento, 123 ciudad not matching the code; 130 a record that cannot be read, with its
 "reason" ("expected 5 fields, found 4", "unterminated quote", "invalid JSON at column 17",
 "record longer than 65536 bytes", "not a JSON object").
-Matching ignores case, accents, punctuation and repeated spaces; empty fields are not checked.
+Matching ignores case, accents, punctuation and repeated spaces, and reads names as people
+write them: states abbreviated or by code (N.L., Edo. Mex., Q. Roo, NLE, 19), municipalities
+with a title or shortened words (Alc. Iztapalapa, Mpio. de Zapopan, Gral. Escobedo),
+settlements with their type in front and shortened words (Col. Roma Norte, FRACC LAS PALMAS,
+U.H. ..., Sta., Secc., 1ra.). A wrong value is still wrong in any form. Empty fields are not
+checked.
 Suggestions: a code that lost its leading zero (1000 -> 01000), the code's state,
 municipality and city, and the closest settlement of the code when it is close enough.
 
 --fix FILE writes the input back, same encoding, delimiter and line ends, with every
 suggestion applied and two more columns: cpmx_status (valid, fixed, invalid) and cpmx_errors
-(the codes found). A value without an error is never changed.
+(the codes found). A value without an error is never changed; with --canonical, every value
+accepted in another form is written in the catalog's spelling too (N.L. -> Nuevo León).
 
 A summary goes to stderr at the end (with the format and encoding read), and a progress bar
 while it runs on a terminal.`,
@@ -44,9 +51,11 @@ while it runs on a terminal.`,
     format: { type: 'string', value: 'ndjson|csv', help: 'the results: NDJSON lines (default) or CSV rows' },
     'invalid-only': { type: 'boolean', help: 'write results for invalid records only' },
     fix: { type: 'string', value: 'FILE', help: 'write the input there with suggestions applied and cpmx_status, cpmx_errors added' },
+    canonical: { type: 'boolean', help: "with --fix: also write every accepted value in the catalog's spelling (N.L. -> Nuevo León)" },
     'input-format': { type: 'string', value: 'csv|ndjson', help: "the input's format (default: detected from its first character)" },
-    encoding: { type: 'string', value: 'NAME', help: "the input's encoding: utf-8, utf-16le, utf-16be, windows-1252 (latin1) (default: detected)" },
+    ...ENCODING_OPTION,
     column: { type: 'string', multiple: true, value: 'FIELD=NAME', help: 'read FIELD (cp, asentamiento, municipio, estado, ciudad) from column NAME' },
+    'address-column': { type: 'string', value: 'NAME', help: 'the CSV column NAME holds one-line addresses: each is read as cpmx parse reads it, then judged' },
     jobs: { type: 'string', value: 'N', help: 'threads that validate (default: one per core)' },
     'max-record-bytes': { type: 'string', value: 'N', help: 'a longer record is not read: 130 (default 65536)' },
     token: { type: 'string', value: 'T', help: 'the token (default: CPMX_TOKEN, else a local one; "pruebas" is test mode)' },
@@ -62,10 +71,9 @@ while it runs on a terminal.`,
     };
     const format = oneOf(values.format, '--format', ['ndjson', 'csv'] as const) ?? 'ndjson';
     const inputFormat = oneOf(values['input-format'], '--input-format', ['csv', 'ndjson'] as const);
-    const { encodingNamed, ENCODINGS } = await import('../../validate/encoding.js');
-    const encoding = values.encoding === undefined ? undefined : encodingNamed(values.encoding);
-    if (values.encoding !== undefined && !encoding) throw new UsageError(`--encoding must name one of ${ENCODINGS.join(', ')} (or latin1), got "${values.encoding}"`);
+    const encoding = await encodingOption(values.encoding);
     if (values.fix !== undefined && values.fix === values.output) throw new UsageError('--fix and --output must be different files');
+    if (values.canonical && values.fix === undefined) throw new UsageError('--canonical rewrites the file --fix writes: give --fix FILE too');
     const { FIELDS } = await import('../../validate/fields.js');
     type Field = (typeof FIELDS)[number];
     const columns: Partial<Record<Field, string>> = {};
@@ -79,11 +87,29 @@ while it runs on a terminal.`,
     const jobs = values.jobs === undefined ? availableParallelism() : integer(values.jobs, '--jobs', 1, 64);
     const maxRecordBytes = values['max-record-bytes'] === undefined ? undefined : integer(values['max-record-bytes'], '--max-record-bytes', 1024, 1 << 30);
     const token = tokenOption(values.token) ?? LOCAL_TOKEN;
+    const addressColumn = values['address-column'];
+    if (addressColumn !== undefined) {
+      const alone = ['fix', 'canonical', 'column', 'input-format', 'invalid-only', 'output'].filter((name) => values[name as keyof typeof values] !== undefined);
+      if (alone.length) throw new UsageError(`--address-column does not go with ${alone.map((name) => `--${name}`).join(', ')}`);
+      if (format !== 'ndjson') throw new UsageError('--address-column writes NDJSON results');
+      if (!addressColumn.trim()) throw new UsageError('--address-column needs the name of the column that holds the addresses');
+      const { runParse } = await import('../../validate/parse-run.js');
+      return runParse({
+        input,
+        column: addressColumn,
+        encoding,
+        client: createClient({ token, dataPath: dataOption(values.data) }),
+        results: 'validate',
+        command: 'validate',
+        quiet: values.quiet === true,
+      });
+    }
     const { runValidate } = await import('../../validate/run.js');
     return runValidate({
       input,
       output: values.output,
       fix: values.fix,
+      canonical: values.canonical === true,
       inputFormat,
       encoding,
       format,

@@ -1,0 +1,275 @@
+/**
+ * Comparison keys for names as people write them, read with the tables of `name-forms.ts`:
+ * a state's INEGI key from any of its forms, and for municipality, city and settlement names
+ * a key of folded words with shortened words written out (`Gral.` → general), ordinals and
+ * roman numerals made numbers (`1ra.`, `Primera`, `I` → 1) and letters run together
+ * (`U.H.` → unidad habitacional). Two spellings of one name get one key; the catalog's own
+ * names are keyed the same way, so a key is only ever compared with another key.
+ * The tables' indexes are built on first use: loading and the lookups never touch them.
+ */
+import { MUNICIPALITY_TITLES, ORDINAL_ENDINGS, ORDINAL_WORDS, STATE_ALIASES, STATE_FORMS, STATE_PREFIXES, STATE_SUFFIXES, WORD_FORMS } from './name-forms.js';
+import { foldForMatch, foldStateName } from './fold.js';
+
+/** The words of a name, folded and read, each with where its last source character ends in the text. */
+export interface NameWords {
+  readonly words: string[];
+  /** `ends[i]`: the offset in the text just past what word `i` was read from. */
+  readonly ends: number[];
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+let numberedOrdinal: RegExp | undefined;
+const ROMAN_VALUES: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10, l: 50 };
+
+/** Reads `text` into its words: folded, letters run together joined, shortened words written out, ordinals as numbers. */
+export function nameWords(text: string): NameWords {
+  const raw: string[] = [];
+  const rawEnds: number[] = [];
+  tokens(text, raw, rawEnds);
+  const words: string[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    let word = raw[i]!;
+    let end = rawEnds[i]!;
+    if (isLetter(word)) {
+      // Single letters in a row are one word written with dots: `U.H.`, `C.T.M.`.
+      let j = i + 1;
+      while (j < raw.length && isLetter(raw[j]!)) word += raw[j++]!;
+      if (j > i + 1) {
+        end = rawEnds[j - 1]!;
+        i = j - 1;
+      }
+    } else if (word === 'ex' && i + 1 < raw.length && !/^\d/.test(raw[i + 1]!)) {
+      // `Ex-Hacienda`, `Ex Hacienda`, `Exhacienda` are one word.
+      word += raw[++i]!;
+      end = rawEnds[i]!;
+    }
+    for (const read of readWord(word)) {
+      words.push(read);
+      ends.push(end);
+    }
+  }
+  return { words, ends };
+}
+
+/**
+ * The runs of letters and digits of `text`, each folded (`foldToken`), with where each ends.
+ * Latin-1 text (all of the catalog, most of what people type) is scanned through a table of
+ * each character's fold; anything wider takes the regular expression. Both agree.
+ */
+function tokens(text: string, raw: string[], rawEnds: number[]): void {
+  const table = wordTable();
+  let token = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0xff) {
+      raw.length = rawEnds.length = 0;
+      for (const match of text.matchAll(WORD)) {
+        raw.push(foldToken(match[0]));
+        rawEnds.push(match.index + match[0].length);
+      }
+      return;
+    }
+    const folded = table[c]!;
+    if (folded) token += folded;
+    else if (token) {
+      raw.push(token);
+      rawEnds.push(i);
+      token = '';
+    }
+  }
+  if (token) {
+    raw.push(token);
+    rawEnds.push(text.length);
+  }
+}
+
+let latin1Word: readonly string[] | undefined;
+
+/** `foldToken` of each Latin-1 character alone, '' for one between words: made by running them, on first use. */
+function wordTable(): readonly string[] {
+  return (latin1Word ??= Array.from({ length: 0x100 }, (_, c) => {
+    const char = String.fromCharCode(c);
+    return /^[\p{L}\p{N}]$/u.test(char) ? foldToken(char) : '';
+  }));
+}
+
+/** One token folded: case and accents dropped; `º` and `ª` as the letters they stand for. */
+function foldToken(token: string): string {
+  const folded = foldStateName(token);
+  return folded.includes('º') || folded.includes('ª') ? folded.replaceAll('º', 'o').replaceAll('ª', 'a') : folded;
+}
+
+function isLetter(word: string): boolean {
+  return word.length === 1 && word >= 'a' && word <= 'z';
+}
+
+// The tables as Maps (made on first use): a word such as `constructor` must not find Object's.
+let wordForms: Map<string, string> | undefined;
+let ordinalWords: Map<string, number> | undefined;
+
+/** The full word(s) of a shortened folded word (`gral` → `general`), or undefined. */
+export function wordForm(word: string): string | undefined {
+  return (wordForms ??= new Map(Object.entries(WORD_FORMS))).get(word);
+}
+
+/** A folded word as the key holds it: written out, or a number for an ordinal or roman numeral. */
+function readWord(word: string): readonly string[] {
+  const full = wordForm(word);
+  if (full !== undefined) return full.split(' ');
+  const ordinal = (ordinalWords ??= new Map(Object.entries(ORDINAL_WORDS))).get(word);
+  if (ordinal !== undefined) return [String(ordinal)];
+  const numbered = (numberedOrdinal ??= new RegExp(`^(\\d{1,3})(?:${ORDINAL_ENDINGS.join('|')})$`)).exec(word);
+  if (numbered) return [String(Number(numbered[1]))];
+  if (/^\d+$/.test(word)) return [String(Number(word))];
+  if (ROMAN.test(word)) return [String(romanValue(word))];
+  return [word];
+}
+
+/** A well-formed roman numeral of i, v, x, l (1 to 89). */
+const ROMAN = /^(?=[ivxl])(l?x{0,3}|xl)(ix|iv|v?i{0,3})$/;
+
+/** The value of a roman numeral that `ROMAN` accepts. */
+function romanValue(word: string): number {
+  let value = 0;
+  for (let i = 0; i < word.length; i++) {
+    const here = ROMAN_VALUES[word[i]!]!;
+    const next = i + 1 < word.length ? ROMAN_VALUES[word[i + 1]!]! : 0;
+    value += here < next ? -here : here;
+  }
+  return value;
+}
+
+/**
+ * The comparison key of a name: its words read as `nameWords` reads them, joined by spaces.
+ * `Sta. María 1a. Secc.` and `Santa Maria Primera Sección` have one key.
+ */
+export function nameKey(text: string): string {
+  return nameWords(text).words.join(' ');
+}
+
+/** The words of each form of a table, read as names are, longest first. */
+export function formWords(forms: readonly string[]): string[][] {
+  return forms.map((form) => nameWords(form).words).sort((a, b) => b.length - a.length);
+}
+
+/** How many leading words of `words` are one of `forms` (longest first), leaving at least one word; 0 when none. */
+export function leadingForm(words: readonly string[], forms: readonly (readonly string[])[]): number {
+  for (const form of forms) {
+    if (form.length >= words.length) continue;
+    let same = true;
+    for (let i = 0; i < form.length && same; i++) same = words[i] === form[i];
+    if (same) return form.length;
+  }
+  return 0;
+}
+
+let titleWords: string[][] | undefined;
+
+/**
+ * The keys a written municipality (or city) name may stand for, most literal first: as
+ * written; without a title (`Alc.`, `Mpio. de`, `Delegación`); without `Ciudad`/`Cd.` in front
+ * (`Cd. Victoria` is the municipality Victoria).
+ */
+export function municipalityKeys(text: string): string[] {
+  const { words } = nameWords(text);
+  const keys = [words.join(' ')];
+  const titled = leadingForm(words, (titleWords ??= formWords(MUNICIPALITY_TITLES)));
+  const rest = words.slice(titled);
+  if (titled) keys.push(rest.join(' '));
+  if (rest.length > 1 && rest[0] === 'ciudad') keys.push(rest.slice(1).join(' '));
+  return keys;
+}
+
+/** Whether a written municipality or city name is the catalog's `catalogName` under some reading. */
+export function sameMunicipality(text: string, catalogName: string): boolean {
+  const target = nameKey(catalogName);
+  return target !== '' && municipalityKeys(text).includes(target);
+}
+
+interface StateReading {
+  byCompact: Map<string, number>;
+  /** The compact forms of the listed abbreviations and codes (not of the names). */
+  listed: Set<string>;
+  prefixes: string[];
+  suffixes: string[];
+  seen: Map<string, number>;
+}
+
+let stateReading: StateReading | undefined;
+const SEEN_LIMIT = 4096;
+
+/** A name with dots, spaces, hyphens and other punctuation removed, folded: `N. L.` → `nl`. */
+export function compact(text: string): string {
+  return foldForMatch(text).replaceAll(' ', '');
+}
+
+function readingOfStates(): StateReading {
+  if (!stateReading) {
+    const byCompact = new Map<string, number>();
+    const listed = new Set<string>();
+    for (const state of STATE_FORMS) {
+      for (const name of [state.name, ...(Object.hasOwn(STATE_ALIASES, state.name) ? STATE_ALIASES[state.name]! : [])]) byCompact.set(compact(name), state.key);
+      for (const form of [state.iso, `MX-${state.iso}`, ...state.forms]) {
+        byCompact.set(compact(form), state.key);
+        listed.add(compact(form));
+      }
+    }
+    const byLength = (a: string, b: string) => b.length - a.length;
+    stateReading = {
+      byCompact,
+      listed,
+      prefixes: STATE_PREFIXES.map(compact).sort(byLength),
+      suffixes: STATE_SUFFIXES.map(compact).sort(byLength),
+      seen: new Map(),
+    };
+  }
+  return stateReading;
+}
+
+/**
+ * The INEGI key (`c_estado`, 1 to 32) of the state `text` names in any of the forms of
+ * `STATE_FORMS` (name, abbreviation, ISO 3166-2 code with or without `MX-`, one- or two-digit
+ * key, `Estado de`/`Edo.` in front, `, México` after), or -1. Needs no catalog.
+ */
+export function stateKeyOf(text: string): number {
+  const reading = readingOfStates();
+  let key = reading.seen.get(text);
+  if (key === undefined) {
+    key = readStateKey(reading, text);
+    if (reading.seen.size < SEEN_LIMIT && text.length <= 64) reading.seen.set(text, key);
+  }
+  return key;
+}
+
+function readStateKey(reading: StateReading, text: string): number {
+  const trimmed = text.trim();
+  if (/^\d{1,2}$/.test(trimmed)) {
+    const key = Number(trimmed);
+    return key >= 1 && key <= STATE_FORMS.length ? key : -1;
+  }
+  const whole = compact(trimmed);
+  if (!whole) return -1;
+  const direct = reading.byCompact.get(whole);
+  if (direct !== undefined) return direct;
+  for (const suffix of ['', ...reading.suffixes]) {
+    if (suffix && !(whole.endsWith(suffix) && whole.length > suffix.length)) continue;
+    const body = whole.slice(0, whole.length - suffix.length);
+    const found = reading.byCompact.get(body);
+    if (found !== undefined) return found;
+    for (const prefix of reading.prefixes) {
+      if (!body.startsWith(prefix) || body.length === prefix.length) continue;
+      const named = reading.byCompact.get(body.slice(prefix.length));
+      if (named !== undefined) return named;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Whether `text` is one of the listed state forms (`STATE_FORMS`' abbreviations and codes, in
+ * any spacing and punctuation), as opposed to a state's name respaced (`Quintana+Roo`).
+ */
+export function isListedStateForm(text: string): boolean {
+  return readingOfStates().listed.has(compact(text));
+}

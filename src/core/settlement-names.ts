@@ -1,0 +1,178 @@
+/**
+ * Settlements as people write them: a type in front (`Col.`, `FRACC`, `U.H.`, `Bo.`) set
+ * aside, shortened words inside the name read (`Sta.`, `1a. Secc.`), and which of a code's
+ * settlements a written one names, answered in the catalog's spelling. The type is not judged:
+ * `Fracc. Las Palmas` names the catalog's `Las Palmas` whatever its type, except for types that
+ * distinguish a place (`Amp. Granada` is not `Granada`; see `DISTINGUISHING_TYPES`).
+ */
+import type { Catalog } from './catalog.js';
+import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
+import { formWords, leadingForm, nameKey, nameWords } from './name-keys.js';
+
+interface TypeReading {
+  /** Every form's words, longest first, with the type it names. */
+  forms: { words: string[]; type: string }[];
+  /** The forms' words alone, in the same order. */
+  words: string[][];
+}
+
+let typeReading: TypeReading | undefined;
+
+function readingOfTypes(): TypeReading {
+  if (!typeReading) {
+    const forms: { words: string[]; type: string }[] = [];
+    for (const [type, written] of Object.entries(SETTLEMENT_TYPE_FORMS)) {
+      for (const words of formWords([type, ...written])) forms.push({ words, type });
+    }
+    forms.sort((a, b) => b.words.length - a.words.length);
+    typeReading = { forms, words: forms.map((form) => form.words) };
+  }
+  return typeReading;
+}
+
+/** The type whose form is the first `length` words of `words` (`leadingForm` found one). */
+function typeOf(words: readonly string[], length: number): string {
+  return readingOfTypes().forms.find((form) => form.words.length === length && form.words.every((word, i) => word === words[i]))!.type;
+}
+
+/** A settlement's type as written in front of its name, and the name after it (as written). */
+export interface SplitSettlement {
+  /** The catalog's `tipo_asentamiento` the leading word names, or null when there is none. */
+  type: string | null;
+  /** The rest of the text (the whole text when no type leads it), trimmed. */
+  name: string;
+}
+
+/**
+ * Sets aside a settlement type written in front of a name, in any of its usual forms
+ * (`Col. Granjas Esmeralda` → Colonia, `Granjas Esmeralda`; `U.H. Vicente Guerrero` → Unidad
+ * habitacional). A type with nothing after it is the name itself (`Colonia` is a settlement).
+ */
+export function splitSettlementType(text: string): SplitSettlement {
+  const { words, ends } = nameWords(text);
+  const reading = readingOfTypes();
+  const length = leadingForm(words, reading.words);
+  if (!length) return { type: null, name: text.trim() };
+  return { type: typeOf(words, length), name: text.slice(ends[length - 1]).replace(/^[\s.,;:\-–—/]+/u, '').trim() };
+}
+
+/**
+ * The comparison key of a settlement name: folded, shortened words written out (`Sta.` →
+ * santa, `Secc.` → seccion, `Gral.` → general), ordinals and roman numerals as numbers
+ * (`1a.`, `1ra.`, `Primera`, `I` → 1). Two spellings of one name get one key.
+ */
+export function settlementKey(text: string): string {
+  return nameKey(text);
+}
+
+const distinguishing = new Set(DISTINGUISHING_TYPES);
+
+interface Keyed {
+  /** The key of the name as written. */
+  whole: string;
+  /** The key of the name with its leading type set aside; '' when none. */
+  rest: string;
+  /** The type set aside, or null. */
+  type: string | null;
+}
+
+/** A name's keys, read once: the words after a leading type are the rest's key. */
+function keyed(text: string): Keyed {
+  const { words } = nameWords(text);
+  const length = leadingForm(words, readingOfTypes().words);
+  return { whole: words.join(' '), rest: length ? words.slice(length).join(' ') : '', type: length ? typeOf(words, length) : null };
+}
+
+/**
+ * Finds which of a list of settlements (a code's) a written settlement names. Keys of the
+ * catalog's names are made once, when the first name that is not written as the catalog
+ * writes it is asked.
+ */
+export class SettlementMatcher {
+  private keys: Keyed[] | undefined;
+
+  /**
+   * @param names the settlements' names as the catalog writes them
+   * @param types their `tipo_asentamiento`, in the same order, when known: without them, a
+   *   distinguishing type in front (`Amp.`) is never set aside
+   */
+  constructor(
+    readonly names: readonly string[],
+    readonly types?: readonly string[],
+  ) {}
+
+  private catalogKeys(): Keyed[] {
+    return (this.keys ??= this.names.map(keyed));
+  }
+
+  /** The index in `names` of the settlement `text` names, or -1. */
+  indexOf(text: string): number {
+    const exact = this.names.indexOf(text);
+    if (exact >= 0) return exact;
+    const given = keyed(text);
+    if (!given.whole) return -1;
+    const keys = this.catalogKeys();
+    // Most literal first: the name as written; a type written in front of the catalog's
+    // name; the catalog's name holding a type the text leaves out; both typed.
+    let found = keys.findIndex((key) => key.whole === given.whole);
+    if (found < 0 && given.rest) found = this.preferType(given.type, (key, i) => key.whole === given.rest && this.mayDrop(given.type, i));
+    if (found < 0) found = keys.findIndex((key) => key.rest !== '' && key.rest === given.whole && !distinguishing.has(key.type!));
+    if (found < 0 && given.rest) {
+      found = this.preferType(given.type, (key, i) => key.rest === given.rest && (key.type === given.type || (this.mayDrop(given.type, i) && !distinguishing.has(key.type!))));
+    }
+    return found;
+  }
+
+  /** The catalog's spelling of the settlement `text` names, or undefined. */
+  match(text: string): string | undefined {
+    const found = this.indexOf(text);
+    return found < 0 ? undefined : this.names[found];
+  }
+
+  /** Whether a type written in front may be set aside before settlement `i`'s name. */
+  private mayDrop(type: string | null, i: number): boolean {
+    return !type || !distinguishing.has(type) || this.types?.[i] === type;
+  }
+
+  /** The first settlement that `accepts`, one of the written type first. */
+  private preferType(type: string | null, accepts: (key: Keyed, i: number) => boolean): number {
+    const keys = this.catalogKeys();
+    let first = -1;
+    for (let i = 0; i < keys.length; i++) {
+      if (!accepts(keys[i]!, i)) continue;
+      if (!this.types || this.types[i] === type) return i;
+      if (first < 0) first = i;
+    }
+    return first;
+  }
+}
+
+const matchers = new WeakMap<Catalog, Map<number, SettlementMatcher>>();
+
+/** The matcher of a code's settlements (by code index), kept per catalog. */
+export function settlementMatcherOf(catalog: Catalog, code: number): SettlementMatcher {
+  let byCode = matchers.get(catalog);
+  if (!byCode) matchers.set(catalog, (byCode = new Map()));
+  let matcher = byCode.get(code);
+  if (!matcher) {
+    const names: string[] = [];
+    const types: string[] = [];
+    for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
+      names.push(catalog.settlementName(s));
+      types.push(catalog.settlementType(s));
+    }
+    byCode.set(code, (matcher = new SettlementMatcher(names, types)));
+  }
+  return matcher;
+}
+
+/**
+ * The catalog's spelling of the settlement of postal code `code` (a 5-digit code or a code
+ * index) that `text` names, or undefined (also for a code the catalog does not have).
+ */
+export function matchSettlement(catalog: Catalog, code: string | number, text: string): string | undefined {
+  const index = typeof code === 'number' ? code : catalog.codeIndex(code);
+  if (index < 0) return undefined;
+  return settlementMatcherOf(catalog, index).match(text);
+}
+

@@ -1,0 +1,77 @@
+/**
+ * The one HTTP answer path (as hono's `app.fetch` is to its adapters): a request, read from
+ * whatever the transport has, goes in; what goes on the wire comes out: status, headers with
+ * Content-Length, the body bytes or none (HEAD, 204, 304), and a failure of any kind as the
+ * cpmx 500 envelope. `cpmx serve`, `createMiddleware` and `createFetchHandler` only convert
+ * their request to an `HttpRequest` and write the `WireAnswer`; respond.ts decides what the
+ * answer is.
+ */
+import { isPromise } from '../core/credits.js';
+import { utf8 } from './body-cache.js';
+import { serverAnswer, type HttpAnswer, type HttpRequest, type Responder } from './respond.js';
+
+/** What a transport writes: every header it sends but its own framing (Date, Connection). */
+export interface WireAnswer {
+  status: number;
+  /** Flat [name, value, ...], Content-Length last. */
+  headers: string[];
+  /** The body's bytes; undefined when none is sent (HEAD, 204, 304). */
+  body: Uint8Array | undefined;
+  /** Bytes of the body sent, for the access log ('-' when none). */
+  bytes: number | '-';
+  /** Set when a credit was spent for it: the transport calls it when the answer never reaches its client. */
+  refund?: (() => void) | undefined;
+  /** The connection must end after it. */
+  close: boolean;
+}
+
+export const INTERNAL_ERROR = 'Error interno del servidor';
+
+
+/** The answer as sent to a request of `method`: a HEAD announces the GET's length; 204 and 304 have none. */
+export function toWire(answer: HttpAnswer & { close?: boolean | undefined }, method: string): WireAnswer {
+  const { status, headers } = answer;
+  const noLength = status === 304 || status === 204;
+  const body = noLength ? undefined : typeof answer.body === 'string' ? utf8(answer.body) : answer.body;
+  headers.push('Content-Length', body ? String(body.length) : '0');
+  const sent = method === 'HEAD' || !body ? undefined : body;
+  return { status, headers, body: sent, bytes: sent ? sent.length : '-', refund: answer.refund, close: answer.close === true };
+}
+
+/** The server's own envelope answer (`code_error` the HTTP status), as sent to a request of `method`. */
+export function envelope(status: number, message: string, extra?: string[], method = 'GET'): WireAnswer {
+  return toWire(serverAnswer(status, message, extra), method);
+}
+
+/** The 500 envelope: what any failure while answering becomes. */
+export function internalError(method: string): WireAnswer {
+  return envelope(500, INTERNAL_ERROR, undefined, method);
+}
+
+/** Reports an unexpected failure (the transport's choice: stderr, its framework's `next`). */
+export type FailureReport = (error: unknown) => void;
+
+/** The wire answer to a request of `method` for what was decided: the 500 envelope if that rejects. */
+export function wireOf(answer: (HttpAnswer & { close?: boolean | undefined }) | Promise<HttpAnswer & { close?: boolean | undefined }>, method: string, report: FailureReport): WireAnswer | Promise<WireAnswer> {
+  if (!isPromise(answer)) return toWire(answer, method);
+  return answer.then(
+    (final) => toWire(final, method),
+    (error: unknown) => {
+      report(error);
+      return internalError(method);
+    },
+  );
+}
+
+/**
+ * Answers `request` with `respond`: what it decides, or the 500 envelope when it throws or
+ * rejects (after `report`ing the error).
+ */
+export function answerWith(respond: Responder, request: HttpRequest, report: FailureReport): WireAnswer | Promise<WireAnswer> {
+  try {
+    return wireOf(respond(request), request.method, report);
+  } catch (error) {
+    report(error);
+    return internalError(request.method);
+  }
+}

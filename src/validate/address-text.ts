@@ -1,0 +1,167 @@
+/**
+ * The text side of one-line addresses: what can be read from the words alone, before any
+ * name is looked up. A line is cleaned, its postal-code candidates found (`C.P. 03940`, `CP
+ * 64710`, any five digits standing alone), and it is cut into pieces at commas and at the
+ * code; the street piece gives up its numbers (`No. 12`, `#12`, `Núm. 12`, `S/N`, `Int. 4`,
+ * `Depto. 3`, `Mz. 23`, `Lt. 10`, or a number ending the street). What the pieces name
+ * (state, municipality, settlement, city) is decided against the catalog, in parse.ts.
+ */
+
+/** The longest line that is read (a one-line address is far shorter; 10 MB of text is refused, not scanned). */
+export const MAX_ADDRESS_CHARS = 1024;
+
+/** Why a line holds no address to read, or undefined when it may hold one. */
+export function unreadableLine(text: string): string | undefined {
+  if (text.length > MAX_ADDRESS_CHARS) return `line longer than ${MAX_ADDRESS_CHARS} characters: not an address`;
+  // NUL, other C0 controls than tab, and the replacement character of undecodable bytes.
+  if (hasBinary(text)) return 'binary data, not text';
+  if (!/[\p{L}\p{N}]/u.test(text)) return text.trim() ? 'no letters or digits: not an address' : 'empty line';
+  return undefined;
+}
+
+/** Whether text holds C0 controls other than white space, or U+FFFD (bytes that did not decode). */
+function hasBinary(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c === 0xfffd) return true;
+  }
+  return false;
+}
+
+/** A five-digit (or four-digit, after a marker) number that may be the postal code. */
+export interface CodeCandidate {
+  /** The digits as written. */
+  digits: string;
+  /** After `C.P.`, `CP`, `Código Postal`. */
+  marked: boolean;
+  /** Where the candidate's text (marker included) starts and ends in the cleaned line. */
+  start: number;
+  end: number;
+}
+
+/** The cleaned line: one space between words, no control characters, trimmed. */
+export function cleanLine(text: string): string {
+  // Most lines need nothing but trimming: one scan tells.
+  if (!NEEDS_CLEANING.test(text)) return text.trim();
+  return text
+    .replace(/[\s\u00a0]+/g, ' ')
+    .replace(/\s+([,;])/g, '$1')
+    // `Col.Centro`: a word glued after an abbreviation's dot (never `N.L.`: one letter).
+    .replace(/\.(?=\p{Lu}\p{Ll}{2,})/gu, '. ')
+    .trim();
+}
+
+const NEEDS_CLEANING = /[\t\n\r\f\v\u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| [ ,;]|\.\p{Lu}\p{Ll}/u;
+
+// A leading character class lets the engine skip ahead to each C; the word boundary before it
+// is checked by the lookbehind (a letter before: `ACP 12345` is no marker).
+const MARKED_CODE = /(?<![\p{L}\d])[Cc](?:\.?\s?[Pp]\.?|[óÓoO][dD](?:igo|IGO|\.)?\s?[Pp]ostal|[óÓoO][dD](?:igo|IGO)?\s?POSTAL)\s?[:.]?\s?(\d{4,5})(?!\d)/gu;
+const FIVE_DIGITS = /(?<![\d#°º/-])\d{5}(?![\d/])/g;
+/** Words after which a number belongs to the street (exterior or interior number, km, lot...). */
+const NUMBER_BEFORE = /(?:\b(?:n[oº°ú]?|n[uú]m|n[uú]mero|int|interior|ext|exterior|km|kil[oó]metro|lote?|lt|mz|mza|manzana|sm|local|piso|depto|dpto|of|oficina|tel|edif|desp|despacho|apdo|casilla|carretera|carr|ruta)\.?|#|n°|nº)\s?$/i;
+
+/** The code candidates of a cleaned line, in order: marked ones, then five digits standing alone. */
+export function codeCandidates(line: string): CodeCandidate[] {
+  const found: CodeCandidate[] = [];
+  for (const match of line.matchAll(MARKED_CODE)) {
+    found.push({ digits: match[1]!, marked: true, start: match.index, end: match.index + match[0].length });
+  }
+  for (const match of line.matchAll(FIVE_DIGITS)) {
+    const start = match.index;
+    if (found.some((c) => c.start <= start && start < c.end)) continue;
+    if (NUMBER_BEFORE.test(line.slice(Math.max(0, start - 12), start))) continue;
+    found.push({ digits: match[0], marked: false, start, end: start + 5 });
+  }
+  return found;
+}
+
+/** The pieces of a line with the code's text taken out (it separates pieces, as a comma does). */
+export function cutPieces(line: string, code: CodeCandidate | undefined): string[] {
+  const text = code ? `${line.slice(0, code.start)},${line.slice(code.end)}` : line;
+  const pieces: string[] = [];
+  for (const raw of text.split(/[,;|]|\s-\s|\(|\)/)) {
+    const piece = trimPiece(raw);
+    if (/[\p{L}\p{N}]/u.test(piece)) pieces.push(piece);
+  }
+  return pieces;
+}
+
+/** A piece without the punctuation around it (a final dot is kept after a short abbreviation: `N.L.`, `Jal.`). */
+export function trimPiece(raw: string): string {
+  let piece = raw.replace(/^[\s.:;,-]+|[\s:;,-]+$/g, '');
+  if (piece.endsWith('.') && /\p{L}{5,}\.$/u.test(piece) && !/\.\p{L}+\.$/u.test(piece)) piece = piece.slice(0, -1);
+  return piece;
+}
+
+/** The numbers of an address and the street that is left once they are taken out. */
+export interface StreetParts {
+  calle: string | null;
+  numeroExterior: string | null;
+  numeroInterior: string | null;
+}
+
+const EXTERIOR = /(?:\bN(?:[oº°]|[uú]m(?:ero)?)\.?|#|\bN[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
+const NO_NUMBER = /\bS\s?\/\s?N\b|\bS\.N\.|\bsin n[uú]mero\b/i;
+const INTERIOR = /\b(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)\.?\s?([A-Z]?\d+[\w-]*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
+const LOT = /\b(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?(\w+)/giu;
+/** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
+function trailingNumber(text: string): [string, string] | undefined {
+  const space = text.lastIndexOf(' ');
+  if (space <= 0) return undefined;
+  const number = text.slice(space + 1);
+  const street = text.slice(0, space);
+  return NUMBER_WORD.test(number) && LETTER.test(street) ? [street, number] : undefined;
+}
+
+const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
+const LETTER = /\p{L}/u;
+/** Interior words whose number means little without them (a floor, a local). */
+const KEEP_WORD = /^(?:local|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of)$/i;
+
+/** Reads the numbers of the street piece (as written) and what is left as the street. */
+export function readStreet(piece: string): StreetParts {
+  let rest = piece;
+  let numeroExterior: string | null = null;
+  let numeroInterior: string | null = null;
+  const interior = INTERIOR.exec(rest);
+  if (interior) {
+    numeroInterior = KEEP_WORD.test(interior[1]!) ? `${interior[1]} ${interior[2]}` : interior[2]!;
+    rest = cut(rest, interior.index, interior[0].length);
+  }
+  const exterior = EXTERIOR.exec(rest);
+  if (exterior) {
+    numeroExterior = /^s\/n$/i.test(exterior[1]!) ? 'S/N' : exterior[1]!.replace(/\s+/g, '');
+    rest = cut(rest, exterior.index, exterior[0].length);
+  } else if (NO_NUMBER.test(rest)) {
+    numeroExterior = 'S/N';
+    rest = rest.replace(NO_NUMBER, ' ');
+  }
+  if (!numeroExterior) {
+    const lots = [...rest.matchAll(LOT)];
+    if (lots.length) {
+      numeroExterior = lots.map((m) => `${m[1]}${m[0].includes('.') ? '.' : ''} ${m[2]}`).join(' ');
+      rest = rest.replace(LOT, ' ');
+    }
+  }
+  if (!numeroExterior) {
+    const trailing = trailingNumber(rest.trim());
+    if (trailing) {
+      numeroExterior = trailing[1];
+      rest = trailing[0];
+    }
+  }
+  const calle = trimPiece(rest.replace(/\s+/g, ' '));
+  return { calle: /\p{L}/u.test(calle) ? calle : null, numeroExterior, numeroInterior };
+}
+
+function cut(text: string, at: number, length: number): string {
+  return `${text.slice(0, at)} ${text.slice(at + length)}`;
+}
+
+/** Whether a piece reads as a street (a street word, a number word, or a number after words). */
+export function looksLikeStreet(piece: string): boolean {
+  return STREET_WORD.test(piece) || EXTERIOR.test(piece) || NO_NUMBER.test(piece) || trailingNumber(piece) !== undefined;
+}
+
+const STREET_WORD =
+  /^(?:av|ave|avda|avenida|calle|c|cll|calz|calzada|blvd|blvr|blvrd|bulevar|boulevard|carr|carretera|cerrada|cda|cerr|privada|priv|prol|prolongacion|prolongación|circuito|cto|circ|andador|and|paseo|pso|periférico|periferico|perif|eje|viaducto|callejón|callejon|cjon|camino|libramiento|lib|retorno|ret|diagonal|vía|via|glorieta|autopista|km|kilómetro|kilometro)\b\.?/i;
