@@ -17,6 +17,8 @@ import { panelLoad } from './measure/panel.js';
 import { checkAlike, timeLookups } from './measure/lookups.js';
 import { parseBench } from './measure/parse.js';
 import { validateBench } from './measure/validate.js';
+import { measureWeb } from './measure/web.js';
+import { benchBrowser } from './browser.js';
 import { WARMUP_MS } from './ops.js';
 import { prepare } from './prepare.js';
 import type { Results } from './results.js';
@@ -57,6 +59,19 @@ export async function measure(options: MeasureOptions): Promise<Results> {
 
   log(`embedding: ${options.coldRuns} cold starts of the bytes path and the file path, interleaved; the browser bundle ...`);
   const embed = await measureEmbedding({ root: packageRoot, compiled, work, runs: options.coldRuns, code: '09810' });
+
+  const web = await measureWeb({
+    root: packageRoot,
+    artifact,
+    work,
+    node: (await import(join(packageRoot, 'dist', 'cpmx.js'))).createClient({ token: 'demo', dataPath: artifact }),
+    createWebClient: (await import(join(packageRoot, 'dist', 'web.js'))).createWebClient,
+    launch: benchBrowser(),
+    seed: SEED,
+    codes: 200,
+    pageRuns: options.coldRuns,
+    log,
+  });
 
   log('opening every contestant to check they answer alike ...');
   const apis = {} as Record<ContestantName, Lookups>;
@@ -121,6 +136,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     http,
     validate,
     embed,
+    web,
     credits,
     panel,
     parse,

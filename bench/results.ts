@@ -74,6 +74,23 @@ export interface EmbedResults {
   browserBundle: { bytes: number; gzipBytes: number };
 }
 
+/** cpmx/web and its tree (absent from runs before it was measured). */
+export interface WebResults {
+  /** `cpmx export web` over the whole catalog, in a child process (start and load included). */
+  exportSeconds: Spread;
+  /** Gzipped bytes a fresh client fetches to answer one random code (info_cp). */
+  codeBytes: Spread & { mean: number };
+  /** Gzipped bytes a fresh client fetches for a form's three selects, for every municipality. */
+  formBytes: Spread;
+  /** dist/web.js (cpmx/web) and dist/web-form.js (cpmx/web/form), gzip -9. */
+  moduleGzipBytes: number;
+  formModuleGzipBytes: number;
+  /** The artifact gzipped: what the library's browser build fetches before its first answer. */
+  artifactGzipBytes: number;
+  /** First answer of a cold page in Chromium over loopback (ms from navigation); null without a browser. */
+  firstAnswer: { webMs: Spread; libraryMs: Spread; ratio: number } | null;
+}
+
 /** `cpmx serve` answering paying requests with no registry, a SQLite one and a PostgreSQL one. */
 export interface CreditResults {
   connections: number;
@@ -169,6 +186,8 @@ export interface Results {
   /** null when measured with --no-validate. */
   validate: ValidateResults | null;
   embed?: EmbedResults;
+  /** Absent from runs before cpmx/web was measured. */
+  web?: WebResults;
   /** null when measured with --no-http; absent from runs before registries were measured. */
   credits?: CreditResults | null;
   /** null when measured with --no-http; absent from runs before the panel was measured. */

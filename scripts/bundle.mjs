@@ -5,6 +5,8 @@
  *                needs 20.19) and for CommonJS bundles
  *   cpmx.web.js  the library for browsers, edge and worker runtimes: no `node:` import at all;
  *                the artifact is given as bytes (src/client/open-source.web.ts)
+ *   web.js       `cpmx/web`: the client of an exported web tree (src/web), minified, fetch only
+ *   web-form.js  `cpmx/web/form`: the address form's selects bound to that client
  *   validate.js, validate.cjs   address validation (`cpmx/validate`)
  *   cli.js and cli-*.js         the command line and its lazily loaded chunks
  *
@@ -95,19 +97,18 @@ writeFileSync('dist/validate.d.cts', "export * from './src/validate/index.js';\n
 refuse(await build({ ...commonJs, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
 refuse(await build({ ...commonJs, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
 
-refuse(
-  await build({
-    ...common,
-    platform: 'browser',
-    target: 'es2022',
-    external: [],
-    entryPoints: { 'cpmx.web': 'src/index.ts' },
-    outdir: 'dist',
-    plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
-  }),
-  /["']node:|\brequire\(/,
-  'a Node module, which browsers and edge runtimes have not',
-);
+/** A build for browsers, edge and worker runtimes: everything bundled, and refused if it holds anything of Node. */
+async function forBrowsers(options) {
+  const result = await build({ ...common, platform: 'browser', target: 'es2022', external: [], outdir: 'dist', ...options });
+  refuse(result, /["']node:|\brequire\(/, 'a Node module, which browsers and edge runtimes have not');
+}
+
+await forBrowsers({
+  entryPoints: { 'cpmx.web': 'src/index.ts' },
+  plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
+});
+// cpmx/web is for pages that load it as it is: minified.
+await forBrowsers({ entryPoints: { web: 'src/web/index.ts', 'web-form': 'src/web/form-entry.ts' }, minify: true });
 
 await build({
   ...common,

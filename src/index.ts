@@ -31,38 +31,7 @@ export { createFetchHandler, type FetchHandler } from './http/fetch.js';
 export type { HandlerOptions } from './http/handler.js';
 export { createMiddleware, type Middleware, type Next } from './http/middleware.js';
 export type { NodeRequest, NodeResponse } from './http/node-types.js';
-export {
-  ERRORS,
-  TEST_TOKEN,
-  isSuccess,
-  type Body,
-  type CitiesByStateCodeBody,
-  type ColoniaListBody,
-  type ColoniaPorCpBody,
-  type ColoniaPorEstadoMunicipioBody,
-  type ColoniaPorMunicipioBody,
-  type ConsultasDisponiblesBody,
-  type CpListBody,
-  type CpPorEstadoBody,
-  type CpPorMunicipioBody,
-  type Envelope,
-  type ErrorCode,
-  type ErrorEnvelope,
-  type EstadoClaveBody,
-  type EstadosBody,
-  type InfoCpBody,
-  type InfoCpFullBody,
-  type InfoCpSimplifiedBody,
-  type MunicipioClaveBody,
-  type MunicipioClavePorClaveEstadoBody,
-  type MunicipioClavePorEstadoBody,
-  type MunicipiosBody,
-  type PostalCodeRecord,
-  type SearchCpAdvancedBody,
-  type SearchCpBody,
-  type SimplifiedPostalCodeRecord,
-  type SuccessEnvelope,
-} from './core/contract.js';
+export * from './public-contract.js';
 export type { Consumption, TokenRegistry } from './core/credits.js';
 export { ArtifactError } from './core/catalog.js';
 export type { ArtifactHeader, CatalogAge, SourceInfo } from './core/format.js';

@@ -55,6 +55,23 @@ describe('the core', () => {
   });
 });
 
+describe('cpmx/web', () => {
+  it('imports the core, the shared lookups, the public contract and itself only: no node: module, nothing that reads files', () => {
+    const offending = sources('src/web').flatMap((file) =>
+      importsOf(file)
+        .filter((specifier) => {
+          const local = target(file, specifier);
+          // client.ts gives the option types the Node client declares (type-only, erased).
+          return !local || !(local.startsWith('src/core/') || local.startsWith('src/web/') || local === 'src/client/lookups.ts' || local === 'src/client/client.ts' || local === 'src/public-contract.ts');
+        })
+        .map((specifier) => `${file} imports ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+    const valueImportsOfClient = sources('src/web').filter((file) => /^import \{[^}]*\} from '\.\.\/client\/client\.js'/m.test(readFileSync(join(root, file), 'utf8')));
+    expect(valueImportsOfClient).toEqual([]);
+  });
+});
+
 describe('the import graph', () => {
   it('has no cycles', () => {
     const graph = new Map(files.map((file) => [file, importsOf(file).map((specifier) => target(file, specifier)).filter((t): t is string => t !== undefined)]));

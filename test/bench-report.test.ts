@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTESTANTS } from '../bench/contestants/types.js';
 import { CPMX_EXTRAS, OPS, VERSION_2_OPS } from '../bench/ops.js';
 import { renderReport } from '../bench/report/render.js';
-import { CREDIT_TARGETS, PANEL_TARGETS, TARGETS, type Target } from '../bench/report/targets.js';
+import { CREDIT_TARGETS, PANEL_TARGETS, TARGETS, WEB_TARGETS, type Target } from '../bench/report/targets.js';
 import { readResults, type Results } from '../bench/results.js';
 import { median, quantile, quantiles, spread } from '../bench/stats.js';
 import { FIXTURE, root, tempDir } from './helpers.js';
@@ -84,7 +84,8 @@ describe('the report of the committed run', () => {
       (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
       (results.panel ? 0 : PANEL_TARGETS.length) -
       (results.validate?.quoted ? 0 : 1) -
-      (results.parse ? 0 : 1);
+      (results.parse ? 0 : 1) -
+      (results.web ? 0 : WEB_TARGETS.length);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
@@ -108,6 +109,28 @@ describe('the report of the committed run', () => {
     expect(judged.markdown).toContain('| artifact size | ≤ 2.3 MB | 3.00 MB | **missed** |');
   });
 
+  it('judges cpmx/web when a run has it', () => {
+    const withWeb = copy(results);
+    const spreadOf = (median: number, max = median) => ({ median, p25: median, p75: median, min: median, max, runs: 3 });
+    withWeb.web = {
+      exportSeconds: spreadOf(6.2),
+      codeBytes: { mean: 3400, ...spreadOf(2800, 14_000) },
+      formBytes: spreadOf(4300, 16_700),
+      moduleGzipBytes: 7800,
+      formModuleGzipBytes: 800,
+      artifactGzipBytes: 960_000,
+      firstAnswer: { webMs: spreadOf(40), libraryMs: spreadOf(120), ratio: 3 },
+    };
+    const judged = renderReport(withWeb);
+    const row = (start: string) => judged.targets.find((t) => t.name.startsWith(start));
+    expect(row('cpmx/web: one random code')).toMatchObject({ value: '3.3 KB', pass: true });
+    expect(row('cpmx/web: a form’s three selects, every municipality, largest')).toMatchObject({ value: '16.3 KB', pass: true });
+    expect(row('cpmx/web module')).toMatchObject({ value: '7.6 KB', pass: true });
+    expect(row('cpmx/web: first answer')).toMatchObject({ pass: true, value: expect.stringMatching(/3\.0× faster/) });
+    expect(row('cpmx export web')).toMatchObject({ pass: false });
+    expectEveryTargetShown(judged.markdown, judged.targets);
+  });
+
   it('judges and shows the embeddable handlers and the embedding when a run has them', () => {
     const withHandlers = copy(results);
     const http = withHandlers.http!;
@@ -127,7 +150,8 @@ describe('the report of the committed run', () => {
         (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
         (results.panel ? 0 : PANEL_TARGETS.length) -
         (results.validate?.quoted ? 0 : 1) -
-        (results.parse ? 0 : 1),
+        (results.parse ? 0 : 1) -
+        (results.web ? 0 : WEB_TARGETS.length),
     );
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 95% | 79% [77 – 82] | **missed** |');

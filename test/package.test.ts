@@ -37,11 +37,13 @@ describe('the tarball', () => {
       'dist/validate.cjs',
       'dist/validate.d.cts',
       'dist/validate.js',
+      'dist/web-form.js',
+      'dist/web.js',
       'package.json',
     ]);
     const types = files.filter((file) => file.startsWith('dist/src/'));
     expect(types.every((file) => file.endsWith('.d.ts'))).toBe(true);
-    expect(types).toEqual(expect.arrayContaining(['dist/src/index.d.ts', 'dist/src/http/fetch.d.ts', 'dist/src/http/middleware.d.ts', 'dist/src/validate/index.d.ts']));
+    expect(types).toEqual(expect.arrayContaining(['dist/src/index.d.ts', 'dist/src/http/fetch.d.ts', 'dist/src/http/middleware.d.ts', 'dist/src/validate/index.d.ts', 'dist/src/web/index.d.ts', 'dist/src/web/form-entry.d.ts']));
     // Every bundle a chunk imports is in the tarball.
     const shipped = new Set(files);
     for (const file of files.filter((f) => /^dist\/cli.*\.js$/.test(f))) {

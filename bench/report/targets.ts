@@ -119,6 +119,28 @@ export const PANEL_TARGETS: TargetRule[] = [
 /** The heap after load with the format-4 artifact (the quiet run before issue 21): format 5 must not need more. */
 const FORMAT_4_HEAP_BYTES = 4_607_920;
 
+/** cpmx/web: bytes per code and per form from a cold cache, the module, the first answer, the export. */
+export const WEB_TARGETS: TargetRule[] = [
+  ({ web }) =>
+    web ? { name: 'cpmx/web: one random code, gzipped bytes fetched cold (mean of 200)', target: '≤ 4 KB', value: kilobytes(web.codeBytes.mean), pass: web.codeBytes.mean <= 4 * 1024 } : null,
+  ({ web }) =>
+    web ? { name: 'cpmx/web: a form’s three selects, every municipality, largest', target: '≤ 30 KB', value: kilobytes(web.formBytes.max), pass: web.formBytes.max <= 30 * 1024 } : null,
+  ({ web }) =>
+    web ? { name: 'cpmx/web: a form’s three selects, median', target: '≤ 5 KB', value: kilobytes(web.formBytes.median), pass: web.formBytes.median <= 5 * 1024 } : null,
+  ({ web }) => (web ? { name: 'cpmx/web module, gzipped', target: '≤ 8 KB', value: kilobytes(web.moduleGzipBytes), pass: web.moduleGzipBytes <= 8 * 1024 } : null),
+  ({ web }) =>
+    web?.firstAnswer
+      ? {
+          name: 'cpmx/web: first answer of a cold page in Chromium, median (vs the library fetching the artifact)',
+          target: '≤ 50 ms',
+          value: `${format(web.firstAnswer.webMs.median, 'ms')} (${web.firstAnswer.ratio.toFixed(1)}× faster)`,
+          pass: web.firstAnswer.webMs.median <= 50,
+        }
+      : null,
+  ({ web }) =>
+    web ? { name: 'cpmx export web of the whole catalog, median', target: '≤ 5 s', value: format(web.exportSeconds.median * 1000, 'ms'), pass: web.exportSeconds.median <= 5 } : null,
+];
+
 export const TARGETS: TargetRule[] = [
   ({ sizes }) => ({ name: 'artifact size', target: '≤ 2.3 MB', value: megabytes(sizes.artifact, 2), pass: sizes.artifact <= 2.3 * MB }),
   ({ cold }) => {
@@ -215,6 +237,7 @@ export const TARGETS: TargetRule[] = [
     embed
       ? { name: 'browser bundle of the library, gzipped', target: '≤ 20 KB', value: kilobytes(embed.browserBundle.gzipBytes), pass: embed.browserBundle.gzipBytes <= 20 * 1024 }
       : null,
+  ...WEB_TARGETS,
   ({ diff }) =>
     diff
       ? { name: 'cpmx diff: the whole catalog against its artifact', target: '≤ 3 s', value: format(diff.ms.median, 'ms'), pass: diff.ms.median <= 3000 }

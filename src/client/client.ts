@@ -25,9 +25,10 @@ import {
   type SearchCpBody,
 } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
-import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
+import type { RawRequest } from '../core/request.js';
 import { handle, infoCpBody, type Answer, type RouterContext } from '../core/router.js';
 import type { Catalog } from '../core/catalog.js';
+import { LOCAL_TOKEN, lookupMethods, pathRequest } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
 
 /** Each client's catalog, for adapters that read names against it (one-line addresses). */
@@ -71,6 +72,9 @@ export interface SearchCpAdvancedOptions {
   limit?: number | string | undefined;
 }
 
+/** The lookups, one per method of the contract (the web client has them too, answering with promises). */
+export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo'>;
+
 export interface CpmxClient {
   /** The artifact file this client reads (loaded on the first real-data answer); "the artifact given as data" for bytes. */
   readonly dataPath: string;
@@ -112,9 +116,6 @@ export interface CpmxClient {
   catalogInfo(): ArtifactHeader & CatalogAge;
 }
 
-/** The typed lookups' token when the client has none and no registry counts tokens: any token answers locally. */
-const LOCAL_TOKEN = 'local';
-
 /**
  * Creates a client. For real data (any token but `pruebas`, or none) the artifact is loaded
  * now, so a missing one fails here with an ArtifactError that says what to do; with `pruebas`
@@ -127,61 +128,30 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const token = options.token || (registry ? undefined : LOCAL_TOKEN);
   const context: RouterContext = { catalog: source.get };
   if (token && token !== TEST_TOKEN) source.get();
-  const direct = Boolean(token) && token !== TEST_TOKEN && !registry;
 
   const answer = (raw: RawRequest | undefined): Answer => {
     const settled = settle(handle(raw, context), registry);
     if (isPromise(settled)) throw new TypeError('createClient: the registry answered with a promise; the client is synchronous, so its registry must be too');
     return settled;
   };
-  // Every request is built by rawRequest, in one shape, so the router's property reads stay monomorphic.
-  const ask = (raw: RawRequest): Body => answer(raw).body;
-  // JavaScript callers may pass a number: it is read as its text, as a path would carry it.
-  const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
-  /** An optional value: absent stays absent, anything else is read as its text. */
-  const optional = (value: unknown) => (value === undefined || value === null ? undefined : text(value));
-
-  function infoCp(cp: string): InfoCpFullBody;
-  function infoCp(cp: string, options: { type: 'simplified' }): InfoCpSimplifiedBody;
-  function infoCp(cp: string, options?: InfoCpOptions): InfoCpBody;
-  function infoCp(cp: string, options?: InfoCpOptions): InfoCpBody {
+  const lookups = lookupMethods((raw: RawRequest) => answer(raw).body, token) as Lookups;
+  // A real token with no registry: nothing to settle, so a well-formed, known code is answered
+  // directly (router.infoCpBody: the same checks and answer); anything else goes the usual way.
+  const direct = Boolean(token) && token !== TEST_TOKEN && !registry;
+  const infoCp = ((cp: string, options?: { type?: string | undefined }) => {
     const type = options?.type;
-    // A real token with no registry: nothing to settle, so a well-formed, known code is answered directly.
     if (direct && typeof cp === 'string' && (type === undefined || type === 'simplified')) {
       const body = infoCpBody(cp, type !== undefined, context);
-      if (body) return body as InfoCpBody;
+      if (body) return body;
     }
-    return ask(rawRequest('info_cp', text(cp), token, type)) as InfoCpBody;
-  }
-
+    return lookups.infoCp(cp, options as never);
+  }) as Lookups['infoCp'];
   const client: CpmxClient = {
     dataPath,
+    ...lookups,
     infoCp,
-    searchCp: (partial) => ask(rawRequest('search_cp', text(partial), token)) as SearchCpBody,
-    getEstados: () => ask(rawRequest('get_estados', undefined, token)) as EstadosBody,
-    getMunicipioPorEstado: (estado) => ask(rawRequest('get_municipio_por_estado', text(estado), token)) as MunicipiosBody,
-    getColoniaPorCp: (cp) => ask(rawRequest('get_colonia_por_cp', text(cp), token)) as ColoniaPorCpBody,
-    getCpPorEstado: (estado) => ask(rawRequest('get_cp_por_estado', text(estado), token)) as CpPorEstadoBody,
-    getCpPorMunicipio: (municipio, options) =>
-      ask(rawRequest('get_cp_por_municipio', text(municipio), token, undefined, optional(options?.estado))) as CpPorMunicipioBody,
-    getColoniaPorMunicipio: (municipio, options) =>
-      ask(rawRequest('get_colonia_por_municipio', text(municipio), token, undefined, optional(options?.estado))) as ColoniaPorMunicipioBody,
-    getColoniaPorEstadoMunicipio: (estado, municipio) =>
-      ask(rawRequest('get_colonia_por_estado_municipio', undefined, token, undefined, optional(estado), optional(municipio))) as ColoniaPorEstadoMunicipioBody,
-    searchCpAdvanced: (estado, options) =>
-      ask(
-        rawRequest('search_cp_advanced', text(estado), token, undefined, undefined, optional(options?.municipio), optional(options?.colonia), optional(options?.limit)),
-      ) as SearchCpAdvancedBody,
-    getEstadoClave: () => ask(rawRequest('get_estado_clave', undefined, token)) as EstadoClaveBody,
-    getMunicipioClavePorEstado: (estado) => ask(rawRequest('get_municipio_clave_por_estado', text(estado), token)) as MunicipioClavePorEstadoBody,
-    getMunicipioClavePorClaveEstado: (clave) => ask(rawRequest('get_municipio_clave_por_clave_estado', text(clave), token)) as MunicipioClavePorClaveEstadoBody,
-    getCitiesByStateCode: (clave) => ask(rawRequest('getCitiesByStateCode', text(clave), token)) as CitiesByStateCodeBody,
-    consultasDisponibles: () => ask(rawRequest('cuenta/consultas_disponibles', undefined, token)) as ConsultasDisponiblesBody,
     query: (path) => {
-      const raw = parseRequestPath(String(path));
-      // The client's own token stands in for a path that carries none, as a default token does.
-      if (raw && raw.token === undefined) raw.token = options.token || undefined;
-      const { status, body } = answer(raw);
+      const { status, body } = answer(pathRequest(path, options.token));
       return { status, body };
     },
     catalogInfo: () => {

@@ -3,6 +3,7 @@ import type { Command } from '../command.js';
 import { buildCommand } from './build.js';
 import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
+import { exportCommand } from './export.js';
 import { lookupCommands } from './lookups.js';
 import { panelCommand } from './panel.js';
 import { parseCommand } from './parse.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   downloadCommand,
   statusCommand,
   diffCommand,
+  exportCommand,
   serveCommand,
   tokensCommand,
   panelCommand,
