@@ -221,8 +221,9 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(printed.startsWith('## Design targets')).toBe(true);
 
     const report = renderReport(results);
-    // --no-http and --no-validate: no row for the 4 HTTP and 3 validation targets.
-    expect(report.targets).toHaveLength(TARGETS.length - 7 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
+    // --no-http and --no-validate: no row for the 4 HTTP and 3 validation targets; the web part's
+    // first answer in Chromium is measured only where the bench finds a Chromium (bench/browser.ts).
+    expect(report.targets).toHaveLength(TARGETS.length - 7 - (results.web?.firstAnswer ? 0 : 1) - CREDIT_TARGETS.length - PANEL_TARGETS.length);
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);
