@@ -245,7 +245,9 @@ describe('--workers when what they rely on fails (issue 22, item 7)', () => {
       const request = 'GET /query/info_cp/09810?token=demo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n';
       const outcomes: Promise<Awaited<ReturnType<typeof exchange>>>[] = [];
       for (let round = 0; round < 4; round++) {
-        for (let i = 0; i < 150; i++) outcomes.push(exchange(served.port, request, { timeoutMs: 8_000 }));
+        // The bug was a connection held forever; a replaced worker may take seconds to start on a
+        // loaded machine (restarts of quickly dying workers are delayed), so 20 s counts as hung.
+        for (let i = 0; i < 150; i++) outcomes.push(exchange(served.port, request, { timeoutMs: 20_000 }));
         const [victim] = workers();
         if (victim) process.kill(victim, 'SIGKILL');
         await new Promise((resolve) => setImmediate(resolve));
