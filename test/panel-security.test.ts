@@ -66,9 +66,10 @@ describe('the panel across two workers', () => {
   it('keeps a session in the registry: every request on a new connection, whichever worker takes it, knows who is logged in', async () => {
     const ana = await person('Ana');
     const pids = new Set<number>();
-    // One connection in three asks /health which worker it reached; the cluster hands
-    // connections to its workers in turn, so the pages between land on both.
-    for (let i = 0; i < 9; i++) {
+    // Connections alternate between asking /health which worker took them and asking for a page.
+    // Workers accept their own connections (the kernel, not the primary, picks one), so it goes on
+    // until both workers have been seen, with pages asked between, bounded.
+    for (let i = 0; i < 200 && (pids.size < 2 || i < 9); i++) {
       if (i % 3 === 0) {
         pids.add((JSON.parse((await send(base, 'GET', '/health')).body) as { pid: number }).pid);
         continue;
