@@ -38,6 +38,7 @@ describe('the tarball', () => {
       'dist/validate.d.cts',
       'dist/validate.js',
       'dist/web-form.js',
+      'dist/web-names.js',
       'dist/web.js',
       'package.json',
     ]);

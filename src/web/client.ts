@@ -31,7 +31,9 @@ import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '.
 import { LOCAL_TOKEN, lookupMethods } from '../client/lookups.js';
 import type { WebManifest } from './format.js';
 import { TreeFiles, TreeReplaced, WebTreeError, abortable, type TreeFetchOptions } from './tree-files.js';
-import { Missing, TreeView, type MunicipalityScope } from './view.js';
+import { loadNameReading } from './lazy-reading.js';
+import { Missing, NAME_READING } from './missing.js';
+import { TreeView, type MunicipalityScope } from './view.js';
 
 export interface WebClientOptions extends TreeFetchOptions {
   /** Sent with every lookup; `pruebas` gives test mode. Without one the lookups answer, as the Node client's do. */
@@ -117,7 +119,7 @@ export function createWebClient(options: WebClientOptions): WebClient {
             return handle(raw, { catalog: () => new TreeView(arrived, scope) as unknown as Catalog });
           } catch (error) {
             if (!(error instanceof Missing)) throw error;
-            await abortable(Promise.all(error.parts.map((part) => files.load(part))), signal);
+            await abortable(Promise.all(error.parts.map((part) => (part === NAME_READING ? loadNameReading() : files.load(part)))), signal);
           }
         }
         throw new WebTreeError('damaged', String(options.base), 'the files do not fit together: export the tree again');

@@ -14,11 +14,7 @@
 import type { Catalog } from '../core/catalog.js';
 import { findState } from '../core/names.js';
 import { SETTLEMENTS_PER_CODE, type CodeListFile, type DigitFile, type MunicipalityFile, type ShardCode, type ShardFile, type StateFile, type StateKeysFile, type StatesFile, type WebManifest } from './format.js';
-
-/** Thrown by a view method whose files have not arrived: the parts to fetch. */
-export class Missing {
-  constructor(readonly parts: readonly string[]) {}
-}
+import { Missing } from './missing.js';
 
 /** The files that have arrived, by part name (`e`, `s09`, `c098`, ...). */
 export interface Arrived {

@@ -42,7 +42,7 @@ export function randomFlows(node: CpmxClient, count: number, seed: number): [est
 /**
  * Every method, with good and bad arguments: codes that exist and do not, malformed ones (each
  * error of the contract), states by name, alias and key, municipalities in one state and in
- * all, the `colonia` filter and `limit`, and test mode.
+ * all, written forms (`N.L.`, `Alc. Iztapalapa`), the `colonia` filter and `limit`, and test mode.
  */
 export function methodCalls(node: CpmxClient, seed: number): Call[] {
   const codes = randomCodes(node, 20, seed);
@@ -66,6 +66,11 @@ export function methodCalls(node: CpmxClient, seed: number): Call[] {
       ['searchCpAdvanced', estado, { municipio, limit: 'x' }],
     );
   }
+  // Names as people write them, past the catalog's spellings: read by the lazily loaded name reading.
+  for (const [estado, municipio] of [['N.L.', 'Gral. Escobedo'], ['CDMX', 'Alc. Iztapalapa'], ['Jal.', 'Mpio. de Zapopan'], ['Edo. Méx.', 'Nezahualcóyotl'], ['MX-NLE', 'Sta. Catarina'], ['Q. Roo', 'Del. Nowhere']]) {
+    calls.push(['getMunicipioPorEstado', estado], ['getColoniaPorEstadoMunicipio', estado, municipio], ['getCpPorMunicipio', municipio, { estado }], ['searchCpAdvanced', estado, { municipio, limit: 3 }]);
+  }
+  calls.push(['getCpPorMunicipio', 'Gral. Escobedo'], ['getColoniaPorMunicipio', 'Alc. Coyoacán']);
   // One name in many states, answered from every state's file.
   for (const municipio of ['Benito Juárez', 'JUAREZ', 'Nowhere', flows[0]![1]]) calls.push(['getCpPorMunicipio', municipio], ['getColoniaPorMunicipio', municipio]);
   calls.push(['searchCpAdvanced', 'Colima', { colonia: 'centro' }], ['searchCpAdvanced', 'CDMX', { municipio: 'Coyoacán', colonia: 'del  carmen', limit: 3 }], ['searchCpAdvanced', 'Colima', { colonia: 'zzzzqq' }]);
