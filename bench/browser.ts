@@ -1,22 +1,12 @@
 /**
- * Chromium for the benchmark's browser parts: CPMX_CHROMIUM, else `chromium` on the PATH,
- * driven by playwright-core (the tests' launcher is test/support/browser.ts); undefined when
- * there is none, and the report says the part was not measured.
+ * Chromium for the benchmark's browser parts: the tests' (bench/chromium.ts): CPMX_CHROMIUM,
+ * else a Chromium or Chrome on the PATH, else the npm one, installed on first need, so that
+ * `npm run bench` measures the browser on a fresh machine with only Node. `--no-browser`
+ * leaves the browser parts out (the report then says they were not measured).
  */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 
-export function benchBrowser(): (() => Promise<Browser>) | undefined {
-  const candidates = process.env.CPMX_CHROMIUM ? [process.env.CPMX_CHROMIUM] : (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'chromium'));
-  const executablePath = candidates.find((path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (!executablePath) return undefined;
-  return async () => (await import('playwright-core')).chromium.launch({ executablePath, headless: true, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+export function benchBrowser(enabled = true): (() => Promise<Browser>) | undefined {
+  return enabled ? launchChromium : undefined;
 }

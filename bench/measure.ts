@@ -34,6 +34,8 @@ export interface MeasureOptions {
   httpSeconds: number;
   validate: boolean;
   validateRecords: number;
+  /** Whether to measure in Chromium (the first answer of cpmx/web's page); default true. */
+  browser?: boolean;
   log: (line: string) => void;
 }
 
@@ -66,7 +68,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     work,
     node: (await import(join(packageRoot, 'dist', 'cpmx.js'))).createClient({ token: 'demo', dataPath: artifact }),
     createWebClient: (await import(join(packageRoot, 'dist', 'web.js'))).createWebClient,
-    launch: benchBrowser(),
+    launch: benchBrowser(options.browser ?? true),
     seed: SEED,
     codes: 200,
     pageRuns: options.coldRuns,

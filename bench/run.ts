@@ -4,10 +4,11 @@
  * `npm run bench:report` does from the file.
  *
  *   node dist/bench/run.js [--catalog FILE] [--work DIR] [--out DIR] [--time MS] [--cold-runs N]
- *     [--no-http] [--http-seconds S] [--no-validate] [--validate-records N] [--no-write]
+ *     [--no-http] [--http-seconds S] [--no-validate] [--validate-records N] [--no-browser] [--no-write]
  *
  * --out (default bench/) is where results.json, RESULTS.md and chart.svg go; --no-write
- * prints the targets and writes nothing.
+ * prints the targets and writes nothing; --no-browser leaves out what is measured in Chromium
+ * (otherwise the one the tests use: installed from npm on first need, bench/chromium.ts).
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,7 @@ const { values: options } = parseArgs({
     'no-write': { type: 'boolean' },
     'no-http': { type: 'boolean' },
     'no-validate': { type: 'boolean' },
+    'no-browser': { type: 'boolean' },
     'validate-records': { type: 'string' },
     'http-seconds': { type: 'string' },
   },
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
     work: resolve(options.work ?? join(here, 'work')),
     http: !options['no-http'],
     validate: !options['no-validate'],
+    browser: !options['no-browser'],
     log,
   });
   const json = `${JSON.stringify(results, null, 2)}\n`;

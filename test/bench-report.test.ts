@@ -194,7 +194,7 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
   it('measures into results.json, and the report renders the same from the file alone', { timeout: 180_000 }, () => {
     const out = join(dir, 'out');
     const again = join(dir, 'again');
-    const args = ['--catalog', FIXTURE, '--work', join(dir, 'work'), '--out', out, '--time', '5', '--cold-runs', '1', '--no-http', '--no-validate'];
+    const args = ['--catalog', FIXTURE, '--work', join(dir, 'work'), '--out', out, '--time', '5', '--cold-runs', '1', '--no-http', '--no-validate', '--no-browser'];
     execFileSync(process.execPath, [join(root, 'dist', 'bench', 'run.js'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
     const results = readResults(join(out, 'results.json'));
@@ -221,9 +221,10 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(printed.startsWith('## Design targets')).toBe(true);
 
     const report = renderReport(results);
-    // --no-http and --no-validate: no row for the 4 HTTP and 3 validation targets; the web part's
-    // first answer in Chromium is measured only where the bench finds a Chromium (bench/browser.ts).
-    expect(report.targets).toHaveLength(TARGETS.length - 7 - (results.web?.firstAnswer ? 0 : 1) - CREDIT_TARGETS.length - PANEL_TARGETS.length);
+    // --no-http, --no-validate and --no-browser: no row for the 4 HTTP and 3 validation targets
+    // nor for the web part's first answer in Chromium.
+    expect(results.web?.firstAnswer).toBeNull();
+    expect(report.targets).toHaveLength(TARGETS.length - 8 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);

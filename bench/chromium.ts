@@ -1,0 +1,194 @@
+/**
+ * A real browser for the tests and the benchmark, driven by playwright-core: CPMX_CHROMIUM when set, else a Chromium
+ * or Chrome on the PATH, else the Chromium that npm has, so that `npm test` needs nothing but
+ * Node and npm. That one is @sparticuz/chromium (a headless-shell build for AWS Lambda, with
+ * the few libraries it needs that a bare Linux may lack), installed on first need into
+ * node_modules/.cache/ like the lowest-Node binaries: about 65 MB, once.
+ *
+ * Its own launcher is not used, for two reasons. Its default arguments turn web security off
+ * (`--disable-web-security`, site isolation off, a single process), under which a CORS test
+ * would pass for the wrong reason: here it runs with the same arguments as any Chromium, a
+ * normal multi-process browser with normal security (test/embed/browser.test.ts checks that a
+ * cross-origin read is refused). And it unpacks itself into /tmp, shared by every process and
+ * user, where parallel first launches read half-written files: here it is unpacked once into a
+ * folder of its own under the checkout's cache, by one process holding a lock, and renamed into
+ * place whole, so every other test file either waits for it or finds it complete.
+ *
+ * A test that needs a browser fails, never skips, when none can be had (test/support/browser.ts
+ * launches it for test files; bench/browser.ts for the benchmark).
+ */
+import { execFile } from 'node:child_process';
+import { accessSync, constants, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { createBrotliDecompress } from 'node:zlib';
+import { chromium, type Browser } from 'playwright-core';
+import { cacheFolder, installCached } from './npm-cache.js';
+
+/** The npm Chromium: 147 is the newest whose `engines` takes Node 20 (148 and later want 22.17). */
+export const NPM_CHROMIUM = { name: '@sparticuz/chromium', version: '147.0.0' };
+/** For a test or hook that launches the first browser: the npm Chromium's first install (a 65 MB download) may come first. */
+export const BROWSER_INSTALL_TIMEOUT = 600_000;
+const cache = cacheFolder(join('cpmx-chromium', NPM_CHROMIUM.version));
+const run = promisify(execFile);
+
+/** The browsers looked for on the PATH, in order. */
+const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A browser installed on this machine: CPMX_CHROMIUM (which must exist: a name given and
+ * missing is an error, not a reason to use another), else the first of SYSTEM_NAMES on the PATH.
+ */
+export function systemChromium(): string | undefined {
+  const given = process.env.CPMX_CHROMIUM;
+  if (given) {
+    if (executable(given)) return given;
+    throw new Error(`no Chromium found at CPMX_CHROMIUM=${given}: set it to a Chrome or Chromium binary, or unset it to use one on the PATH or else the one npm installs (${NPM_CHROMIUM.name})`);
+  }
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const name of SYSTEM_NAMES) {
+    for (const dir of dirs) if (executable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** How to start a browser: its binary and what its environment adds. */
+export interface BrowserBinary {
+  executablePath: string;
+  env: Record<string, string>;
+  /** `system` (CPMX_CHROMIUM or the PATH) or `npm`. */
+  from: 'system' | 'npm';
+}
+
+/** What the npm Chromium's folder holds once complete (the last file written before the rename). */
+const COMPLETE = 'complete.json';
+
+function npmBinary(): BrowserBinary {
+  return {
+    executablePath: join(cache, 'chromium'),
+    env: {
+      // Its own NSS and expat, built for the same glibc era; a bare Debian or Ubuntu may have none.
+      LD_LIBRARY_PATH: [join(cache, 'al2023', 'lib'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(delimiter),
+      FONTCONFIG_FILE: join(cache, 'fonts', 'fonts.conf'),
+    },
+    from: 'npm',
+  };
+}
+
+/** Unpacks `file.br` (a brotli stream, or a tar of one when `tarInto` is given). */
+async function unbrotli(file: string, to: string, tarInto?: string): Promise<void> {
+  await pipeline(createReadStream(file), createBrotliDecompress(), createWriteStream(to, { mode: 0o755 }));
+  if (tarInto === undefined) return;
+  mkdirSync(tarInto, { recursive: true });
+  await run('tar', ['-xf', to, '-C', tarInto]);
+  rmSync(to);
+}
+
+/** Installs the npm Chromium into a folder of this process's, unpacks it, and renames it into place whole. */
+async function installNpmChromium(): Promise<void> {
+  const work = `${cache}.part-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  try {
+    const npmDir = await installCached(`cpmx-chromium-package-${NPM_CHROMIUM.version}`, [`${NPM_CHROMIUM.name}@${NPM_CHROMIUM.version}`]);
+    const bin = join(npmDir, 'node_modules', ...NPM_CHROMIUM.name.split('/'), 'bin');
+    await unbrotli(join(bin, 'chromium.br'), join(work, 'chromium'));
+    // SwiftShader's libraries sit beside the binary, where Chromium looks for them.
+    await unbrotli(join(bin, 'swiftshader.tar.br'), join(work, 'swiftshader.tar'), work);
+    await unbrotli(join(bin, 'al2023.tar.br'), join(work, 'al2023.tar'), join(work, 'al2023'));
+    await unbrotli(join(bin, 'fonts.tar.br'), join(work, 'fonts.tar'), join(work, 'fonts'));
+    // Its fonts.conf names Lambda's folders; this one names the fonts unpacked here.
+    const fonts = join(work, 'fonts');
+    writeFileSync(
+      join(fonts, 'fonts.conf'),
+      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(cache, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(cache, 'fonts', 'cache')}</cachedir>\n</fontconfig>\n`,
+    );
+    // Its brotli files are no longer needed once unpacked (this process holds the lock).
+    rmSync(npmDir, { recursive: true });
+    writeFileSync(join(work, COMPLETE), `${JSON.stringify(NPM_CHROMIUM)}\n`);
+    renameSync(work, cache);
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true });
+    throw new Error(`could not install ${NPM_CHROMIUM.name}@${NPM_CHROMIUM.version} for the browser tests and the benchmark (npm, then brotli and tar): ${(error as Error).message}`);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** False once the lock's holder has died (or never wrote its pid, a minute ago). */
+function holderAlive(lock: string): boolean {
+  try {
+    return alive(Number(readFileSync(join(lock, 'pid'), 'utf8')));
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 60_000;
+    } catch {
+      return true; // gone already: try again
+    }
+  }
+}
+
+/**
+ * The npm Chromium, installed by one process at a time: the one that makes the lock folder
+ * installs; the others wait for the folder to be complete, or take over a lock whose holder died.
+ */
+async function npmChromium(): Promise<BrowserBinary> {
+  const lock = `${cache}.lock`;
+  const deadline = Date.now() + BROWSER_INSTALL_TIMEOUT;
+  mkdirSync(join(cache, '..'), { recursive: true });
+  while (!existsSync(join(cache, COMPLETE))) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (!holderAlive(lock)) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`timed out waiting for another test process to install ${NPM_CHROMIUM.name} into ${cache} (lock ${lock})`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      // A folder left by a process that died before its rename has no COMPLETE file.
+      if (!existsSync(join(cache, COMPLETE))) {
+        rmSync(cache, { recursive: true, force: true });
+        await installNpmChromium();
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return npmBinary();
+}
+
+/** The browser to launch: one installed on this machine, else the npm Chromium. */
+export async function browserBinary(): Promise<BrowserBinary> {
+  const system = systemChromium();
+  return system ? { executablePath: system, env: {}, from: 'system' } : npmChromium();
+}
+
+/** Launches headless Chromium (the caller closes it): the same binary and arguments for the tests and the benchmark. */
+export async function launchChromium(): Promise<Browser> {
+  const binary = await browserBinary();
+  return chromium.launch({
+    executablePath: binary.executablePath,
+    env: { ...process.env, ...binary.env },
+    headless: true,
+    args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
