@@ -9,10 +9,12 @@ import { crc32 } from '../src/core/crc32.js';
 import type { ArtifactHeader } from '../src/core/format.js';
 import { VERSION } from '../src/version.js';
 import {
+  DIRECT_PART,
   MANIFEST,
   SETTLEMENTS_PER_CODE,
   WEB_FORMAT,
   WEB_FORMAT_VERSION,
+  directFileName,
   hashText,
   treeFileName,
   type CodeListFile,
@@ -29,6 +31,8 @@ import {
 export interface WebTree {
   /** Every file by name, the manifest included. */
   files: Map<string, Uint8Array>;
+  /** Direct names (`c098.json`) → the hashed file of the same bytes (`c098.<crc>.json`): see `DIRECT_PART`. */
+  links: Map<string, string>;
   manifest: WebManifest;
 }
 
@@ -51,11 +55,14 @@ class Interned<T> {
 
 export function webTree(catalog: Catalog, header: ArtifactHeader): WebTree {
   const files = new Map<string, Uint8Array>();
-  /** Adds a file; returns its hash. */
+  const links = new Map<string, string>();
+  /** Adds a file (and its direct name, for the parts that have one); returns its hash. */
   const add = (part: string, content: unknown): string => {
     const bytes = encoder.encode(JSON.stringify(content));
     const hash = hashText(crc32(bytes));
-    files.set(treeFileName(part, hash), bytes);
+    const name = treeFileName(part, hash);
+    files.set(name, bytes);
+    if (DIRECT_PART.test(part)) links.set(directFileName(part), name);
     return hash;
   };
 
@@ -125,7 +132,7 @@ export function webTree(catalog: Catalog, header: ArtifactHeader): WebTree {
     digits,
   };
   files.set(MANIFEST, encoder.encode(`${JSON.stringify(manifest, null, 2)}\n`));
-  return { files, manifest };
+  return { files, links, manifest };
 }
 
 /** The shard of code indices `start` to `end` (one three-digit prefix). */

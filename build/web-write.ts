@@ -5,7 +5,7 @@
  * files named as an export names them, nothing else) is replaced: anything of the user's in
  * it stops the export before a byte is written.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { MANIFEST, TREE_FILE, WEB_FORMAT } from '../src/web/format.js';
 import type { WebTree } from './web-tree.js';
@@ -82,6 +82,15 @@ export function writeWebTree(target: string, tree: WebTree): WrittenTree {
       writeFileSync(join(fresh, name), content, { mode: 0o644 });
       bytes += content.length;
     }
+    // Direct names are the same bytes as their hashed files: hard links, or copies where the file system has none.
+    for (const [name, target] of tree.links) {
+      try {
+        linkSync(join(fresh, target), join(fresh, name));
+      } catch {
+        copyFileSync(join(fresh, target), join(fresh, name));
+      }
+      bytes += tree.files.get(target)!.length;
+    }
     const manifest = tree.files.get(MANIFEST)!;
     writeFileSync(join(fresh, MANIFEST), manifest, { mode: 0o644 });
     bytes += manifest.length;
@@ -97,5 +106,5 @@ export function writeWebTree(target: string, tree: WebTree): WrittenTree {
     throw error;
   }
   if (exists) rmSync(old, { recursive: true, force: true });
-  return { dir, files: tree.files.size, bytes };
+  return { dir, files: tree.files.size + tree.links.size, bytes };
 }

@@ -145,15 +145,14 @@ describe('cpmx/web in Chromium', () => {
   });
 
   it('refuses missing, stale and damaged trees with errors that say so', async () => {
-    // Copies of what answering 44100 reads: the manifest, the digits' indexes, the shard.
+    // Copies of what answering 44100 reads: the manifest, the digits' indexes, the shard (under its hashed and its direct name).
     const copy = (name: string) => {
       mkdirSync(join(dir, name));
       for (const file of readdirSync(tree).filter((file) => /^(manifest|d\d|c441)\./.test(file))) cpSync(join(tree, file), join(dir, name, file));
-      return join(dir, name, readdirSync(tree).find((file) => file.startsWith('c441.'))!);
+      return [join(dir, name, readdirSync(tree).find((file) => /^c441\.[0-9a-f]{8}\.json$/.test(file))!), join(dir, name, 'c441.json')];
     };
-    rmSync(copy('stale'));
-    const damaged = copy('damaged');
-    writeFileSync(damaged, readFileSync(damaged, 'utf8').replace('Guadalajara', 'Guadalajaro'));
+    for (const file of copy('stale')) rmSync(file);
+    for (const file of copy('damaged')) writeFileSync(file, readFileSync(file, 'utf8').replace('Guadalajara', 'Guadalajaro'));
     const problems = await page.evaluate(async () => {
       const { createWebClient } = (globalThis as unknown as { web: typeof import('../src/web/index.js') }).web;
       const problem = (base: string) =>

@@ -55,10 +55,19 @@ describe('cpmx export web', () => {
     const manifest = JSON.parse(readFileSync(join(tree, 'manifest.json'), 'utf8'));
     const header = node.catalogInfo();
     expect(manifest).toMatchObject({ format: 'cpmx-web', version: 1, catalog: { date: header.source.date, codes: header.codes, states: 32, municipalities: header.municipalities } });
-    const names = readdirSync(tree).filter((name) => name !== 'manifest.json');
+    const all = readdirSync(tree).filter((name) => name !== 'manifest.json');
+    const names = all.filter((name) => /\.[0-9a-f]{8}\.json$/.test(name));
     for (const name of names) {
       const hash = /\.([0-9a-f]{8})\.json$/.exec(name)![1];
       expect(crc32(readFileSync(join(tree, name))).toString(16).padStart(8, '0'), name).toBe(hash);
+    }
+    // The state list, the digits' indexes and the shards also under their direct names, the same bytes as their hashed files.
+    const direct = all.filter((name) => !names.includes(name));
+    expect(direct.every((name) => /^(e|d\d|c\d{3})\.json$/.test(name))).toBe(true);
+    expect(direct.sort()).toEqual(names.filter((name) => /^(e|d\d|c\d{3})\./.test(name)).map((name) => name.replace(/\.[0-9a-f]{8}\.json$/, '.json')).sort());
+    for (const name of direct) {
+      const hashed = names.find((other) => other.startsWith(name.replace(/json$/, '')))!;
+      expect(readFileSync(join(tree, name)).equals(readFileSync(join(tree, hashed))), name).toBe(true);
     }
     const count = (part: string) => names.filter((name) => name.startsWith(part)).length;
     expect([count('e.'), count('s'), count('x'), count('p'), count('m')]).toEqual([1, 32, 32, 32, header.municipalities]);
@@ -99,7 +108,7 @@ describe('cpmx export web', () => {
     const after = readdirSync(target);
     // Files whose content did not change keep their names; the others are gone with the old tree.
     const digitOne = (names: string[]) => names.filter((name) => /^(d1|k1|c110)\./.test(name));
-    expect(digitOne(before).length).toBe(3);
+    expect(digitOne(before).length).toBe(5); // d1 and c110 under their hashed and direct names, k1
     expect(digitOne(after)).toEqual([]);
     expect(after.filter((name) => name.startsWith('c098.'))).toEqual(before.filter((name) => name.startsWith('c098.')));
     expect(JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8')).catalog.codes).toBe(changed.catalogInfo().codes);
@@ -175,13 +184,14 @@ describe('cpmx/web over HTTP with Node’s fetch', () => {
     };
     const client = web.createWebClient({ base: `${site}/tree/`, fetch: recording });
     await client.prefetch('Jalisco');
-    expect(fetched).toEqual(['manifest', 'e', 's14']);
+    // The state list by its direct name, at once, beside the manifest; then the state's file.
+    expect(fetched).toEqual(['e', 'manifest', 's14']);
     // Without a token, as the Node client's.
     expect(await client.getMunicipioPorEstado('Jalisco')).toEqual(createClient({ dataPath: artifact }).getMunicipioPorEstado('Jalisco'));
     const withToken = web.createWebClient({ base: `${site}/tree/`, token: 'demo', fetch: recording });
     await withToken.prefetch();
     expect(await withToken.getEstados()).toEqual(node.getEstados());
-    expect(fetched).toEqual(['manifest', 'e', 's14', 'manifest', 'e']);
+    expect(fetched).toEqual(['e', 'manifest', 's14', 'e', 'manifest']);
   });
 
   it('tries again when the host fails for a moment', async () => {
@@ -203,7 +213,13 @@ describe('cpmx/web refuses a tree it cannot trust', () => {
     change(copy);
     return `${site}/sites/${name}/`;
   }
-  const shardOf = (copy: string, prefix: string) => readdirSync(copy).find((file) => file.startsWith(`c${prefix}.`))!;
+  const shardOf = (copy: string, prefix: string) => readdirSync(copy).find((file) => new RegExp(`^c${prefix}\\.[0-9a-f]{8}\\.json$`).test(file))!;
+  /** Changes a file under its hashed name and its direct name alike (a copy of the tree, not links). */
+  const bothNames = (copy: string, hashed: string, change: (file: string) => void) => {
+    change(join(copy, hashed));
+    change(join(copy, hashed.replace(/\.[0-9a-f]{8}\.json$/, '.json')));
+  };
+  const damage = (file: string) => writeFileSync(file, readFileSync(file, 'utf8').replace('Iztapalapa', 'Iztapalapo'));
   // These trees are the fixture's, copied and changed.
 
   it('missing: no tree at the address', async () => {
@@ -212,17 +228,29 @@ describe('cpmx/web refuses a tree it cannot trust', () => {
   });
 
   it('damaged: a file whose bytes are not the ones its name says, and no answer from it', async () => {
-    const base = variant('damaged', (copy) => {
-      const file = join(copy, shardOf(copy, '098'));
-      writeFileSync(file, readFileSync(file, 'utf8').replace('Iztapalapa', 'Iztapalapo'));
-    });
+    const base = variant('damaged', (copy) => bothNames(copy, shardOf(copy, '098'), damage));
     const client = web.createWebClient({ base, token: 'demo' });
     await expect(client.infoCp('09810')).rejects.toMatchObject({ problem: 'damaged', message: expect.stringMatching(/c098\.[0-9a-f]{8}\.json is damaged \(CRC-32 [0-9a-f]{8}, not [0-9a-f]{8}\)/) });
     expect(await client.infoCp('11000')).toEqual(mini.infoCp('11000'));
   });
 
+  it('passes over a direct name whose bytes are not the hashed file’s (damaged, or of another export) for the hashed name', async () => {
+    const base = variant('direct-damaged', (copy) => {
+      damage(join(copy, 'c098.json'));
+      // Well-formed, but not what the manifest names: used, it would answer no states.
+      writeFileSync(join(copy, 'e.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(copy, 'e.json'), 'utf8')), estado: [] }));
+    });
+    const client = web.createWebClient({ base, token: 'demo' });
+    expect(await client.infoCp('09810')).toEqual(mini.infoCp('09810'));
+    expect(await client.getEstados()).toEqual(mini.getEstados());
+    // Each of them fetched twice: the direct name, then the hashed one.
+    const size = (tree: string, name: string) => readFileSync(join(tree, name)).length;
+    const copy = join(dir, 'direct-damaged');
+    expect(client.bytesReceived).toBeGreaterThanOrEqual(size(copy, 'c098.json') + size(copy, 'e.json') + size(miniTree, 'c098.json') + size(miniTree, 'e.json'));
+  });
+
   it('stale: a file the manifest names is not there, or the format is another', async () => {
-    const missingFile = variant('stale', (copy) => rmSync(join(copy, shardOf(copy, '098'))));
+    const missingFile = variant('stale', (copy) => bothNames(copy, shardOf(copy, '098'), (file) => rmSync(file)));
     await expect(web.createWebClient({ base: missingFile, token: 'demo' }).infoCp('09810')).rejects.toMatchObject({
       problem: 'stale',
       message: expect.stringMatching(/is named by the manifest but not on the server/),

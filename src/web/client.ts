@@ -25,7 +25,7 @@ import type {
   SearchCpAdvancedBody,
   SearchCpBody,
 } from '../core/contract.js';
-import { checkParameters, rawRequest, type RawRequest } from '../core/request.js';
+import { checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
 import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
 import { LOCAL_TOKEN, lookupMethods } from '../client/lookups.js';
@@ -81,14 +81,22 @@ export interface WebClient {
 /** Rounds of fetching one answer may take: the deepest answer needs the state list, a state's file, then its municipalities' files. */
 const MAX_ROUNDS = 8;
 
+type Checked = ReturnType<typeof checkParameters> | undefined;
+
 /** Which municipalities a request's name lookup may see (see `MunicipalityScope`). */
-function scopeOf(raw: RawRequest | undefined): MunicipalityScope {
-  const request = raw?.token ? checkParameters(raw, raw.token) : undefined;
+function scopeOf(request: Checked): MunicipalityScope {
   if (typeof request !== 'object') return undefined;
   if (request.method === 'get_cp_por_municipio' || request.method === 'get_colonia_por_municipio') {
     return request.estado === undefined ? 'all' : { estado: request.estado };
   }
   return request.method === 'search_cp_advanced' ? { estado: request.estado } : undefined;
+}
+
+/** The parts an answer reads first: a code's digit index and shard, else the state list. */
+function firstParts(request: Request): string[] {
+  const code = 'cp' in request ? request.cp : request.method === 'search_cp' ? request.partial : undefined;
+  if (code === undefined) return ['e'];
+  return /^\d{3}/.test(code) ? [`d${code[0]}`, `c${code.slice(0, 3)}`] : /^\d/.test(code) ? [`d${code[0]}`] : [];
 }
 
 export function createWebClient(options: WebClientOptions): WebClient {
@@ -109,7 +117,10 @@ export function createWebClient(options: WebClientOptions): WebClient {
     } catch (error) {
       if (!(error instanceof Missing)) throw error;
     }
-    const scope = scopeOf(raw);
+    const request = raw?.token ? checkParameters(raw, raw.token) : undefined;
+    const scope = scopeOf(request);
+    // The files an answer starts from, fetched at once with the manifest (by their direct names).
+    if (typeof request === 'object') files.prefetch(firstParts(request));
     // Once, the tree may be found replaced on the server (a new export): then it is read afresh.
     for (let attempt = 0; ; attempt++) {
       try {

@@ -4,7 +4,8 @@
  * these shapes and the web client reads them; nothing else does.
  *
  * Every file but the manifest is named `<part>.<crc32 hex>.json`, the CRC-32 of its bytes, so
- * a name never changes meaning (cache it forever) and a damaged copy is caught. The names form
+ * a name never changes meaning (cache it forever) and a damaged copy is caught; the few a
+ * first answer starts from are also under a direct name (`DIRECT_PART`). The names form
  * a tree of hashes: the manifest names the state list and one index per first digit of a code;
  * the state list names each state's file; a state's file names its municipalities' files; a
  * digit's index names its code shards (one per three-digit prefix). A file is trusted because
@@ -28,8 +29,22 @@ export function treeFileName(part: string, hash: string): string {
   return `${part}.${hash}.json`;
 }
 
-/** What a tree file's name looks like; anything else in an export's folder is not the export's. */
-export const TREE_FILE = /^[a-z][0-9a-z-]*\.[0-9a-f]{8}\.json$/;
+/**
+ * Parts a client can name before any file has arrived: the state list, a digit's index, a code
+ * shard. The tree has each also under its direct name (`e.json`, `d0.json`, `c098.json`, the
+ * same bytes), so a client fetches it at once, beside its parents rather than after them, and
+ * uses it only if its CRC-32 is the one its parent names (else it reads the hashed name).
+ * Direct names change meaning with each export: serve them, as the manifest, with `no-cache`.
+ */
+export const DIRECT_PART = /^(e|d[0-9]|c[0-9]{3})$/;
+
+/** A part's direct name (see `DIRECT_PART`). */
+export function directFileName(part: string): string {
+  return `${part}.json`;
+}
+
+/** What a tree file's name looks like (hashed, or a direct name); anything else in an export's folder is not the export's. */
+export const TREE_FILE = /^([a-z][0-9a-z-]*\.[0-9a-f]{8}|e|d[0-9]|c[0-9]{3})\.json$/;
 
 /** A CRC-32 as the eight hex digits of a file name. */
 export function hashText(crc: number): string {

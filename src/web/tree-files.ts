@@ -5,7 +5,7 @@
  * the tree (missing, stale, damaged, unreachable). Only `fetch`: no Node API.
  */
 import { crc32 } from '../core/crc32.js';
-import { MANIFEST, WEB_FORMAT, WEB_FORMAT_VERSION, hashText, treeFileName, type DigitFile, type StateFile, type StatesFile, type WebManifest } from './format.js';
+import { DIRECT_PART, MANIFEST, WEB_FORMAT, WEB_FORMAT_VERSION, directFileName, hashText, treeFileName, type DigitFile, type StateFile, type StatesFile, type WebManifest } from './format.js';
 import type { Arrived } from './view.js';
 
 /** What is wrong with the tree: none at the address, not matching its manifest, a file whose bytes are not the ones named, or no answer from the host. */
@@ -63,6 +63,8 @@ export class TreeFiles {
   private readonly retryDelay: number;
   private manifestText: string | undefined;
   private arrived: Promise<Arrived> | undefined;
+  /** The manifest and files once the manifest has arrived (what is known without waiting). */
+  private known: Arrived | undefined;
   private loading = new Map<string, Promise<unknown>>();
   /** Bytes of file bodies received (as decoded, before any content encoding is undone: see the README for what goes over the wire). */
   bytesReceived = 0;
@@ -144,7 +146,7 @@ export class TreeFiles {
     if (!this.arrived) {
       const arrived = this.readManifest().then(({ text, manifest }) => {
         this.manifestText = text;
-        return { manifest, files: new Map<string, unknown>() };
+        return (this.known = { manifest, files: new Map<string, unknown>() });
       });
       arrived.catch(() => {
         if (this.arrived === arrived) this.arrived = undefined;
@@ -157,6 +159,7 @@ export class TreeFiles {
   /** Forgets the manifest and every file: the next answer reads the tree afresh. */
   reset(): void {
     this.arrived = undefined;
+    this.known = undefined;
     this.manifestText = undefined;
     this.loading = new Map();
   }
@@ -196,13 +199,28 @@ export class TreeFiles {
     return loading;
   }
 
+  /** Whether the file that names a part's hash has arrived (the manifest for the state list and the digits' indexes). */
+  private parentKnown(part: string): boolean {
+    return part[0] === 'c' ? this.known?.files.has(`d${part[1]}`) === true : this.known !== undefined;
+  }
+
+  /** Starts loading parts an answer will need, before it asks for them (failures are the answer's to report). */
+  prefetch(parts: readonly string[]): void {
+    for (const part of parts) this.load(part).catch(() => {});
+  }
+
   private async fetchPart(part: string): Promise<unknown> {
+    // Before its parent has arrived, a part with a direct name is fetched by it at once, beside the parent.
+    const direct = DIRECT_PART.test(part) && !this.parentKnown(part) ? this.get(directFileName(part)).catch(() => undefined) : undefined;
     const tree = await this.tree();
     const hash = await this.hashOf(part, tree);
     const name = treeFileName(part, hash ?? '00000000');
     const url = new URL(name, this.base).href;
     if (hash === undefined) throw new WebTreeError('damaged', url, `no file named for ${part}: ${AGAIN}`);
-    const bytes = await this.get(name);
+    const early = await direct;
+    // A direct name from another export (or damaged) is passed over for the hashed one.
+    let bytes = early && hashText(crc32(early)) === hash ? early : undefined;
+    bytes ??= await this.get(name);
     if (!bytes) {
       // Replaced on the server since its manifest was read? Then start over with the new one.
       const fresh = await this.readManifest(true);
