@@ -6,7 +6,7 @@
  *   cpmx.web.js  the library for browsers, edge and worker runtimes: no `node:` import at all;
  *                the artifact is given as bytes (src/client/open-source.web.ts)
  *   web.js       `cpmx/web`: the client of an exported web tree (src/web), minified, fetch only
- *   web-names.js its name reading, loaded by web.js only for names that are not catalog spellings
+ *   web-extra.js what web.js loads only on need: written names' reading, settlement search, test mode
  *   web-form.js  `cpmx/web/form`: the address form's selects bound to that client
  *   validate.js, validate.cjs   address validation (`cpmx/validate`)
  *   cli.js and cli-*.js         the command line and its lazily loaded chunks
@@ -108,14 +108,15 @@ await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
   plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
 });
-// cpmx/web is for pages that load it as it is: minified. Its name reading (the tables of
-// core/name-forms.ts and their readers) is a chunk of its own, web-names.js, imported by
-// src/web/lazy-reading.ts only when a name is not a catalog spelling: web.js gets stand-ins.
-const nameReadingChunk = {
-  name: 'web-names-chunk',
+// cpmx/web is for pages that load it as it is: minified. What only some answers need (the
+// reading of names past their catalog spellings, with the tables of core/name-forms.ts; the
+// settlement search; test mode) is a chunk of its own, web-extra.js, imported by
+// src/web/lazy-extra.ts on first need: web.js gets stand-ins (src/web/*.web.ts).
+const extraChunk = {
+  name: 'web-extra-chunk',
   setup(bundler) {
-    bundler.onResolve({ filter: /\/name-reading\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === resolve('src/web/name-reading.js') ? { path: './web-names.js', external: true } : undefined,
+    bundler.onResolve({ filter: /\/extra\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === resolve('src/web/extra.js') ? { path: './web-extra.js', external: true } : undefined,
     );
   },
 };
@@ -125,10 +126,11 @@ await forBrowsers({
   plugins: [
     swap('web-name-keys', 'src/core/name-keys.ts', 'src/web/name-keys.web.ts'),
     swap('web-settlement-search', 'src/core/settlement-search.ts', 'src/web/settlement-search.web.ts'),
-    nameReadingChunk,
+    swap('web-test-mode', 'src/core/answers/test-mode.ts', 'src/web/test-mode.web.ts'),
+    extraChunk,
   ],
 });
-await forBrowsers({ entryPoints: { 'web-names': 'src/web/name-reading.ts' }, minify: true });
+await forBrowsers({ entryPoints: { 'web-extra': 'src/web/extra.ts' }, minify: true });
 
 await build({
   ...common,

@@ -37,8 +37,8 @@ describe('the tarball', () => {
       'dist/validate.cjs',
       'dist/validate.d.cts',
       'dist/validate.js',
+      'dist/web-extra.js',
       'dist/web-form.js',
-      'dist/web-names.js',
       'dist/web.js',
       'package.json',
     ]);

@@ -154,7 +154,7 @@ describe('cpmx/web in Chromium', () => {
         // (A string: vitest would rewrite an import() in a function.)
         const body = await cold.evaluate("import('/lib/web.js').then((web) => web.createWebClient({ base: '/tree/', token: 'demo' }).getMunicipioPorEstado('N.L.')).then(JSON.stringify)");
         expect(body).toBe(JSON.stringify(node.getMunicipioPorEstado('N.L.')));
-        expect((await resources()).map((resource) => resource.name)).toContain('web-names.js');
+        expect((await resources()).map((resource) => resource.name)).toContain('web-extra.js');
       }
       await context.close();
     }

@@ -1,9 +1,9 @@
 /**
  * `core/settlement-search.ts` in cpmx/web's bundle (scripts/bundle.mjs swaps it in): the
- * `colonia` filter's search, called from the lazily loaded name reading (`lazy-reading.ts`).
+ * `colonia` filter's search, called from the lazily loaded extra module (`lazy-extra.ts`).
  */
 import type * as search from '../core/settlement-search.js';
-import { nameReading } from './lazy-reading.js';
+import { extra } from './lazy-extra.js';
 
 export const codesWithSettlement: typeof search.codesWithSettlement = (catalog, state, needle, municipality, limit) =>
-  nameReading().codesWithSettlement(catalog, state, needle, municipality, limit);
+  extra().codesWithSettlement(catalog, state, needle, municipality, limit);
