@@ -59,7 +59,10 @@ function removeLeftovers(dir: string): void {
 
 export interface WrittenTree {
   dir: string;
+  /** Names in the folder, direct names included. */
   files: number;
+  /** Of them, direct names (links to hashed files, so no bytes of their own). */
+  links: number;
   bytes: number;
 }
 
@@ -89,7 +92,6 @@ export function writeWebTree(target: string, tree: WebTree): WrittenTree {
       } catch {
         copyFileSync(join(fresh, target), join(fresh, name));
       }
-      bytes += tree.files.get(target)!.length;
     }
     const manifest = tree.files.get(MANIFEST)!;
     writeFileSync(join(fresh, MANIFEST), manifest, { mode: 0o644 });
@@ -106,5 +108,5 @@ export function writeWebTree(target: string, tree: WebTree): WrittenTree {
     throw error;
   }
   if (exists) rmSync(old, { recursive: true, force: true });
-  return { dir, files: tree.files.size + tree.links.size, bytes };
+  return { dir, files: tree.files.size + tree.links.size, links: tree.links.size, bytes };
 }

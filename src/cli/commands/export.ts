@@ -14,7 +14,9 @@ serve and that cpmx/web (createWebClient({ base })) fetches one by one: a code c
 the format version and the hashes of the files below it), the state list, each state's
 municipalities, each municipality's codes and settlements, and the codes by three-digit
 prefix. Every file but manifest.json is named by the CRC-32 of its bytes, so it may be cached
-forever; serve manifest.json with "Cache-Control: no-cache".
+forever. The state list, the digits' indexes and the shards are also under direct names
+(e.json, d0.json, c098.json: hard links), which a client fetches beside the manifest and checks
+against the hashes: serve manifest.json and these with "Cache-Control: no-cache".
 
 The tree is written into a new folder beside DIR and then swapped in, so a server never
 serves half of one. DIR must be new, empty, or a previous export: a folder holding anything
@@ -40,8 +42,8 @@ else is refused before a byte is written. Run it again after "cpmx build" to ref
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
       process.stdout.write(
         `cpmx export web: wrote ${written.dir}\n` +
-          `  ${written.files.toLocaleString('en-US')} files, ${written.bytes.toLocaleString('en-US')} bytes in ${seconds} s; catalog dated ${catalog.header.source?.date ?? 'unknown'}\n` +
-          '  serve manifest.json with "Cache-Control: no-cache", every other file with "Cache-Control: public, max-age=31536000, immutable"\n',
+          `  ${written.files.toLocaleString('en-US')} files (${written.links.toLocaleString('en-US')} of them direct names, links to hashed ones), ${written.bytes.toLocaleString('en-US')} bytes in ${seconds} s; catalog dated ${catalog.header.source?.date ?? 'unknown'}\n` +
+          '  serve the hashed files (NAME.<8 hex digits>.json) with "Cache-Control: public, max-age=31536000, immutable", the others (manifest.json, e.json, d0.json, c098.json, ...) with "Cache-Control: no-cache"\n',
       );
       return EXIT.ok;
     } catch (error) {
