@@ -307,5 +307,9 @@ describe('cpmx/web in an edge-like runtime', () => {
     expect(runInNewContext('[typeof window, typeof process, typeof require, typeof Buffer]', context)).toEqual(['undefined', 'undefined', 'undefined', 'undefined']);
     const client = (context.cpmxWeb as typeof web).createWebClient({ base: `${site}/tree/`, token: 'demo' });
     await compare(client, methodCalls(node, 7).slice(0, 60));
+    // web.js's import() of web-extra.js, bundled as such a runtime's bundler does: a written name, test mode.
+    await compare(client, [['getMunicipioPorEstado', 'N.L.'], ['getCpPorMunicipio', 'Alc. Iztapalapa', { estado: 'CDMX' }]]);
+    const testing = (context.cpmxWeb as typeof web).createWebClient({ base: `${site}/tree/`, token: 'pruebas' });
+    expect(await testing.infoCp('09810')).toEqual(createClient({ token: 'pruebas', dataPath: artifact }).infoCp('09810'));
   });
 });
