@@ -20,17 +20,47 @@ import type {
   InfoCpRequest,
   MunicipalityRequest,
   PlainRequest,
-  RawRequest,
   SearchCpAdvancedRequest,
   SearchCpRequest,
   StateKeyRequest,
   StateRequest,
-} from './request.js';
+} from './checked-requests.js';
 
 /** What a method's path segment holds, named as the contract names it. */
 export type SegmentKind = 'cp' | 'partial' | 'estado' | 'municipio' | 'clave';
 /** The query parameters the contract reads (besides `token`), in the order they are checked. */
 export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type';
+
+/**
+ * A request as received: every field of every method in one shape, so that the router's
+ * property reads stay monomorphic. Make them with `rawRequest` (the typed client methods and
+ * the command line do), which keeps that one shape. Absent and empty parameters are undefined.
+ */
+export interface RawRequest {
+  method: Method | UnavailableMethod;
+  /** The decoded path segment after the method's name, when there is one. */
+  segment: string | undefined;
+  token: string | undefined;
+  type: string | undefined;
+  estado: string | undefined;
+  municipio: string | undefined;
+  colonia: string | undefined;
+  limit: string | undefined;
+}
+
+/** A RawRequest, always built in the same shape. */
+export function rawRequest(
+  method: Method | UnavailableMethod,
+  segment: string | undefined,
+  token: string | undefined,
+  type: string | undefined = undefined,
+  estado: string | undefined = undefined,
+  municipio: string | undefined = undefined,
+  colonia: string | undefined = undefined,
+  limit: string | undefined = undefined,
+): RawRequest {
+  return { method, segment, token, type, estado, municipio, colonia, limit };
+}
 
 export interface RouterContext {
   /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */

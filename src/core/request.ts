@@ -5,10 +5,12 @@
  * table (methods.ts).
  */
 import type { ErrorCode } from './contract.js';
-import { METHODS, UNAVAILABLE_METHODS, type AnyRow, type Method, type UnavailableMethod } from './methods.js';
+import type { Request } from './checked-requests.js';
+import { METHODS, UNAVAILABLE_METHODS, rawRequest, type AnyRow, type Method, type RawRequest, type UnavailableMethod } from './methods.js';
 
 export { isPostalCode, MAX_LIMIT } from './checks.js';
-export { METHODS, UNAVAILABLE_METHODS, type Method, type Parameter, type SegmentKind, type UnavailableMethod } from './methods.js';
+export type * from './checked-requests.js';
+export { METHODS, UNAVAILABLE_METHODS, rawRequest, type Method, type Parameter, type RawRequest, type SegmentKind, type UnavailableMethod } from './methods.js';
 
 const ROWS: ReadonlyMap<string, AnyRow> = new Map(Object.entries(METHODS));
 const UNAVAILABLE: ReadonlySet<string> = new Set(UNAVAILABLE_METHODS);
@@ -17,98 +19,6 @@ const UNAVAILABLE: ReadonlySet<string> = new Set(UNAVAILABLE_METHODS);
 export function isUnavailable(method: Method | UnavailableMethod): method is UnavailableMethod {
   return UNAVAILABLE.has(method);
 }
-
-/**
- * A request as received: every field of every method in one shape, so that the router's
- * property reads stay monomorphic. Make them with `rawRequest` (the typed client methods and
- * the command line do), which keeps that one shape. Absent and empty parameters are undefined.
- */
-export interface RawRequest {
-  method: Method | UnavailableMethod;
-  /** The decoded path segment after the method's name, when there is one. */
-  segment: string | undefined;
-  token: string | undefined;
-  type: string | undefined;
-  estado: string | undefined;
-  municipio: string | undefined;
-  colonia: string | undefined;
-  limit: string | undefined;
-}
-
-/** A RawRequest, always built in the same shape. */
-export function rawRequest(
-  method: Method | UnavailableMethod,
-  segment: string | undefined,
-  token: string | undefined,
-  type: string | undefined = undefined,
-  estado: string | undefined = undefined,
-  municipio: string | undefined = undefined,
-  colonia: string | undefined = undefined,
-  limit: string | undefined = undefined,
-): RawRequest {
-  return { method, segment, token, type, estado, municipio, colonia, limit };
-}
-
-export interface InfoCpRequest {
-  method: 'info_cp';
-  token: string;
-  cp: string;
-  simplified: boolean;
-}
-export interface SearchCpRequest {
-  method: 'search_cp';
-  token: string;
-  partial: string;
-}
-/** Methods that take nothing but the token. */
-export interface PlainRequest {
-  method: 'get_estados' | 'get_estado_clave' | 'cuenta/consultas_disponibles';
-  token: string;
-}
-export interface ColoniaPorCpRequest {
-  method: 'get_colonia_por_cp';
-  token: string;
-  cp: string;
-}
-/** Methods of one state named by `estado`. */
-export interface StateRequest {
-  method: 'get_municipio_por_estado' | 'get_cp_por_estado' | 'get_municipio_clave_por_estado';
-  token: string;
-  estado: string;
-}
-/** Methods of one state named by its key (`clave`, 1 or 2 ASCII digits). */
-export interface StateKeyRequest {
-  method: 'get_municipio_clave_por_clave_estado' | 'getCitiesByStateCode';
-  token: string;
-  clave: string;
-}
-/** Methods of the municipalities of a name, in every state or in `estado`'s. */
-export interface MunicipalityRequest {
-  /** `get_colonia_por_estado_municipio` is `get_colonia_por_municipio` with `estado` required. */
-  method: 'get_cp_por_municipio' | 'get_colonia_por_municipio';
-  token: string;
-  municipio: string;
-  estado: string | undefined;
-}
-/** `search_cp_advanced` and its older name `get_cp_advanced`. */
-export interface SearchCpAdvancedRequest {
-  method: 'search_cp_advanced';
-  token: string;
-  estado: string;
-  municipio: string | undefined;
-  colonia: string | undefined;
-  limit: number | undefined;
-}
-/** A request whose parameters passed the contract's checks. */
-export type Request =
-  | InfoCpRequest
-  | SearchCpRequest
-  | PlainRequest
-  | ColoniaPorCpRequest
-  | StateRequest
-  | StateKeyRequest
-  | MunicipalityRequest
-  | SearchCpAdvancedRequest;
 
 /**
  * A path segment or query value as the contract decodes it: `+` is a space (as PHP's

@@ -21,7 +21,7 @@ import {
   type SuccessEnvelope,
 } from '../contract.js';
 import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
-import type { MunicipalityRequest, SearchCpAdvancedRequest } from '../request.js';
+import type { MunicipalityRequest, SearchCpAdvancedRequest } from '../checked-requests.js';
 import { codesWithSettlement } from '../settlement-search.js';
 
 const PAIS = 'México';
