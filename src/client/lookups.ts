@@ -17,31 +17,50 @@ const optionalText = (value: unknown) => (value === undefined || value === null 
 
 type Ask<R, E> = (raw: RawRequest, extra: E | undefined) => R;
 
+/** Where a typed method finds a parameter: not at all, in its options object, or at this argument. */
+const ABSENT = -1;
+const IN_OPTIONS = -2;
+
+/** Argument `i` of a call, without the array a rest parameter would make on every call. */
+const argument = (i: number, a: unknown, b: unknown, c: unknown, d: unknown) => (i === 0 ? a : i === 1 ? b : i === 2 ? c : d);
+
+function read(from: number, parameter: Parameter, options: Partial<Record<Parameter, unknown>> | undefined, a: unknown, b: unknown, c: unknown, d: unknown): string | undefined {
+  if (from === ABSENT) return undefined;
+  return optionalText(from === IN_OPTIONS ? options?.[parameter] : argument(from, a, b, c, d));
+}
+
 /**
  * A row's typed method: the segment, then each required parameter, then an options object
  * of the optional ones, then `extra`; the request is built in the one shape `rawRequest` makes.
  */
-function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | undefined): (...args: unknown[]) => R {
+function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | undefined): (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => R {
   const { segment, parameters, required = [] } = METHODS[method] as { segment?: string; parameters: readonly Parameter[]; required?: readonly Parameter[] };
-  const optional = parameters.filter((parameter) => !required.includes(parameter));
-  const positional = (segment ? 1 : 0) + required.length;
-  const extraAt = positional + (optional.length ? 1 : 0);
-  return (...args) => {
-    const values: Partial<Record<Parameter, string>> = {};
-    let at = 0;
-    const segmentValue = segment ? text(args[at++]) : undefined;
-    for (const parameter of required) values[parameter] = optionalText(args[at++]);
-    if (optional.length) {
-      const options = args[at] as Partial<Record<Parameter, unknown>> | undefined;
-      for (const parameter of optional) values[parameter] = optionalText(options?.[parameter]);
-    }
-    return ask(rawRequest(method, segmentValue, token, values.type, values.estado, values.municipio, values.colonia, values.limit), args[extraAt] as E | undefined);
+  const first = segment ? 1 : 0;
+  const optionsAt = parameters.some((parameter) => !required.includes(parameter)) ? first + required.length : ABSENT;
+  const extraAt = first + required.length + (optionsAt === ABSENT ? 0 : 1);
+  const from = (parameter: Parameter) => (!parameters.includes(parameter) ? ABSENT : required.includes(parameter) ? first + required.indexOf(parameter) : IN_OPTIONS);
+  const [type, estado, municipio, colonia, limit] = (['type', 'estado', 'municipio', 'colonia', 'limit'] as const).map(from) as [number, number, number, number, number];
+  return (a, b, c, d) => {
+    const options = (optionsAt === ABSENT ? undefined : argument(optionsAt, a, b, c, d)) as Partial<Record<Parameter, unknown>> | undefined;
+    return ask(
+      rawRequest(
+        method,
+        segment ? text(a) : undefined,
+        token,
+        read(type, 'type', options, a, b, c, d),
+        read(estado, 'estado', options, a, b, c, d),
+        read(municipio, 'municipio', options, a, b, c, d),
+        read(colonia, 'colonia', options, a, b, c, d),
+        read(limit, 'limit', options, a, b, c, d),
+      ),
+      argument(extraAt, a, b, c, d) as E | undefined,
+    );
   };
 }
 
 /** The typed methods over `ask`, one per row of the method table that names one; `extra` (the web client's `{ signal }`) is handed through. */
-export function lookupMethods<R, E>(ask: Ask<R, E>, token: string | undefined): Record<ClientName, (...args: unknown[]) => R> {
-  const methods = {} as Record<ClientName, (...args: unknown[]) => R>;
+export function lookupMethods<R, E>(ask: Ask<R, E>, token: string | undefined): Record<ClientName, (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => R> {
+  const methods = {} as Record<ClientName, (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => R>;
   for (const method of Object.keys(METHODS) as Method[]) {
     const name = METHODS[method].client;
     if (name) methods[name] = lookupMethod(method, ask, token);

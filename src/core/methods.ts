@@ -10,7 +10,21 @@
  * A row missing its check or one of its answers does not compile; nor does a row whose
  * answers take another request than its check makes.
  */
-import * as answers from './answers/catalog.js';
+import {
+  answerCitiesByStateCode,
+  answerColoniaPorCp,
+  answerColoniaPorMunicipio,
+  answerCpPorEstado,
+  answerCpPorMunicipio,
+  answerEstadoClave,
+  answerEstados,
+  answerInfoCp,
+  answerMunicipioClave,
+  answerMunicipioClavePorClave,
+  answerMunicipios,
+  answerSearchCp,
+  answerSearchCpAdvanced,
+} from './answers/catalog.js';
 import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { Catalog } from './catalog.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
@@ -137,7 +151,7 @@ const SEARCH_CP_ADVANCED = row({
   client: 'searchCpAdvanced',
   credit: 'spend',
   check: checkSearchCpAdvanced,
-  answer: (request, { catalog }) => answers.answerSearchCpAdvanced(catalog(), request),
+  answer: (request, { catalog }) => answerSearchCpAdvanced(catalog(), request),
   testMode: (request) => test.codes(request.limit),
 });
 
@@ -155,7 +169,7 @@ export const METHODS = {
       if (type !== undefined && type !== 'simplified') return 112;
       return { method: 'info_cp', token, cp: raw.segment!, simplified: type !== undefined };
     },
-    answer: (request, { catalog }) => answers.answerInfoCp(catalog(), request.cp, request.simplified),
+    answer: (request, { catalog }) => answerInfoCp(catalog(), request.cp, request.simplified),
     testMode: (request) => test.infoCp(request.cp, request.simplified),
   }),
   search_cp: row({
@@ -164,7 +178,7 @@ export const METHODS = {
     client: 'searchCp',
     credit: 'spend',
     check: (raw, token): SearchCpRequest | ErrorCode => checkCode(raw.segment, 1) ?? { method: 'search_cp', token, partial: raw.segment! },
-    answer: (request, { catalog }) => answers.answerSearchCp(catalog(), request.partial),
+    answer: (request, { catalog }) => answerSearchCp(catalog(), request.partial),
     testMode: (request) => test.codesStartingWith(request.partial),
   }),
   get_estados: row({
@@ -172,7 +186,7 @@ export const METHODS = {
     client: 'getEstados',
     credit: 'spend',
     check: plain('get_estados'),
-    answer: (_request, { catalog }) => answers.answerEstados(catalog()),
+    answer: (_request, { catalog }) => answerEstados(catalog()),
     testMode: test.states,
   }),
   get_municipio_por_estado: row({
@@ -181,7 +195,7 @@ export const METHODS = {
     client: 'getMunicipioPorEstado',
     credit: 'spend',
     check: stateCheck('get_municipio_por_estado'),
-    answer: (request, { catalog }) => answers.answerMunicipios(catalog(), request.estado),
+    answer: (request, { catalog }) => answerMunicipios(catalog(), request.estado),
     testMode: test.municipalities,
   }),
   get_colonia_por_cp: row({
@@ -190,7 +204,7 @@ export const METHODS = {
     client: 'getColoniaPorCp',
     credit: 'spend',
     check: (raw, token): ColoniaPorCpRequest | ErrorCode => checkCode(raw.segment, 5) ?? { method: 'get_colonia_por_cp', token, cp: raw.segment! },
-    answer: (request, { catalog }) => answers.answerColoniaPorCp(catalog(), request.cp),
+    answer: (request, { catalog }) => answerColoniaPorCp(catalog(), request.cp),
     testMode: test.settlements,
   }),
   get_cp_por_estado: row({
@@ -199,7 +213,7 @@ export const METHODS = {
     client: 'getCpPorEstado',
     credit: 'spend',
     check: stateCheck('get_cp_por_estado'),
-    answer: (request, { catalog }) => answers.answerCpPorEstado(catalog(), request.estado),
+    answer: (request, { catalog }) => answerCpPorEstado(catalog(), request.estado),
     testMode: () => test.codes(),
   }),
   get_cp_por_municipio: row({
@@ -208,7 +222,7 @@ export const METHODS = {
     client: 'getCpPorMunicipio',
     credit: 'spend',
     check: municipalityCheck('get_cp_por_municipio'),
-    answer: (request, { catalog }) => answers.answerCpPorMunicipio(catalog(), request),
+    answer: (request, { catalog }) => answerCpPorMunicipio(catalog(), request),
     testMode: () => test.codes(),
   }),
   get_colonia_por_municipio: row({
@@ -217,7 +231,7 @@ export const METHODS = {
     client: 'getColoniaPorMunicipio',
     credit: 'spend',
     check: municipalityCheck('get_colonia_por_municipio'),
-    answer: (request, { catalog }) => answers.answerColoniaPorMunicipio(catalog(), request),
+    answer: (request, { catalog }) => answerColoniaPorMunicipio(catalog(), request),
     testMode: test.settlements,
   }),
   get_colonia_por_estado_municipio: row({
@@ -231,7 +245,7 @@ export const METHODS = {
       if (blank(raw.municipio)) return 114;
       return { method: 'get_colonia_por_municipio', token, municipio: raw.municipio!, estado: raw.estado! };
     },
-    answer: (request, { catalog }) => answers.answerColoniaPorMunicipio(catalog(), request),
+    answer: (request, { catalog }) => answerColoniaPorMunicipio(catalog(), request),
     testMode: test.settlements,
   }),
   search_cp_advanced: SEARCH_CP_ADVANCED,
@@ -242,7 +256,7 @@ export const METHODS = {
     client: 'getEstadoClave',
     credit: 'spend',
     check: plain('get_estado_clave'),
-    answer: (_request, { catalog }) => answers.answerEstadoClave(catalog()),
+    answer: (_request, { catalog }) => answerEstadoClave(catalog()),
     testMode: test.stateKeys,
   }),
   get_municipio_clave_por_estado: row({
@@ -251,7 +265,7 @@ export const METHODS = {
     client: 'getMunicipioClavePorEstado',
     credit: 'spend',
     check: stateCheck('get_municipio_clave_por_estado'),
-    answer: (request, { catalog }) => answers.answerMunicipioClave(catalog(), request.estado),
+    answer: (request, { catalog }) => answerMunicipioClave(catalog(), request.estado),
     testMode: test.municipalityKeys,
   }),
   get_municipio_clave_por_clave_estado: row({
@@ -260,7 +274,7 @@ export const METHODS = {
     client: 'getMunicipioClavePorClaveEstado',
     credit: 'spend',
     check: stateKeyCheck('get_municipio_clave_por_clave_estado'),
-    answer: (request, { catalog }) => answers.answerMunicipioClavePorClave(catalog(), request.clave),
+    answer: (request, { catalog }) => answerMunicipioClavePorClave(catalog(), request.clave),
     testMode: test.municipalityKeys,
   }),
   getCitiesByStateCode: row({
@@ -269,7 +283,7 @@ export const METHODS = {
     client: 'getCitiesByStateCode',
     credit: 'spend',
     check: stateKeyCheck('getCitiesByStateCode'),
-    answer: (request, { catalog }) => answers.answerCitiesByStateCode(catalog(), request.clave),
+    answer: (request, { catalog }) => answerCitiesByStateCode(catalog(), request.clave),
     testMode: test.cities,
   }),
   'cuenta/consultas_disponibles': row({
