@@ -9,8 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { staticServer } from '../bench/static-server.js';
-import { METHOD_TEXTS, exampleTarget } from '../src/core/method-texts.js';
-import { METHODS, type Method, type Parameter, type SegmentKind } from '../src/core/methods.js';
+import { METHOD_TEXTS, argumentsSchema, exampleTarget } from '../src/core/method-texts.js';
+import { METHODS, namedRequest, type Method, type Parameter, type SegmentKind } from '../src/core/methods.js';
+import { parseRequestPath } from '../src/core/request.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createClient, isSuccess, type Body, type CpmxClient } from '../src/index.js';
 import { CLI, FIXTURE, buildInto, root, tempDir } from './helpers.js';
 import { listen } from './support/http.js';
@@ -62,6 +64,19 @@ describe('every row of the method table', () => {
     for (const method of methods) {
       expect(exampleTarget(method).startsWith(`/query/${method}`), method).toBe(true);
       expect(METHOD_TEXTS[method].summary.length, method).toBeGreaterThan(5);
+    }
+  });
+
+  it('is the same request from named arguments (MCP) as from its path, and its arguments schema takes them', () => {
+    const ajv = new Ajv2020({ strict: true });
+    for (const method of methods) {
+      const { example } = METHOD_TEXTS[method];
+      expect(namedRequest(method, example, 'demo'), method).toEqual(parseRequestPath(withToken(method, 'demo')));
+      const valid = ajv.compile(argumentsSchema(method));
+      // The schema's `limit` is a number, as a tool's caller gives it.
+      const args = Object.fromEntries(Object.entries(example).map(([name, value]) => [name, name === 'limit' ? Number(value) : value]));
+      expect(valid(args), `${method}: ${JSON.stringify(valid.errors)}`).toBe(true);
+      expect(valid({ ...args, nonsense: '1' }), method).toBe(false);
     }
   });
 

@@ -204,3 +204,36 @@ export function exampleTarget(method: Method): string {
   const query = parameters.filter((parameter) => example[parameter] !== undefined).map((parameter) => `${parameter}=${encodeURIComponent(example[parameter]!)}`);
   return query.length ? `${target}?${query.join('&')}` : target;
 }
+
+/** A segment's or parameter's JSON Schema: what it is, and the shape the contract checks (a value of another shape gets its error). */
+const VALUE_SCHEMAS: Readonly<Record<SegmentKind | Parameter, JsonSchema>> = {
+  cp: { type: 'string', description: SEGMENT_TEXTS.cp, pattern: '^[0-9]{5}$' },
+  partial: { type: 'string', description: SEGMENT_TEXTS.partial, pattern: '^[0-9]{1,5}$' },
+  clave: { type: 'string', description: SEGMENT_TEXTS.clave, pattern: '^[0-9]{1,2}$' },
+  estado: { type: 'string', description: PARAMETER_TEXTS.estado.help, minLength: 1 },
+  municipio: { type: 'string', description: PARAMETER_TEXTS.municipio.help, minLength: 1 },
+  colonia: { type: 'string', description: 'only codes with a settlement whose name contains this' },
+  limit: { type: 'integer', description: `at most this many codes`, minimum: 1, maximum: MAX_LIMIT },
+  type: { type: 'string', description: 'the simplified answer: one envelope listing every name', enum: ['simplified'] },
+};
+
+/** The JSON Schema of one value: the segment of a method, or a query parameter. */
+export function valueSchema(name: SegmentKind | Parameter): JsonSchema {
+  return VALUE_SCHEMAS[name];
+}
+
+/**
+ * A method's arguments as one JSON Schema object (the segment by its kind's name, then the
+ * parameters; the segment and required parameters required), for tools that take named
+ * arguments (MCP). The same names as the example's.
+ */
+export function argumentsSchema(method: Method): JsonSchema {
+  const { segment, parameters, required = [] } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[]; required?: readonly Parameter[] };
+  const names: (SegmentKind | Parameter)[] = segment ? [segment, ...parameters] : [...parameters];
+  return {
+    type: 'object',
+    properties: Object.fromEntries(names.map((name) => [name, VALUE_SCHEMAS[name]])),
+    required: segment ? [segment, ...required] : [...required],
+    additionalProperties: false,
+  };
+}

@@ -76,6 +76,17 @@ export function rawRequest(
   return { method, segment, token, type, estado, municipio, colonia, limit };
 }
 
+/**
+ * A method's request from named values (the segment by its kind's name: `cp`, `estado`, ...,
+ * and the parameters by theirs), as tools that take named arguments (MCP) have them; the
+ * segment's value is the one that names it, even where a parameter has the same name.
+ */
+export function namedRequest(method: Method, values: Readonly<Partial<Record<SegmentKind | Parameter, string>>>, token: string | undefined): RawRequest {
+  const { segment, parameters } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[] };
+  const parameter = (name: Parameter) => (parameters.includes(name) && name !== segment ? values[name] : undefined);
+  return rawRequest(method, segment ? values[segment] : undefined, token, parameter('type'), parameter('estado'), parameter('municipio'), parameter('colonia'), parameter('limit'));
+}
+
 export interface RouterContext {
   /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
   catalog: () => Catalog;
