@@ -25,7 +25,7 @@ import type {
   SearchCpAdvancedBody,
   SearchCpBody,
 } from '../core/contract.js';
-import { checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
+import { METHODS, checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
 import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
 import { LOCAL_TOKEN, lookupMethods, type Assert, type MatchesTable } from '../client/lookups.js';
@@ -96,9 +96,14 @@ function scopeOf(request: Checked): MunicipalityScope {
   return request.method === 'search_cp_advanced' ? { estado: request.estado } : undefined;
 }
 
-/** The parts an answer reads first: a code's digit index and shard, else the state list. */
+/**
+ * The parts an answer reads first: for a method whose segment is a code (`cp` or `partial` in
+ * the method table), the code's digit index and shard; for any other, the state list.
+ */
 function firstParts(request: Request): string[] {
-  const code = 'cp' in request ? request.cp : request.method === 'search_cp' ? request.partial : undefined;
+  const kind = METHODS[request.method].segment;
+  // A checked request holds its segment under the kind's name.
+  const code = kind === 'cp' || kind === 'partial' ? (request as unknown as Record<string, string>)[kind] : undefined;
   if (code === undefined) return ['e'];
   return /^\d{3}/.test(code) ? [`d${code[0]}`, `c${code.slice(0, 3)}`] : /^\d/.test(code) ? [`d${code[0]}`] : [];
 }

@@ -8,4 +8,4 @@
  */
 export * from '../core/name-keys.js';
 export { codesWithSettlement } from '../core/settlement-search.js';
-export { answerTestMode } from '../core/answers/test-mode.js';
+export { TEST_ANSWERS } from '../core/answers/test-mode.js';

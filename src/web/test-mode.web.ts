@@ -1,8 +1,13 @@
 /**
- * `core/answers/test-mode.ts` in cpmx/web's bundle (scripts/bundle.mjs swaps it in): test
- * mode's answers, called from the lazily loaded extra module (`lazy-extra.ts`).
+ * `core/answers/test-mode.ts` in cpmx/web's bundle (scripts/bundle.mjs swaps it in): each of
+ * test mode's answers calls the real one from the lazily loaded extra module (`lazy-extra.ts`).
+ * The method table reads these functions when it is made; they reach the module only when called.
  */
 import type * as testMode from '../core/answers/test-mode.js';
 import { extra } from './lazy-extra.js';
 
-export const answerTestMode: typeof testMode.answerTestMode = (request) => extra().answerTestMode(request);
+type Answers = typeof testMode.TEST_ANSWERS;
+
+export const TEST_ANSWERS: Answers = new Proxy({} as Answers, {
+  get: (_, key) => (...args: unknown[]) => (extra().TEST_ANSWERS[key as keyof Answers] as (...args: unknown[]) => unknown)(...args),
+});
