@@ -144,11 +144,10 @@ describe('cpmx/web in Chromium', () => {
       const resources = (): Promise<Resource[]> =>
         cold.evaluate(() => (performance.getEntriesByType('resource') as unknown as { name: string; startTime: number; responseEnd: number }[]).map((e) => ({ name: e.name.split('/').pop()!, start: e.startTime, end: e.responseEnd })).filter((resource) => /\.(js|json)$/.test(resource.name)));
       const first = await resources();
-      const at = (name: string) => first.find((resource) => resource.name === name)!;
+      // The names prove the order without a clock (which a loaded machine would make lie): one
+      // manifest entry, so the page's preload of it was the client's fetch; the shard by its direct
+      // name, so it was asked for before the digit's index (which names its hash) had arrived.
       expect(first.map((resource) => resource.name).sort()).toEqual(['c098.json', 'd0.json', 'manifest.json', 'web.js']);
-      // The manifest travels with the module (preloaded); the digit's index and the shard together, by their direct names.
-      expect(at('manifest.json').start).toBeLessThan(at('web.js').end);
-      expect(at('c098.json').start).toBeLessThan(at('d0.json').end);
       if (run === 0) {
         // A written name loads the name reading, and answers as the Node client does.
         // (A string: vitest would rewrite an import() in a function.)
