@@ -13,24 +13,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, FIXTURE, tempDir } from './helpers.js';
 import { keepAliveLoad, type KeepAliveLoad, type Reply } from './support/keep-alive-load.js';
-import { outputMatches, startServer, stopServer, waitFor, type Started } from './support/serve.js';
+import { outputMatches, startServer, stopServer, type Started } from './support/serve.js';
+import { everyWorker, type WorkerHealth } from './support/worker-health.js';
 
 const run = promisify(execFile);
 
 /** The code whose answer differs between the two catalogs, and paths answered by both. */
 const CHANGED = '/query/info_cp/01000?token=recarga&type=simplified';
 const PATHS = [CHANGED, '/query/info_cp/03100?token=recarga', '/query/get_colonia_por_cp/01000?token=recarga', '/query/get_cp_por_estado/Ciudad%20de%20M%C3%A9xico?token=recarga'];
-
-interface Health {
-  pid: number;
-  buildId: string | null;
-  catalogDate: string | null;
-  catalogAgeDays: number | null;
-  builtAt: string | null;
-  loadedAt: string | null;
-  header: { source: { sha256: string } } | null;
-  lastReload: { trigger: string; result: string; reason: string | null; buildId: string | null } | null;
-}
 
 const dir = tempDir();
 const served = join(dir, 'serving', 'catalog.msgpack');
@@ -54,25 +44,8 @@ function renameOver(path: string, bytes: Buffer | string): void {
   renameSync(`${path}.next`, path);
 }
 
-async function health(): Promise<Health> {
-  // A connection of its own each time: the kernel hands it to either worker.
-  const response = await fetch(`${server.url}/health`, { headers: { connection: 'close' } });
-  return (await response.json()) as Health;
-}
-
 /** Resolves once both workers' /health satisfy `condition`; the last one seen of each. */
-async function bothWorkers(condition: (health: Health) => boolean, what: string): Promise<Health[]> {
-  const seen = new Map<number, Health>();
-  await waitFor(
-    async () => {
-      const now = await health();
-      if (condition(now)) seen.set(now.pid, now);
-      return seen.size >= 2;
-    },
-    `both workers: ${what}`,
-  );
-  return [...seen.values()];
-}
+const bothWorkers = (condition: (health: WorkerHealth) => boolean, what: string) => everyWorker(server.url, 2, condition, what);
 
 /** The answers of every path from one connection, while one catalog is served by both workers. */
 async function answers(): Promise<Map<string, string>> {
