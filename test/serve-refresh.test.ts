@@ -79,7 +79,7 @@ describe('cpmx serve --refresh-every', () => {
       // A damaged zip: refused by the download's checks.
       replica.zipFor = (state) => {
         const zip = catalogZip(catalogB, state);
-        zip[60] ^= 0xff;
+        zip[60]! ^= 0xff;
         return zip;
       };
       await every((h) => h.lastRefresh?.result === 'refused' && /^download from/.test(h.lastRefresh.reason ?? ''), 'the damaged zip refused');

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { buildIdOf, decodeCatalog, type Catalog } from '../core/catalog.js';
 import { nodeCrc32 } from '../client/catalog-source.js';
 import { OutputError, planOutput } from '../output-file.js';
+import type { DownloadResult } from '../../build/download/index.js';
 import type { RefreshOutcome } from './catalog-status.js';
 
 /** The share of served codes a refreshed catalog may lack by default: a year of real changes is far below it, a cut download far above. */
@@ -57,7 +58,7 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
   const dir = mkdtempSync(join(tmpdir(), 'cpmx-refresh-'));
   try {
     const zip = join(dir, 'CPdescargatxt.zip');
-    let downloaded;
+    let downloaded: DownloadResult;
     try {
       downloaded = await downloadCatalog({
         out: zip,
