@@ -94,6 +94,13 @@ function health(options: ResponderOptions, loadError: string | undefined): strin
 
 export function createResponder(options: ResponderOptions): Responder {
   const { source, registry } = options;
+  /**
+   * The catalog of the request being answered, read once (the router and the ETag then use the
+   * same): a catalog swapped in meanwhile (served-catalog.ts) answers the next request. Reset
+   * per request; `handle` is synchronous, so no other request runs in between.
+   */
+  let pinned: Catalog | undefined;
+  const context: RouterContext = { catalog: () => (pinned ??= source.get()) };
   let loadError: string | undefined;
   /** Tries to load the artifact, remembering why it could not be. */
   const load = () => {
@@ -137,9 +144,7 @@ export function createResponder(options: ResponderOptions): Responder {
     const raw = parseRequestPath(target);
     // The query's token first; where it is absent or empty, a Bearer header; then the default.
     if (raw && raw.token === undefined) raw.token = bearerToken(request.authorization) ?? options.defaultToken;
-    // The catalog is read once per request: one swapped in meanwhile (served-catalog.ts) answers the next.
-    let catalog: Catalog | undefined;
-    const context: RouterContext = { catalog: () => (catalog ??= source.get()) };
+    pinned = undefined;
     let answer: Answer;
     try {
       answer = handle(raw, context);
@@ -155,7 +160,7 @@ export function createResponder(options: ResponderOptions): Responder {
         return registryUnavailable(error);
       }
     }
-    catalog ??= source.get();
+    const catalog = pinned ?? source.get();
     if (catalog !== tagged) {
       tag = catalogTag(catalog, options.version);
       tagged = catalog;
