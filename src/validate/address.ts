@@ -5,6 +5,7 @@
  */
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
+import { retiredReason, type RetiredCode } from '../core/catalog-history.js';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
@@ -36,8 +37,13 @@ export interface ValidationError {
   field: Field | null;
   code_error: number;
   error_message: string;
-  /** Why a record could not be read (130 only): `expected 5 fields, found 4`, `unterminated quote`, ... */
+  /**
+   * Why: for 130, why the record could not be read (`expected 5 fields, found 4`, ...); for 124,
+   * `retired since 2019-03-01; last in Tuxtla Gutiérrez, Chiapas (Centro, ...)`.
+   */
   reason?: string;
+  /** 124 only: when the code was retired and where the last catalog that had it put it. */
+  retired?: RetiredCode;
 }
 
 export interface ValidationResult {
@@ -53,6 +59,7 @@ export const VALIDATION_ERRORS = {
   121: 'El municipio no corresponde al cp',
   122: 'El asentamiento no pertenece al cp',
   123: 'La ciudad no corresponde al cp',
+  124: 'El cp fue dado de baja',
   130: 'Registro ilegible',
 } as const;
 // Frozen: the exported table is what every result says, for every caller.
@@ -261,6 +268,10 @@ export class AddressValidator {
       };
       return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds, types);
     }
+    if (body.code_error === 105) {
+      const retired = this.retired(cp);
+      if (retired) return retired;
+    }
     let entry = this.errorEntries.get(body.code_error);
     if (!entry) {
       const error: ValidationError = { field: 'cp', code_error: body.code_error, error_message: body.error_message };
@@ -268,6 +279,20 @@ export class AddressValidator {
       this.errorEntries.set(body.code_error, entry);
     }
     return entry;
+  }
+
+  /**
+   * A code the catalog lacks that an earlier one had (the artifact's history, see
+   * `cpmx build --previous`): error 124 instead of 105, with since when and where it was.
+   */
+  private retired(cp: string): CodeEntry | undefined {
+    if (typeof this.client.codeHistory !== 'function' || !/^\d{5}$/.test(cp)) return undefined;
+    const history = this.client.codeHistory(cp);
+    if (history.status !== 'retired') return undefined;
+    const { retiredSince, lastSeen, lastPlace } = history;
+    const retired = { retiredSince, lastSeen, lastPlace };
+    const error: ValidationError = { field: 'cp', code_error: 124, error_message: VALIDATION_ERRORS[124], reason: retiredReason(retired), retired };
+    return new CodeEntry(error, NO_NAMES, '', '', '', NO_STATES, undefined);
   }
 
   private lookup(cp: string): CodeEntry {
