@@ -48,10 +48,13 @@ export interface CorrectionsFile {
   path: string;
   file: string;
   sha256: string;
+  /** The rows of a good form, checked against the catalog by applyCorrections. */
   rows: Correction[];
+  /** The rows of a bad form, refused with the catalog's problems (so that one run lists all). */
+  problems: Problem[];
 }
 
-/** Reads and checks the form of a corrections file; throws CatalogError naming the line(s). */
+/** Reads a corrections file and checks each row's form; throws CatalogError when the file itself is unreadable (its header, its encoding). */
 export async function readCorrections(path: string): Promise<CorrectionsFile> {
   const file = basename(path);
   let bytes: Buffer;
@@ -113,13 +116,12 @@ export async function readCorrections(path: string): Promise<CorrectionsFile> {
     }
     if (action === 'add-settlement' && row.ciudad && !row.municipio) problems.push({ line, reason: 'add-settlement takes ciudad only with estado and municipio, for a code the catalog lacks' });
     if (action === 'add-settlement' && Boolean(row.estado) !== Boolean(row.municipio)) problems.push({ line, reason: 'add-settlement takes estado and municipio together (to place a code the catalog lacks)' });
-    rows.push(row);
+    if (!problems.length || problems[problems.length - 1]!.line !== line) rows.push(row);
   }
-  refuse(path, problems);
-  return { path, file, sha256: createHash('sha256').update(bytes).digest('hex'), rows };
+  return { path, file, sha256: createHash('sha256').update(bytes).digest('hex'), rows, problems };
 }
 
-interface Problem {
+export interface Problem {
   line: number;
   reason: string;
 }
@@ -172,7 +174,7 @@ export function applyCorrections(rows: readonly CatalogRow[], corrections: Corre
     }
   });
 
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...corrections.problems];
   const removed = new Set<number>();
   const renamed = new Map<number, { settlement?: string; settlementType?: string }>();
   /** Per row touched (remove or rename), the correction that did. */
