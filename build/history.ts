@@ -33,8 +33,7 @@ function dated(catalog: Catalog, path: string, role: string): Dated {
   if (date === undefined || Number.isNaN(time)) {
     throw new CatalogError(path, `has no date (${role} is dated by its zip member's timestamp or its file's modification time; a pipe has neither), so the codes it lacks cannot be dated`);
   }
-  const codes = new Map<string, number>();
-  catalog.postalCodes().forEach((cp, i) => codes.set(cp, i));
+  const codes = new Map(catalog.postalCodes().map((cp, i) => [cp, i] as const));
   return { catalog, path, date, time, states: new Set(Object.values(catalog.stateKeysByName()).map(Number)), codes };
 }
 
