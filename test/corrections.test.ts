@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { buildArtifact, CatalogError } from '../build/build.js';
 import { createClient } from '../src/index.js';
 import { validateAddress } from '../src/validate/index.js';
-import { BUILD_EPOCH, BUILD_TIME, CLI, FIXTURE, ok, tempDir } from './helpers.js';
+import { staticServer } from '../bench/static-server.js';
+import { BUILD_EPOCH, BUILD_TIME, CLI, FIXTURE, ok, root, tempDir } from './helpers.js';
+import { listen } from './support/http.js';
+import { exportWeb } from './support/web.js';
 
 const dir = tempDir();
 const HEADER = 'action,cp,asentamiento,tipo_asentamiento,nuevo_asentamiento,nuevo_tipo_asentamiento,estado,municipio,ciudad,nota';
@@ -101,6 +104,18 @@ describe('applied corrections', async () => {
     expect(lines.find((c) => c.change === 'code-municipality-changed')).toMatchObject({ cp: '09810', corrections: [{ side: 'new', line: 5, action: 'move-code-municipality' }] });
     expect(lines.find((c) => c.change === 'code-removed')).toMatchObject({ cp: '01010', corrections: [{ side: 'new', line: 3 }] });
     expect(lines.every((c) => Array.isArray(c.corrections))).toBe(true);
+  });
+
+  it('a web export answers the corrected catalog, over real HTTP', async () => {
+    const tree = join(dir, 'tree');
+    expect(exportWeb(out, tree).status).toBe(0);
+    const server = await listen(staticServer({ '/tree/': tree }));
+    const web = (await import(join(root, 'dist', 'web.js'))) as typeof import('../src/web/index.js');
+    const remote = web.createWebClient({ base: `${server.url}/tree/`, token: 'demo' });
+    for (const cp of ['01000', '01010', '02999', '03100', '09810', '58000']) {
+      expect(await remote.infoCp(cp, { type: 'simplified' })).toEqual(client.infoCp(cp, { type: 'simplified' }));
+    }
+    expect(await remote.getCpPorMunicipio('Benito Juárez', { estado: 'Ciudad de México' })).toEqual(client.getCpPorMunicipio('Benito Juárez', { estado: 'Ciudad de México' }));
   });
 
   it('the CLI builds with --corrections and says how many', () => {
