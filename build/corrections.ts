@@ -176,7 +176,7 @@ export function applyCorrections(rows: readonly CatalogRow[], corrections: Corre
 
   const problems: Problem[] = [...corrections.problems];
   const removed = new Set<number>();
-  const renamed = new Map<number, { settlement?: string; settlementType?: string }>();
+  const renamed = new Map<number, Change>();
   /** Per row touched (remove or rename), the correction that did. */
   const touched = new Map<number, Touched>();
   const moved = new Map<string, { municipality?: Municipality; city?: string; line: number; cityLine?: number }>();
@@ -235,7 +235,8 @@ export function applyCorrections(rows: readonly CatalogRow[], corrections: Corre
         place = { municipality, city, cityKey: city ? cityKeys.get(municipality.stateKey)?.get(city) : undefined };
       }
       const row: CatalogRow = {
-        line: 0,
+        // A row a correction makes or changes carries the correction's line (the build names the corrections file for it).
+        line,
         postalCode: cp,
         settlement: correction.asentamiento!,
         settlementType: correction.tipo_asentamiento!,
@@ -311,7 +312,7 @@ export function applyCorrections(rows: readonly CatalogRow[], corrections: Corre
       touched.set(index, { line, what: action });
       continue;
     }
-    const change = { settlement: correction.nuevo_asentamiento, settlementType: correction.nuevo_tipo_asentamiento };
+    const change: Change = { line, settlement: correction.nuevo_asentamiento, settlementType: correction.nuevo_tipo_asentamiento };
     const result = renamedRow(rows[index]!, change);
     if (settlementKey(result) === settlementKey(rows[index]!) && result.settlement === rows[index]!.settlement && result.settlementType === rows[index]!.settlementType) {
       problems.push({ line, reason: `the settlement "${rows[index]!.settlement}" of ${cp} already has that name and type` });
@@ -346,9 +347,9 @@ export function applyCorrections(rows: readonly CatalogRow[], corrections: Corre
       const m = move.municipality;
       // A code moved to another state keeps its city only if that state has one of that name.
       const city = m.stateKey === row.stateKey || cityKeys.get(m.stateKey)?.has(row.city) ? row.city : '';
-      result = { ...result, stateKey: m.stateKey, municipalityKey: m.key, state: m.state, municipality: m.name, city, cityKey: city ? cityKeys.get(m.stateKey)?.get(city) : undefined };
+      result = { ...result, line: move.line, stateKey: m.stateKey, municipalityKey: m.key, state: m.state, municipality: m.name, city, cityKey: city ? cityKeys.get(m.stateKey)?.get(city) : undefined };
     }
-    if (move?.city !== undefined) result = { ...result, city: move.city, cityKey: cityKeys.get(result.stateKey)?.get(move.city) };
+    if (move?.city !== undefined) result = { ...result, line: move.cityLine!, city: move.city, cityKey: cityKeys.get(result.stateKey)?.get(move.city) };
     return result;
   };
   rows.forEach((row, i) => {
@@ -361,9 +362,16 @@ export function applyCorrections(rows: readonly CatalogRow[], corrections: Corre
   return { rows: out, record: { file: corrections.file, sha256: corrections.sha256, applied: corrections.rows } };
 }
 
-function renamedRow(row: CatalogRow, change: { settlement?: string | undefined; settlementType?: string | undefined } | undefined): CatalogRow {
+/** A rename: the correction's line, and the new name and type (either may be kept). */
+interface Change {
+  line: number;
+  settlement?: string | undefined;
+  settlementType?: string | undefined;
+}
+
+function renamedRow(row: CatalogRow, change: Change | undefined): CatalogRow {
   if (!change) return row;
-  return { ...row, settlement: change.settlement ?? row.settlement, settlementType: change.settlementType ?? row.settlementType };
+  return { ...row, line: change.line, settlement: change.settlement ?? row.settlement, settlementType: change.settlementType ?? row.settlementType };
 }
 
 function settlementKey(row: CatalogRow): string {

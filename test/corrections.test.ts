@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildArtifact, CatalogError } from '../build/build.js';
+import { SHAPE_LIMITS } from '../build/limits.js';
 import { createClient } from '../src/index.js';
 import { validateAddress } from '../src/validate/index.js';
 import { staticServer } from '../bench/static-server.js';
@@ -169,6 +170,14 @@ describe('refused corrections', () => {
     expect(run.stderr).toMatch(/line 5: postal code 01010 has no settlement "Nada"/);
     expect(run.stderr).toContain('The existing artifact, if any, was left as it was.');
     expect(readFileSync(out)).toEqual(kept);
+  });
+
+  it('a corrected row past the catalog limits is refused naming the corrections file and line', async () => {
+    const path = csv('long.csv', 'remove-settlement,01010,Los Alpes,,,,,,,', `rename-settlement,01000,San Ángel,,${'x'.repeat(SHAPE_LIMITS.maxNameChars + 1)},,,,,`);
+    const error = await build(path, join(dir, 'long.msgpack')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CatalogError);
+    expect(error).toMatchObject({ file: path, line: 3 });
+    expect((error as Error).message).toMatch(/d_asenta is \d+ characters long/);
   });
 
   it('refuses a file with unknown columns, without the key columns, or not UTF-8', async () => {
