@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ArtifactHeader } from '../src/core/format.js';
 import { defaultArtifactPath } from '../src/paths.js';
 import { ArtifactWriteError, CatalogError } from './errors.js';
 import { defaultCatalogPaths } from './locations.js';
@@ -43,16 +44,12 @@ export function findCatalog(
   return found ? located([found], 'default') : undefined;
 }
 
-export interface BuildOptions extends Omit<ReadOptions, 'corrections'> {
+export interface BuildOptions extends CompileOptions {
   /** One catalog, or several (per-state files) to merge. */
   source: string | readonly string[];
   out?: string;
   /** Recorded in the header as the build time; default now (the CLI takes SOURCE_DATE_EPOCH). */
   builtAt?: Date;
-  /** A corrections file (CSV, build/corrections.ts) to apply; the build is refused if any row does not apply. */
-  corrections?: string;
-  /** Earlier catalogs (files or artifacts) whose codes this one lacks are recorded as retired (build/history.ts). */
-  previous?: readonly string[];
 }
 
 export interface BuildSummary {
@@ -76,6 +73,30 @@ export interface BuildSummary {
   history: HistorySummary | undefined;
 }
 
+export interface CompileOptions extends Omit<ReadOptions, 'corrections'> {
+  /** A corrections file (CSV, build/corrections.ts) to apply; refused wholly if any row does not apply. */
+  corrections?: string | undefined;
+  /** Earlier catalogs (files or artifacts) whose codes this one lacks are recorded as retired (build/history.ts). */
+  previous?: readonly string[] | undefined;
+}
+
+/** Reads the catalog(s) and compiles them into the artifact's bytes, writing nothing (`cpmx serve --refresh-every` checks them first). */
+export async function compileArtifact(paths: readonly string[], builtAt: Date, { corrections, previous = [], ...options }: CompileOptions = {}): Promise<{ bytes: Buffer; header: ArtifactHeader }> {
+  const correctionsFile = corrections === undefined ? undefined : await readCorrections(corrections);
+  const { model, sources, corrections: applied } = await readCatalogs(paths, { ...options, corrections: correctionsFile });
+  const artifact = model.toArtifact({ ...provenance(sources, builtAt), ...(applied ? { corrections: applied } : {}) });
+  let bytes = encodeArtifact(artifact);
+  if (previous.length) {
+    const earlier = [];
+    for (const path of previous) earlier.push({ catalog: await openCatalog(path, options), path });
+    const { data, summary } = catalogHistory(decodeCatalog(bytes, paths.join(' + ')), paths.join(' + '), earlier);
+    artifact.header.history = summary;
+    artifact.history = Buffer.from(JSON.stringify(data));
+    bytes = encodeArtifact(artifact);
+  }
+  return { bytes, header: artifact.header };
+}
+
 /** Compiles the catalog(s) at `source` into the artifact at `out`; throws CatalogError on bad input. */
 export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), corrections, previous = [], ...options }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
@@ -84,20 +105,9 @@ export async function buildArtifact({ source, out = defaultArtifactPath(), built
   // stdin); a path that cannot be written is refused before anything is read, not after.
   const inputs = [...paths, ...(corrections ? [corrections] : []), ...previous].map((path) => (path === '-' ? 0 : path));
   checkArtifactPath(resolve(out), inputs);
-  const correctionsFile = corrections === undefined ? undefined : await readCorrections(corrections);
-  const { model, sources, corrections: applied } = await readCatalogs(paths, { ...options, corrections: correctionsFile });
-  const artifact = model.toArtifact({ ...provenance(sources, builtAt), ...(applied ? { corrections: applied } : {}) });
-  let encoded = encodeArtifact(artifact);
-  if (previous.length) {
-    const earlier = [];
-    for (const path of previous) earlier.push({ catalog: await openCatalog(path, options), path });
-    const { data, summary } = catalogHistory(decodeCatalog(encoded, paths.join(' + ')), paths.join(' + '), earlier);
-    artifact.header.history = summary;
-    artifact.history = Buffer.from(JSON.stringify(data));
-    encoded = encodeArtifact(artifact);
-  }
-  const bytes = writeFileAtomic(resolve(out), encoded, inputs);
-  const { header } = artifact;
+  const compiled = await compileArtifact(paths, builtAt, { ...options, corrections, previous });
+  const bytes = writeFileAtomic(resolve(out), compiled.bytes, inputs);
+  const { header } = compiled;
   return {
     source: paths.join(' + '),
     sources: paths,
@@ -111,7 +121,7 @@ export async function buildArtifact({ source, out = defaultArtifactPath(), built
     municipalities: header.municipalities,
     bytes,
     milliseconds: performance.now() - started,
-    corrections: applied?.applied.length ?? 0,
+    corrections: header.corrections?.applied.length ?? 0,
     history: header.history,
   };
 }
