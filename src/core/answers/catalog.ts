@@ -7,7 +7,7 @@ import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettleme
 import { success, type Body, type ErrorCode, type PostalCodeRecord, type SimplifiedPostalCodeRecord, type SuccessEnvelope } from '../contract.js';
 import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
 import type { MunicipalityRequest, Request, SearchCpAdvancedRequest } from '../request.js';
-import { codesWithSettlement } from '../settlement-search.js';
+import { codesWithSettlement, codesWithSettlementKey, readColonia } from '../settlement-search.js';
 
 const PAIS = 'México';
 
@@ -93,7 +93,14 @@ function searchCpAdvanced(catalog: Catalog, request: SearchCpAdvancedRequest): B
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
   // A `colonia` of only white space folds to nothing, which every name contains: no filter.
   const needle = request.colonia === undefined ? '' : foldSettlementName(request.colonia);
-  if (needle) return success({ cp: codesWithSettlement(catalog, state, needle, municipality, limit) });
+  if (needle) {
+    const found = codesWithSettlement(catalog, state, needle, municipality, limit);
+    // What the contract's search does not find, written as people write a settlement (`Col.
+    // Roma Norte`, `Sta. María`), finds the codes of the settlements it names, read as
+    // validation reads them.
+    const read = found.length ? undefined : readColonia(request.colonia!);
+    return success({ cp: read === undefined ? found : codesWithSettlementKey(catalog, state, read, municipality, limit) });
+  }
   return success({ cp: municipality < 0 ? catalog.codesOfState(state, limit) : catalog.codesOfMunicipalities([municipality], limit) });
 }
 
