@@ -92,7 +92,7 @@ class CatalogFolds {
 class CodeEntry {
   /** The folded names, as `nameLookup` joins them. */
   private foldedLookup: string | Set<string> | undefined;
-  /** The folded names in order, made at the first record that needs them. */
+  /** The folded names in order, kept only for codes with many (the joined form holds the rest). */
   private foldedList: string[] | undefined;
   /**
    * The names as one string, each between SEPARATORs, or a Set for codes with very many:
@@ -166,12 +166,18 @@ class CodeEntry {
   }
 
   private folded(): string | Set<string> {
-    return (this.foldedLookup ??= nameLookup(this.foldedNames()));
+    if (this.foldedLookup === undefined) {
+      const list = this.names.map(foldForMatch);
+      this.foldedLookup = nameLookup(list);
+      if (typeof this.foldedLookup !== 'string') this.foldedList = list;
+    }
+    return this.foldedLookup;
   }
 
-  /** The folded names, in the order of `names`. */
+  /** The folded names, in the order of `names` (from the joined form, for the rare record that asks). */
   foldedNames(): string[] {
-    return (this.foldedList ??= this.names.map(foldForMatch));
+    const lookup = this.folded();
+    return typeof lookup === 'string' ? lookup.slice(1, -1).split(SEPARATOR) : this.foldedList!;
   }
 
   hasFoldedName(folded: string): boolean {

@@ -24,11 +24,13 @@ export class Remembered<T> {
   get(key: string): T {
     let answer = this.answers.get(key);
     if (answer === undefined) {
-      answer = this.compute(key);
       // Longer keys than any name are answered afresh: memory bounded by bytes, not only by count.
-      if (key.length > MAX_KEY_CHARS) return answer;
+      if (key.length > MAX_KEY_CHARS) return this.compute(key);
+      // The answer is made from the kept copy, so what it holds of the key holds no input either.
+      const kept = own(key);
+      answer = this.compute(kept);
       if (this.answers.size >= REMEMBERED) this.answers.clear();
-      this.answers.set(own(key), answer);
+      this.answers.set(kept, answer);
     }
     return answer;
   }
