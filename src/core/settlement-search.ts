@@ -69,15 +69,15 @@ function stateIndex(catalog: Catalog, state: number): StateIndex {
   return (states[state] ??= buildIndex(catalog, state));
 }
 
-function buildIndex(catalog: Catalog, state: number): StateIndex {
-  const runs = catalog.codeRunsOfState(state);
-  const codeList: number[] = [];
-  for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) codeList.push(code);
-  const codes = Uint32Array.from(codeList);
+/**
+ * The settlement names of `codes`, code by code, each read by `read` (once per distinct name):
+ * each with its code's position, and where each position's names start in their text joined
+ * with "\n" (one more entry: the text's length).
+ */
+function namesOf(catalog: Catalog, codes: Uint32Array, read: (name: string) => string): { parts: string[]; partCode: number[]; starts: Uint32Array } {
   const starts = new Uint32Array(codes.length + 1);
-  const folded = new Map<number, string>();
+  const seen = new Map<number, string>();
   const parts: string[] = [];
-  /** The position of each entry of `parts`. */
   const partCode: number[] = [];
   let length = 0;
   for (let k = 0; k < codes.length; k++) {
@@ -85,14 +85,24 @@ function buildIndex(catalog: Catalog, state: number): StateIndex {
     const code = codes[k]!;
     for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
       const nameIndex = catalog.settlementNameIndex(s);
-      let name = folded.get(nameIndex);
-      if (name === undefined) folded.set(nameIndex, (name = foldSettlementName(catalog.settlementNameAt(nameIndex))));
+      let name = seen.get(nameIndex);
+      if (name === undefined) seen.set(nameIndex, (name = read(catalog.settlementNameAt(nameIndex))));
       parts.push(name);
       partCode.push(k);
       length += name.length + 1;
     }
   }
   starts[codes.length] = length;
+  return { parts, partCode, starts };
+}
+
+function buildIndex(catalog: Catalog, state: number): StateIndex {
+  const runs = catalog.codeRunsOfState(state);
+  const codeList: number[] = [];
+  for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) codeList.push(code);
+  const codes = Uint32Array.from(codeList);
+  const { parts, partCode, starts } = namesOf(catalog, codes, foldSettlementName);
+  const length = starts[codes.length]!;
 
   // One pass over every n-gram records each (gram, position) once, positions ascending; a
   // counting sort then lays each gram's positions out in one array.
@@ -190,22 +200,7 @@ function keyIndex(catalog: Catalog, state: number): KeyIndex {
   let index = states[state];
   if (!index) {
     const { codes } = stateIndex(catalog, state);
-    const starts = new Uint32Array(codes.length + 1);
-    const keys = new Map<number, string>();
-    const parts: string[] = [];
-    let length = 0;
-    for (let k = 0; k < codes.length; k++) {
-      starts[k] = length;
-      const code = codes[k]!;
-      for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
-        const nameIndex = catalog.settlementNameIndex(s);
-        let key = keys.get(nameIndex);
-        if (key === undefined) keys.set(nameIndex, (key = nameKey(catalog.settlementNameAt(nameIndex))));
-        parts.push(key);
-        length += key.length + 1;
-      }
-    }
-    starts[codes.length] = length;
+    const { parts, starts } = namesOf(catalog, codes, nameKey);
     parts.push('');
     states[state] = index = { codes, text: parts.join('\n'), starts };
   }
