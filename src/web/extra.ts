@@ -7,5 +7,5 @@
  * the core's own modules, re-exported: the web bundle's stand-ins (`*.web.ts`) call them.
  */
 export * from '../core/name-keys.js';
-export { codesWithSettlement } from '../core/settlement-search.js';
+export { codesWithSettlement, codesWithSettlementKey, readColonia } from '../core/settlement-search.js';
 export { TEST_ANSWERS } from '../core/answers/test-mode.js';

@@ -7,3 +7,6 @@ import { extra } from './lazy-extra.js';
 
 export const codesWithSettlement: typeof search.codesWithSettlement = (catalog, state, needle, municipality, limit) =>
   extra().codesWithSettlement(catalog, state, needle, municipality, limit);
+export const readColonia: typeof search.readColonia = (colonia) => extra().readColonia(colonia);
+export const codesWithSettlementKey: typeof search.codesWithSettlementKey = (catalog, state, key, municipality, limit) =>
+  extra().codesWithSettlementKey(catalog, state, key, municipality, limit);
