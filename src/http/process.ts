@@ -11,6 +11,7 @@ import { RegistryError } from '../registry/errors.js';
 import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
 import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createLogSink } from './log-sink.js';
+import type { MetricsEndpoint } from './metrics-endpoint.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -30,6 +31,8 @@ export interface ServeProcessOptions {
   limits?: Partial<ConnectionLimits> | undefined;
   /** The control panel under /panel (needs a registry). */
   panel?: { freeCredits: number; behindProxy: boolean; listenHost?: string; hosts?: readonly string[] } | undefined;
+  /** `--metrics`: GET /metrics with the whole server's numbers, behind a Bearer token when one is given. */
+  metrics?: { token?: string | undefined } | undefined;
 }
 
 /** Whole shutdown budget; requests still running after the grace period are cut. */
@@ -82,7 +85,10 @@ export async function serve(options: ServeProcessOptions): Promise<void> {
   // or has a newer schema is refused with what to do. Later, workers never refuse: while the
   // registry is unavailable they answer paying requests 503 and keep trying.
   if (options.registry && !cluster.isWorker) await checkRegistry(options.registry, options.registryOptions);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(workers, options.panel !== undefined);
+  if (workers > 1 && cluster.isPrimary) {
+    if (options.metrics) (await import('./metrics-cluster.js')).gatherWorkerMetrics();
+    return runPrimary(workers, options.panel !== undefined);
+  }
   return runWorker(options, !cluster.isWorker);
 }
 
@@ -152,13 +158,23 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
   });
 }
 
+/** The metrics of a server process: its own numbers, or (a cluster's worker) the whole server's, gathered by the primary. */
+async function servedMetrics(options: { token?: string | undefined }): Promise<MetricsEndpoint> {
+  const [{ ServerMetrics }, { MetricsEndpoint }] = await Promise.all([import('./metrics.js'), import('./metrics-endpoint.js')]);
+  const counters = new ServerMetrics();
+  const collect = cluster.isWorker ? (await import('./metrics-cluster.js')).workerMetrics(counters) : undefined;
+  return new MetricsEndpoint(counters, { token: options.token, collect });
+}
+
 async function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
   const registry = options.registry ? await openServed(options.registry, options.registryOptions) : undefined;
   // Loaded only when asked for: a server without the panel never reads its modules.
   const panel = options.panel && registry ? (await import('../panel/handler.js')).createPanel({ store: registry.panel, ...options.panel }) : undefined;
+  const metrics = options.metrics ? await servedMetrics(options.metrics) : undefined;
   const instance = createCpmxServer({
     dataPath: options.dataPath,
-    registry,
+    registry: registry && metrics ? metrics.counters.countRegistry(registry) : registry,
+    metrics,
     defaultToken: options.defaultToken,
     limits: options.limits,
     // Not through process.stdout: its reader leaving, stalling or a full disk must not end or
