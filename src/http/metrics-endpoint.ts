@@ -15,7 +15,7 @@ export const METRICS_PATH = '/metrics';
 
 /** Whether `target` is /metrics (with a query or none). */
 export function isMetricsTarget(target: string | undefined): boolean {
-  return target !== undefined && target.startsWith(METRICS_PATH) && (target.length === METRICS_PATH.length || target.charAt(METRICS_PATH.length) === '?');
+  return target?.startsWith(METRICS_PATH) === true && (target.length === METRICS_PATH.length || target.charAt(METRICS_PATH.length) === '?');
 }
 
 export interface MetricsEndpointOptions {
