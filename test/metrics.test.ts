@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInto, CLI, FIXTURE } from './helpers.js';
-import { exchange, pipelined, responses } from './support/raw-http.js';
+import { exchange, pipelined, responses, type Exchange } from './support/raw-http.js';
 import { startServe, tokensOk, waitFor, type Served } from './support/serve.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cpmx-metrics-'));
@@ -235,15 +235,24 @@ describe('connections turned away and closed by limits', () => {
       // Paying requests wait while another process holds the registry's lock: their connections are busy.
       const holder = new Database(registry);
       holder.exec('BEGIN IMMEDIATE');
-      const busy: Promise<{ status: number | undefined }>[] = [];
+      const busy: Promise<Exchange>[] = [];
       let refused = 0;
-      // Each worker holds one busy connection at most; a connection to a worker holding one is refused.
+      // The registry visits under way in both workers, read from /metrics (from another address than the paying client's).
+      const waiting = async () => {
+        const text = await (await fetch(`${served.url}/metrics`, { headers: { Connection: 'close' } })).text();
+        return value(new Map((parsePrometheusTextFormat(text) as Family[]).map((f) => [f.name, f])), 'cpmx_registry_waiting', 'GAUGE');
+      };
+      // From 127.0.0.2, each worker holds one busy connection at most; a connection to a worker holding one is refused.
       while (refused === 0) {
-        const attempt = exchange(port, `GET /query/info_cp/09810?token=${token} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`, { timeoutMs: 30_000 });
-        // A refused connection is answered at once; a busy one not before the lock is released.
-        const first = await Promise.race([attempt, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000))]);
-        if (first?.status === 503 && /conexiones/.test(first.text)) refused++;
-        else busy.push(attempt);
+        const attempt = exchange(port, `GET /query/info_cp/09810?token=${token} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`, { localAddress: '127.0.0.2', timeoutMs: 60_000 });
+        let settled: Exchange | undefined;
+        void attempt.then((answer) => (settled = answer));
+        await waitFor(async () => settled !== undefined || (await waiting()) === busy.length + 1, 'the connection to be refused or to wait for the registry');
+        if (settled) {
+          expect(settled.status).toBe(503);
+          expect(settled.text).toMatch(/conexiones/);
+          refused++;
+        } else busy.push(attempt);
         expect(busy.length).toBeLessThanOrEqual(2);
       }
       holder.exec('COMMIT');
@@ -270,6 +279,34 @@ describe('connections turned away and closed by limits', () => {
       expect(spentInRegistry(registry)).toBe(busy.length);
       // The registry was locked: the requests waited, not failed, so it never counted as down.
       expect(value(families, 'cpmx_registry_up', 'GAUGE', { store: 'sqlite' })).toBe(1);
+    } finally {
+      await served.stop();
+    }
+  });
+});
+
+describe('one process', () => {
+  it('answers its own numbers, with no registry family, and says on stderr when /metrics is open beyond loopback', async () => {
+    const served = await startServe(['--metrics', '--host', '0.0.0.0', '--data', dataPath]);
+    try {
+      await waitFor(() => /GET \/metrics is open to every client that reaches 0\.0\.0\.0/.test(served.output()), 'the warning on stderr');
+      const port = portOf(served);
+      const tally = new Tally();
+      for (const target of ['/query/get_estados?token=pruebas', '/health', '/nowhere']) {
+        const answer = await exchange(port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+        tally.add('GET', answer.status!);
+      }
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Connection: 'close' } })).text();
+      const families = new Map((parsePrometheusTextFormat(text) as Family[]).map((f) => [f.name, f]));
+      expect(requestCounts(families)).toEqual(tally.counts);
+      expect(value(families, 'cpmx_processes', 'GAUGE')).toBe(1);
+      expect(value(families, 'cpmx_credits_spent_total', 'COUNTER')).toBe(0);
+      expect(families.has('cpmx_registry_up')).toBe(false);
+      // Every name is cpmx_, counters end in _total, and each family has its HELP and TYPE.
+      for (const name of families.keys()) expect(name).toMatch(/^cpmx_[a-z_]+$/);
+      for (const f of families.values()) if (f.type === 'COUNTER') expect(f.name).toMatch(/_total$/);
+      expect(text.match(/^# HELP /gm)!.length).toBe(families.size);
+      expect(text.match(/^# TYPE /gm)!.length).toBe(families.size);
     } finally {
       await served.stop();
     }
