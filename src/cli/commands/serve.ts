@@ -21,7 +21,7 @@ export const serveCommand = command({
   description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
 once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
-GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
+GET /health (and GET /metrics, with --metrics). Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
 The limits below keep any one client from taking the server from the others (each worker
 process holds its own); what the server refuses gets an envelope with the HTTP status as
 code_error. Seconds may have decimals.
