@@ -219,6 +219,37 @@ describe('GET /metrics of cpmx serve --workers 2 --metrics', () => {
     expect(head.text.endsWith('\r\n\r\n')).toBe(true);
     const { families } = await scrape(served);
     expect(requestCounts(families)).toEqual(tally.counts);
+    tally.add('GET', 200);
+  });
+
+  it('keeps a dead worker’s counts: counters never go back when a worker is replaced', async () => {
+    const before = requestCounts((await scrape(served)).families);
+    tally.add('GET', 200);
+    const pidOf = async () => {
+      const answer = await send(served, 'GET', '/health');
+      tally.add('GET', answer.status);
+      return (JSON.parse(answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4)) as { pid: number }).pid;
+    };
+    const victim = await pidOf();
+    process.kill(victim, 'SIGKILL');
+    const pids = new Set<number>();
+    await waitFor(async () => {
+      pids.add(await pidOf());
+      return pids.size === 2 && !pids.has(victim);
+    }, 'the replacement worker to answer beside the other');
+    const { families } = await scrape(served);
+    const after = requestCounts(families);
+    for (const [key, count] of before) expect(after.get(key)).toBeGreaterThanOrEqual(count);
+    // What the dead worker answered after the last collection is lost with it: at most the
+    // scrape `before` (counted once answered) and the /health that named it.
+    let lost = 0;
+    for (const [key, count] of tally.counts) {
+      const seen = after.get(key) ?? 0;
+      expect(seen).toBeLessThanOrEqual(count);
+      lost += count - seen;
+    }
+    expect(lost).toBeLessThanOrEqual(2);
+    expect(value(families, 'cpmx_processes', 'GAUGE')).toBe(2);
   });
 });
 

@@ -28,11 +28,14 @@ export function gatherWorkerMetrics(): void {
   const retired = emptyCounters();
   const rounds = new Map<number, { waiting: Set<number>; done: () => void }>();
   let nextRound = 1;
+  /** Workers that listen: one still starting has no ear for a collection yet (its round would wait for nothing). */
+  const listening = new Set<number>();
+  cluster.on('listening', (worker) => listening.add(worker.id));
 
   const collect = (): Promise<MetricsSnapshot> =>
     new Promise((resolve) => {
       const round = nextRound++;
-      const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected());
+      const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected() && listening.has(worker.id));
       const waiting = new Set(workers.map((worker) => worker!.id));
       const done = () => {
         if (!rounds.delete(round)) return;
@@ -59,6 +62,7 @@ export function gatherWorkerMetrics(): void {
     }
   });
   cluster.on('exit', (worker) => {
+    listening.delete(worker.id);
     const last = latest.get(worker.id);
     if (last) addCounters(retired, last.counters);
     latest.delete(worker.id);
