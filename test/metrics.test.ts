@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyCounters } from '../src/http/metrics.js';
+import { renderMetrics } from '../src/http/metrics-text.js';
 import { buildInto, CLI, FIXTURE } from './helpers.js';
 import { exchange, pipelined, responses, type Exchange } from './support/raw-http.js';
 import { startServe, tokensOk, waitFor, type Served } from './support/serve.js';
@@ -341,6 +343,19 @@ describe('one process', () => {
     } finally {
       await served.stop();
     }
+  });
+});
+
+describe('the exposition text', () => {
+  it('escapes label values (backslash, double quote, line feed) so a parser reads them back whole', () => {
+    const store = 'a\\b "c"\nd';
+    const text = renderMetrics({
+      counters: emptyCounters(),
+      gauges: { processes: 1, connectionsOpen: 0, catalogsLoaded: 1, catalogAgeSeconds: 10, catalogTimestamp: 5, registryStore: store, registryUnavailable: 0, registryWaiting: 0 },
+    });
+    expect(text).toContain('cpmx_registry_up{store="a\\\\b \\"c\\"\\nd"} 1');
+    const families = new Map((parsePrometheusTextFormat(text) as Family[]).map((f) => [f.name, f]));
+    expect(family(families, 'cpmx_registry_up', 'GAUGE').metrics[0]!.labels).toEqual({ store });
   });
 });
 
