@@ -202,8 +202,10 @@ describe('GET /metrics of cpmx serve --workers 2 --metrics', () => {
     expect(value(families, 'cpmx_registry_up', 'GAUGE', { store: 'sqlite' })).toBe(1);
     expect(value(families, 'cpmx_registry_unavailable_processes', 'GAUGE')).toBe(0);
     expect(value(families, 'cpmx_catalog_loaded', 'GAUGE')).toBe(1);
-    const health = (await (await fetch(`${served.url}/health`, { headers: { Connection: 'close' } })).json()) as { catalogDate: string };
+    const health = (await (await fetch(`${served.url}/health`, { headers: { Connection: 'close' } })).json()) as { catalogDate: string; buildId: string };
     tally.add('GET', 200);
+    // Both workers serve the same build, the one /health names.
+    expect(family(families, 'cpmx_catalog_build_info', 'GAUGE').metrics).toEqual([{ value: '2', labels: { build_id: health.buildId } }]);
     const date = Date.parse(/Z$|[+-]\d\d:\d\d$/.test(health.catalogDate) ? health.catalogDate : `${health.catalogDate}Z`) / 1000;
     expect(value(families, 'cpmx_catalog_timestamp_seconds', 'GAUGE')).toBe(date);
     const age = value(families, 'cpmx_catalog_age_seconds', 'GAUGE');
@@ -351,7 +353,7 @@ describe('the exposition text', () => {
     const store = 'a\\b "c"\nd';
     const text = renderMetrics({
       counters: emptyCounters(),
-      gauges: { processes: 1, connectionsOpen: 0, catalogsLoaded: 1, catalogAgeSeconds: 10, catalogTimestamp: 5, registryStore: store, registryUnavailable: 0, registryWaiting: 0 },
+      gauges: { processes: 1, connectionsOpen: 0, catalogsLoaded: 1, catalogAgeSeconds: 10, catalogTimestamp: 5, catalogBuilds: {}, registryStore: store, registryUnavailable: 0, registryWaiting: 0 },
     });
     expect(text).toContain('cpmx_registry_up{store="a\\\\b \\"c\\"\\nd"} 1');
     const families = new Map((parsePrometheusTextFormat(text) as Family[]).map((f) => [f.name, f]));

@@ -80,6 +80,12 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     out.sample('cpmx_catalog_timestamp_seconds', gauges.catalogTimestamp);
   }
 
+  const builds = Object.entries(gauges.catalogBuilds).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (builds.length > 0) {
+    out.family('cpmx_catalog_build_info', 'gauge', "Processes serving each catalog build (the artifact's build id, as /health shows it); two while a reload spreads across workers");
+    for (const [buildId, count] of builds) out.sample('cpmx_catalog_build_info', count, { build_id: buildId });
+  }
+
   if (gauges.registryStore !== null) {
     out.family('cpmx_registry_up', 'gauge', '1 when every process reaches the token registry, 0 while any answers paying requests 503');
     out.sample('cpmx_registry_up', gauges.registryUnavailable === 0 ? 1 : 0, { store: gauges.registryStore });

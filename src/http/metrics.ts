@@ -6,7 +6,8 @@
  * (metrics-text.ts).
  */
 import { isPromise, type Consumption } from '../core/credits.js';
-import { recordedTime, type ArtifactHeader } from '../core/format.js';
+import { recordedTime } from '../core/format.js';
+import type { CatalogStatus } from './catalog-status.js';
 import type { ResponderRegistry } from './respond.js';
 
 /** Upper bounds (seconds) of the latency histogram: an answer from memory takes tens of microseconds, one that waits for a registry milliseconds. */
@@ -64,6 +65,8 @@ export interface MetricGauges {
   /** The oldest catalog's age, and its date (epoch seconds); null when no date is known. */
   catalogAgeSeconds: number | null;
   catalogTimestamp: number | null;
+  /** Processes serving each catalog build (by build id): more than one while workers differ. */
+  catalogBuilds: Record<string, number>;
   /** The registry's store (null without one), how many processes see it unavailable, and visits waiting. */
   registryStore: string | null;
   registryUnavailable: number;
@@ -75,16 +78,15 @@ export interface MetricsSnapshot {
   gauges: MetricGauges;
 }
 
-/** What the server lets the metrics read: its catalog and its connections. */
+/** What the server lets the metrics read: its catalog's status (as /health tells it) and its connections. */
 export interface ServerView {
-  catalog(): ArtifactHeader | undefined;
+  catalog(): Pick<CatalogStatus, 'loaded' | 'catalogDate' | 'buildId'>;
   connections(): number;
 }
 
-/** The catalog's date as epoch seconds, and its age in seconds at `now` (ms); null where the artifact records no readable date. */
-export function catalogAgeSeconds(header: ArtifactHeader, now: number): { timestamp: number; age: number } | null {
-  const date = header.source?.date;
-  const time = date === undefined ? Number.NaN : recordedTime(date);
+/** The catalog's date (as catalogStatus gives it) as epoch seconds, and its age in seconds at `now` (ms); null where no readable date is recorded. */
+export function catalogAgeSeconds(date: string | null, now: number): { timestamp: number; age: number } | null {
+  const time = date === null ? Number.NaN : recordedTime(date);
   if (Number.isNaN(time)) return null;
   return { timestamp: time / 1000, age: Math.max(0, (now - time) / 1000) };
 }
@@ -112,7 +114,7 @@ export function addCounters(into: MetricCounters, from: MetricCounters): void {
 export function mergeSnapshots(parts: readonly MetricsSnapshot[], retired?: MetricCounters): MetricsSnapshot {
   const counters = emptyCounters();
   if (retired) addCounters(counters, retired);
-  const gauges: MetricGauges = { processes: 0, connectionsOpen: 0, catalogsLoaded: 0, catalogAgeSeconds: null, catalogTimestamp: null, registryStore: null, registryUnavailable: 0, registryWaiting: 0 };
+  const gauges: MetricGauges = { processes: 0, connectionsOpen: 0, catalogsLoaded: 0, catalogAgeSeconds: null, catalogTimestamp: null, catalogBuilds: {}, registryStore: null, registryUnavailable: 0, registryWaiting: 0 };
   for (const part of parts) {
     addCounters(counters, part.counters);
     const g = part.gauges;
@@ -123,6 +125,7 @@ export function mergeSnapshots(parts: readonly MetricsSnapshot[], retired?: Metr
       gauges.catalogAgeSeconds = g.catalogAgeSeconds;
       gauges.catalogTimestamp = g.catalogTimestamp;
     }
+    addCounts(gauges.catalogBuilds, g.catalogBuilds);
     gauges.registryStore ??= g.registryStore;
     gauges.registryUnavailable += g.registryUnavailable;
     gauges.registryWaiting += g.registryWaiting;
@@ -202,8 +205,8 @@ export class ServerMetrics {
       const count = this.#requests[i]!;
       if (count > 0) requests[`${METHODS[Math.floor(i / STATUSES)]} ${i % STATUSES}`] = count;
     }
-    const header = this.#view?.catalog();
-    const age = header ? catalogAgeSeconds(header, now) : null;
+    const catalog = this.#view?.catalog();
+    const age = catalog?.loaded ? catalogAgeSeconds(catalog.catalogDate, now) : null;
     const health = this.#registry?.health?.();
     return {
       counters: {
@@ -218,9 +221,10 @@ export class ServerMetrics {
       gauges: {
         processes: 1,
         connectionsOpen: this.#view?.connections() ?? 0,
-        catalogsLoaded: header ? 1 : 0,
+        catalogsLoaded: catalog?.loaded ? 1 : 0,
         catalogAgeSeconds: age?.age ?? null,
         catalogTimestamp: age?.timestamp ?? null,
+        catalogBuilds: catalog?.loaded && catalog.buildId ? { [catalog.buildId]: 1 } : {},
         registryStore: this.#registry ? (health?.store ?? 'custom') : null,
         registryUnavailable: health && health.state !== 'ok' ? 1 : 0,
         registryWaiting: health?.waiting ?? 0,

@@ -10,11 +10,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { isPromise, type TokenRegistry } from '../core/credits.js';
-import { catalogSource } from '../client/catalog-source.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
 import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
 import { closeWith, endSoon } from './connection-answer.js';
+import { catalogStatus } from './catalog-status.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import type { MetricsEndpoint } from './metrics-endpoint.js';
@@ -22,6 +22,7 @@ import { isMetricsTarget } from './metrics-endpoint.js';
 import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
 import { repairedHead, type RawHead } from './raw-request.js';
 import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from './respond.js';
+import { ServedCatalog } from './served-catalog.js';
 
 export { MAX_URL_LENGTH } from './respond.js';
 
@@ -46,6 +47,8 @@ export interface CpmxServer {
   server: Server;
   /** Whether the artifact is loaded (test mode is served either way). */
   loaded: boolean;
+  /** The catalog answered from, which reloads swap (reload.ts). */
+  catalog: ServedCatalog;
   /** Stops accepting, lets requests in flight finish (idle connections are closed), then resolves. */
   close(graceMs?: number): Promise<void>;
 }
@@ -77,7 +80,7 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
 /** Creates the HTTP server (not yet listening). */
 export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const source = catalogSource(artifactPath(options.dataPath));
+  const source = new ServedCatalog(artifactPath(options.dataPath));
   const respond = createResponder({ source, registry: options.registry, version: packageVersion(), defaultToken: options.defaultToken });
   const log = options.log;
   const panel = options.panel;
@@ -134,7 +137,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     },
     closed: counters && ((limit) => counters.closed(limit)),
   });
-  counters?.attach({ catalog: () => source.loaded()?.header, connections: () => guard.held });
+  counters?.attach({ catalog: () => catalogStatus(source), connections: () => guard.held });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
   // An Expect other than 100-continue: answered 417 by the answer path, with the envelope.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
@@ -183,6 +186,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
 
   return {
     server,
+    catalog: source,
     get loaded() {
       return source.loaded() !== undefined;
     },
