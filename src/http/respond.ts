@@ -1,6 +1,6 @@
 /**
  * The HTTP API's semantics, free of any server: from a method, a request target and the
- * If-None-Match header to a status, headers and a body. Methods, CORS, /health, caching and
+ * If-None-Match header to a status, headers and a body. Methods, CORS, /health, /openapi.json, caching and
  * credits are decided here, once; the Node server (and any other transport) only carries
  * the bytes.
  */
@@ -15,6 +15,7 @@ import { RegistryUnavailableError } from '../registry/errors.js';
 import type { ServedRegistry } from '../registry/types.js';
 import { BodyCache } from './body-cache.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
+import { OPENAPI_PATH, openApiDocument } from './openapi.js';
 
 /** Longest request target served; longer ones answer 414. */
 export const MAX_URL_LENGTH = 2048;
@@ -108,6 +109,8 @@ export function createResponder(options: ResponderOptions): Responder {
   /** The catalog `tag` names: a catalog loaded anew (a rebuilt artifact) gets its own. */
   let tagged: unknown;
   const bodies = new BodyCache(options.bodyCacheBytes);
+  /** The OpenAPI document's text, made at its first request. */
+  let openapi: string | undefined;
 
   return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
     const { method, target } = request;
@@ -126,6 +129,10 @@ export function createResponder(options: ResponderOptions): Responder {
     }
     if (method !== 'GET' && method !== 'HEAD') {
       return serverAnswer(405, `Método HTTP ${method} no permitido; use ${ALLOW}`, ['Allow', ALLOW]);
+    }
+    if (target.startsWith(OPENAPI_PATH) && (target.length === OPENAPI_PATH.length || target.charAt(OPENAPI_PATH.length) === '?')) {
+      openapi ??= JSON.stringify(openApiDocument({ version: options.version }));
+      return json(200, openapi, ['Cache-Control', 'public, max-age=3600']);
     }
     if (target.startsWith('/health') && (target.length === 7 || '/?'.includes(target.charAt(7)))) {
       if (!source.loaded()) load();

@@ -5,6 +5,7 @@ import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
 import { exportCommand } from './export.js';
 import { lookupCommands } from './lookups.js';
+import { openapiCommand } from './openapi.js';
 import { panelCommand } from './panel.js';
 import { parseCommand } from './parse.js';
 import { queryCommand } from './query.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
   diffCommand,
   exportCommand,
   serveCommand,
+  openapiCommand,
   tokensCommand,
   panelCommand,
   validateCommand,
