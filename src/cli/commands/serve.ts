@@ -1,7 +1,8 @@
 /** `cpmx serve`: the COPOMEX HTTP API on this machine. */
 import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { DEFAULT_CREDITS } from '../../registry/types.js';
-import { DATA_HELP, dataOption, hostOption, portOption, registryOption } from '../environment.js';
+import { DATA_HELP, dataOption, downloadPageOption, hostOption, metricsTokenOption, portOption, registryOption } from '../environment.js';
+import { intervalOption, shareOption } from '../duration.js';
 import { DEFAULT_LIMITS as LIMITS, type ConnectionLimits } from '../../http/connection-limits.js';
 
 /** A duration in seconds (decimals allowed), as milliseconds. */
@@ -16,18 +17,26 @@ function seconds(value: string | undefined, name: string, fallback: number): num
 export const serveCommand = command({
   name: 'serve',
   synopsis: '',
-  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--log]',
+  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--refresh-every 1d] [--log] [--metrics [--metrics-token T]]',
   summary: 'the COPOMEX HTTP API on this machine',
   description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
 once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
-GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
+GET /health (and GET /metrics, with --metrics). Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
 The limits below keep any one client from taking the server from the others (each worker
 process holds its own); what the server refuses gets an envelope with the HTTP status as
 code_error. Seconds may have decimals.
 With --panel (and a registry), the control panel is served under /panel/ on the same port:
-people sign up, create projects and copy their tokens there (see cpmx panel create-admin).`,
-  exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0.',
+people sign up, create projects and copy their tokens there (see cpmx panel create-admin).
+
+Every process swaps to a new artifact when the file at --data is replaced (renamed over or
+rewritten; when --data is a symlink, when the link is replaced) and on SIGHUP: each request is
+answered wholly from one catalog, and a file that cannot be read (damaged, another format,
+half-written) is refused and logged while the old catalog keeps serving. /health shows the
+catalog's date, age and build id, and how the last reload and refresh went.
+With --refresh-every, the official catalog is downloaded, built and checked that often, and a
+good one is written over --data (a regular file) and swapped in.`,
+  exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0. SIGHUP: reloads the catalog.',
   options: {
     host: { type: 'string', value: 'H', help: 'interface to listen on (default: HOST, else 127.0.0.1)' },
     port: { type: 'string', value: 'P', help: 'port (default: PORT, else 3000; 0 picks a free one)' },
@@ -66,6 +75,17 @@ are served without it, any other name answers 421 (against DNS
 rebinding); behind a proxy, X-Forwarded-Host must be one of these`,
     },
     log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
+    metrics: {
+      type: 'boolean',
+      help: `serve GET /metrics: Prometheus text with the whole server's numbers
+(requests, latency, credits, registry, catalog age, limits); free of credit`,
+    },
+    'metrics-token': {
+      type: 'string',
+      value: 'T',
+      help: `with --metrics: /metrics answers only Authorization: Bearer T, others
+401 (default: CPMX_METRICS_TOKEN; none: open to whoever reaches the port)`,
+    },
     'max-connections': {
       type: 'string',
       value: 'N',
@@ -104,6 +124,20 @@ between requests (default ${LIMITS.idleTimeout / 1000})`,
 is closed (default ${LIMITS.sendTimeout / 1000})`,
     },
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
+    'refresh-every': {
+      type: 'string',
+      value: 'DURATION',
+      help: `download the official catalog this often (30m, 6h, 1d; 1s to 24d), build and
+check it, write it over --data and swap to it; a failed refresh keeps the
+catalog served (the log and /health say why)`,
+    },
+    'max-loss': {
+      type: 'string',
+      value: 'SHARE',
+      help: `with --refresh-every: refuse a catalog that lacks more than this share
+of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
+    },
+    'page-url': { type: 'string', value: 'URL', help: 'with --refresh-every: the export page (default: CPMX_DOWNLOAD_PAGE, else the official one)' },
     ...HELP_OPTION,
   },
   async run({ values, positionals }) {
@@ -116,6 +150,7 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
     const badHost = panelHosts.find((name) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(name) || name.length > 253);
     if (badHost !== undefined) throw new UsageError(`--panel-host: "${badHost}" is not a host name (letters, digits, hyphens and dots, like panel.ejemplo.mx)`);
     const registry = registryOption(values.registry);
+    const metrics = metricsOption(values.metrics === true, values['metrics-token'], host);
     if (values.panel && !registry) {
       throw new UsageError('--panel needs a registry: add --registry FILE|URL (or set CPMX_REGISTRY); the panel keeps its accounts, sessions and projects there');
     }
@@ -127,6 +162,7 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
           hosts: panelHosts,
         }
       : undefined;
+    const refresh = await refreshOption(values, dataOption(values.data));
     const { serve } = await import('../../http/process.js');
     const { RegistryError } = await import('../../registry/errors.js');
     try {
@@ -144,6 +180,8 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
         log: values.log === true,
         defaultToken: values['default-token'] || undefined,
         limits: connectionLimits(values),
+        refresh,
+        metrics,
       });
     } catch (error) {
       if (error instanceof RegistryError) throw new UsageError(error.message);
@@ -156,6 +194,29 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
     return new Promise<number>(() => undefined); // serves until a signal ends the process
   },
 });
+
+/**
+ * `--metrics` and its token, checked. Served open on an address other hosts reach, it is said
+ * once on stderr: the numbers are the operator's, and a network rule or a token keeps them so.
+ */
+function metricsOption(on: boolean, flag: string | undefined, host: string): { token?: string | undefined } | undefined {
+  const token = metricsTokenOption(flag);
+  if (!on) {
+    if (flag !== undefined) throw new UsageError('--metrics-token is an option of /metrics: add --metrics');
+    return undefined;
+  }
+  if (token !== undefined && !/^[\x21-\x7e]{16,512}$/.test(token)) {
+    throw new UsageError(`${flag === undefined ? 'CPMX_METRICS_TOKEN' : '--metrics-token'} must be 16 to 512 visible ASCII characters (no spaces), as a Bearer header carries it`);
+  }
+  if (token === undefined && !isLoopback(host)) {
+    process.stderr.write(`cpmx serve: GET /metrics is open to every client that reaches ${host}; keep it behind a network rule or add --metrics-token\n`);
+  }
+  return { token };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
 
 /** The connection limits from the options, checked. */
 function connectionLimits(values: Record<string, string | string[] | boolean | undefined>): ConnectionLimits {
@@ -173,4 +234,20 @@ function connectionLimits(values: Record<string, string | string[] | boolean | u
   };
   if (limits.headersTimeout > limits.requestTimeout) throw new UsageError('--headers-timeout must not be longer than --request-timeout');
   return limits;
+}
+
+/** `--refresh-every` with `--max-loss` and `--page-url`, checked; undefined without it. */
+async function refreshOption(values: Record<string, string | string[] | boolean | undefined>, dataPath: string) {
+  const every = values['refresh-every'] as string | undefined;
+  const only = (['max-loss', 'page-url'] as const).find((name) => values[name] !== undefined);
+  if (every === undefined) {
+    if (only) throw new UsageError(`--${only} goes with --refresh-every`);
+    return undefined;
+  }
+  const everyMs = intervalOption(every, '--refresh-every');
+  const { DEFAULT_MAX_LOSS, refreshTargetProblem } = await import('../../http/refresh.js');
+  const maxLoss = values['max-loss'] === undefined ? DEFAULT_MAX_LOSS : shareOption(values['max-loss'] as string, '--max-loss');
+  const problem = refreshTargetProblem(dataPath);
+  if (problem) throw new UsageError(`--refresh-every writes the refreshed artifact over the one served: ${problem}`);
+  return { everyMs, maxLoss, pageUrl: downloadPageOption(values['page-url'] as string | undefined) };
 }
