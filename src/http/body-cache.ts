@@ -14,8 +14,6 @@
  * the budget the cache starts over (as fast as an LRU for these keys, and nothing to reorder
  * on a hit).
  */
-import type { HttpAnswer } from './respond.js';
-
 /** The default budget: every info_cp simplified answer of the real catalog fits, with its target, about twice. */
 export const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -26,11 +24,14 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes: Node's Buffer where there is one (faster to make and to write), else a TextEncoder's. */
 export const utf8: (text: string) => Uint8Array = typeof Buffer === 'function' ? (text) => Buffer.from(text) : (text) => encoder.encode(text);
 
-/** An answer kept whole: its headers end with Content-Length; shared by every request for its target, so never changed. */
-export interface PreparedAnswer extends HttpAnswer {
-  readonly prepared: true;
+/** An answer kept whole (an HttpAnswer of respond.ts): its headers end with Content-Length; shared by every request for its target, so never changed. */
+export interface PreparedAnswer {
+  readonly status: number;
+  readonly headers: string[];
   readonly body: Uint8Array;
   readonly etag: string;
+  readonly prepared: true;
+  readonly refund: undefined;
 }
 
 export class AnswerCache {
@@ -65,7 +66,7 @@ export class AnswerCache {
    * Keeps `answer` (status, headers and bytes of a GET) for `target`, whose answer it is
    * whatever else the request carries, and returns it as kept: its headers gain Content-Length.
    */
-  keep(target: string, answer: HttpAnswer, etag: string, body: Uint8Array): PreparedAnswer {
+  keep(target: string, answer: { status: number; headers: readonly string[] }, etag: string, body: Uint8Array): PreparedAnswer {
     const headers = Object.freeze([...answer.headers, 'Content-Length', String(body.length)]) as string[];
     const prepared: PreparedAnswer = { status: answer.status, headers, body, etag, prepared: true, refund: undefined };
     if (this.#fits(target.length + ENTRY_OVERHEAD)) this.#answers.set(target, prepared);
