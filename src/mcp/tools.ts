@@ -104,19 +104,42 @@ function textArguments(tool: string, args: Record<string, unknown>, accepted: re
   return values;
 }
 
+/** What makes a tool: its words, its arguments (`accepted`: every name it reads, beyond the schema's), and its answer to them as text. */
+interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  properties: InputSchema['properties'];
+  required: string[];
+  accepted?: readonly string[];
+  answer(values: Record<string, string | undefined>): ToolAnswer;
+}
+
+/** A tool: its input schema from its arguments, and calls refused plainly before `answer` when an argument cannot be read. */
+function toolOf({ name, title, description, properties, required, accepted = Object.keys(properties), answer }: ToolSpec): Tool {
+  return {
+    name,
+    title,
+    description,
+    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    annotations: READ_ONLY,
+    call(args) {
+      const values = textArguments(name, args, accepted);
+      return typeof values === 'string' ? refused(name, values) : answer(values);
+    },
+  };
+}
+
 /** A lookup of the table as a tool, answered by `answer`. */
 function lookupTool(row: LookupRow, answer: (raw: RawRequest | undefined) => Body): Tool {
   const names = [...(row.segment ? [row.segment] : []), ...row.parameters];
-  const required = [...(row.segment ? [row.segment] : []), ...row.required];
-  return {
+  return toolOf({
     name: row.method,
     title: row.summary,
     description: `${toolText(row.description)} ${ENVELOPE}`,
-    inputSchema: { type: 'object', properties: Object.fromEntries(names.map((name) => [name, ARGUMENTS[name]])), ...(required.length ? { required } : {}), additionalProperties: false },
-    annotations: READ_ONLY,
-    call(args) {
-      const values = textArguments(row.method, args, names);
-      if (typeof values === 'string') return refused(row.method, values);
+    properties: Object.fromEntries(names.map((name) => [name, ARGUMENTS[name]])),
+    required: [...(row.segment ? [row.segment] : []), ...row.required],
+    answer(values) {
       const segment = row.segment ? values[row.segment] : undefined;
       // A missing or empty argument is absent, as an empty query parameter is: the router says which (101, 109, 114).
       const body = answer(
@@ -124,7 +147,7 @@ function lookupTool(row: LookupRow, answer: (raw: RawRequest | undefined) => Bod
       );
       return answerOf(body, !isSuccess(body));
     },
-  };
+  });
 }
 
 /** The keys `validateAddress` reads, each field by its every name. */
@@ -139,7 +162,7 @@ const FIELD_TEXTS: Record<(typeof FIELDS)[number], string> = {
 };
 
 function validateTool(client: CpmxClient): Tool {
-  return {
+  return toolOf({
     name: 'validate',
     title: 'check an address record against its postal code',
     description:
@@ -148,23 +171,15 @@ function validateTool(client: CpmxClient): Tool {
       '101, 102, 104, 105 for the code (as the API answers them), 120 estado, 121 municipio, 122 asentamiento, 123 ciudad not matching the code; ' +
       'suggestions give the probably right value of each field at fault. Names are matched ignoring case, accents, punctuation and abbreviations; empty fields are not checked. ' +
       `The keys may also be named ${RECORD_KEYS.filter((key) => !(FIELDS as readonly string[]).includes(key)).join(', ')}.`,
-    inputSchema: {
-      type: 'object',
-      properties: Object.fromEntries(FIELDS.map((field) => [field, { type: 'string', description: FIELD_TEXTS[field] }])),
-      required: ['cp'],
-      additionalProperties: false,
-    },
-    annotations: READ_ONLY,
-    call(args) {
-      const values = textArguments('validate', args, RECORD_KEYS);
-      if (typeof values === 'string') return refused('validate', values);
-      return answerOf(validateAddress(client, values));
-    },
-  };
+    properties: Object.fromEntries(FIELDS.map((field) => [field, { type: 'string', description: FIELD_TEXTS[field] }])),
+    required: ['cp'],
+    accepted: RECORD_KEYS,
+    answer: (values) => answerOf(validateAddress(client, values)),
+  });
 }
 
 function parseTool(client: CpmxClient): Tool {
-  return {
+  return toolOf({
     name: 'parse',
     title: 'read a one-line address into its parts and check it',
     description:
@@ -173,20 +188,11 @@ function parseTool(client: CpmxClient): Tool {
       '"valid", "errors", "suggestions", "read", "inferred"} (names in the catalog\'s spelling; "read": the parts found in the text, "inferred": those filled from the catalog, ' +
       'such as the code found from the settlement, municipality and state; "codes": up to 10 when several codes fit a line without one). Errors are those of validate, ' +
       'and 130 with its "reason" for a text that holds no address.',
-    inputSchema: {
-      type: 'object',
-      properties: { address: { type: 'string', description: 'The address (dirección) on one line, parts in any order, separated by commas or not.' } },
-      required: ['address'],
-      additionalProperties: false,
-    },
-    annotations: READ_ONLY,
-    call(args) {
-      const values = textArguments('parse', args, ['address']);
-      if (typeof values === 'string') return refused('parse', values);
-      if (values.address === undefined) return refused('parse', 'needs "address", the address on one line');
-      return answerOf(parseAddress(client, values.address));
-    },
-  };
+    properties: { address: { type: 'string', description: 'The address (dirección) on one line, parts in any order, separated by commas or not.' } },
+    required: ['address'],
+    answer: (values) =>
+      values.address === undefined ? refused('parse', 'needs "address", the address on one line') : answerOf(parseAddress(client, values.address)),
+  });
 }
 
 export interface ToolOptions {
