@@ -99,15 +99,19 @@ describe('cpmx mcp and the MCP SDK, its optional peer', () => {
     expect(help.stdout).toContain('"mcpServers"');
   });
 
-  it('serves its tools to the SDK’s client once the SDK is installed beside it', async () => {
-    // A project of its own (cpmx from the same tarball, and the SDK), as a user adds it.
+  it('serves its tools to the SDK’s client once the lowest SDK its peer range accepts is installed beside it', async () => {
+    // A project of its own (cpmx from the same tarball, and the SDK), as a user adds it. The
+    // checkout develops with a newer SDK (test/mcp.test.ts, the Node versions): this is the oldest.
     const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'))!;
-    const sdk = JSON.parse(readFileSync(join(root, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'), 'utf8')).version;
+    const range = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies['@modelcontextprotocol/sdk'] as string;
+    const sdk = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
+    expect(sdk, `the peer range ${range} is read as ^X.Y.Z here`).toBeDefined();
     const agent = join(dir, 'agent');
     mkdirSync(agent);
     writeFileSync(join(agent, 'package.json'), JSON.stringify({ name: 'agent', version: '1.0.0', type: 'module', private: true }));
     const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball), `@modelcontextprotocol/sdk@${sdk}`], { cwd: agent, encoding: 'utf8' });
     expect(installed.status, installed.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(agent, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'), 'utf8')).version).toBe(sdk);
     const client = new Client({ name: 'package-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: join(agent, 'node_modules', '.bin', 'cpmx'), args: ['mcp'], cwd: agent, env: { ...process.env, CPMX_DATA: '' } as Record<string, string> }));
     try {
