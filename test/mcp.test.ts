@@ -7,7 +7,7 @@
  * ends it with status 0.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -339,6 +339,16 @@ describe('the process', () => {
     } finally {
       await test.close();
     }
+  });
+
+  it('is the only thing that loads the SDK, and only when it runs', () => {
+    const bundles = readdirSync(join(root, 'dist')).filter((file) => file.endsWith('.js') || file.endsWith('.cjs'));
+    const loading = bundles.filter((file) => /(?:from|import\()\s*["']@modelcontextprotocol\//.test(readFileSync(join(root, 'dist', file), 'utf8')));
+    // One lazily loaded chunk of the command line; no library bundle, and not the bin's entry.
+    expect(loading).toHaveLength(1);
+    expect(loading[0]).toMatch(/^cli-.+\.js$/);
+    const chunk = readFileSync(join(root, 'dist', loading[0]!), 'utf8');
+    expect(chunk).not.toMatch(/from\s*["']@modelcontextprotocol\//);
   });
 
   it('explains itself: how to register it in an MCP client, and that it needs the SDK', () => {
