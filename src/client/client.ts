@@ -28,7 +28,7 @@ import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import type { RawRequest } from '../core/request.js';
 import { handle, infoCpBody, type Answer, type RouterContext } from '../core/router.js';
 import type { Catalog } from '../core/catalog.js';
-import { LOCAL_TOKEN, lookupMethods, pathRequest } from './lookups.js';
+import { LOCAL_TOKEN, lookupMethods, pathRequest, type Assert, type MatchesTable } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
 
 /** Each client's catalog, for adapters that read names against it (one-line addresses). */
@@ -74,6 +74,8 @@ export interface SearchCpAdvancedOptions {
 
 /** The lookups, one per method of the contract (the web client has them too, answering with promises). */
 export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo'>;
+// The lookups are the method table's rows: a row without its method here, or one answering another body, does not compile.
+export type LookupsMatchTable = Assert<MatchesTable<Lookups, 'body'>>;
 
 export interface CpmxClient {
   /** The artifact file this client reads (loaded on the first real-data answer); "the artifact given as data" for bytes. */
@@ -134,7 +136,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     if (isPromise(settled)) throw new TypeError('createClient: the registry answered with a promise; the client is synchronous, so its registry must be too');
     return settled;
   };
-  const lookups = lookupMethods((raw: RawRequest) => answer(raw).body, token) as Lookups;
+  const lookups = lookupMethods((raw: RawRequest) => answer(raw).body, token) as unknown as Lookups;
   // A real token with no registry: nothing to settle, so a well-formed, known code is answered
   // directly (router.infoCpBody: the same checks and answer); anything else goes the usual way.
   const direct = Boolean(token) && token !== TEST_TOKEN && !registry;

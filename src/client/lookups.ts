@@ -1,9 +1,10 @@
 /**
- * The typed lookup methods, one per method of the contract, each building its request in the
- * one shape `rawRequest` makes. The Node client (answers now) and the web client (answers
+ * The typed lookup methods, one per row of the method table (src/core/methods.ts) that names
+ * one, each building its request in the one shape `rawRequest` makes. The Node client (answers now) and the web client (answers
  * as a promise, with an optional `{ signal }` last) both wrap `ask` with these, so a method's
  * parameters are read the same way in both.
  */
+import { METHODS, type BodyOf, type ClientName, type Method, type Parameter } from '../core/methods.js';
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
 
 /** The typed lookups' token when the client has none and no registry counts tokens: any token answers locally. */
@@ -12,47 +13,74 @@ export const LOCAL_TOKEN = 'local';
 /** JavaScript callers may pass a number: it is read as its text, as a path would carry it. */
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value));
 /** An optional value: absent stays absent, anything else is read as its text. */
-const optional = (value: unknown) => (value === undefined || value === null ? undefined : text(value));
+const optionalText = (value: unknown) => (value === undefined || value === null ? undefined : text(value));
 
-interface MunicipioOptionsLike {
-  estado?: string | undefined;
-}
-interface InfoCpOptionsLike {
-  type?: string | undefined;
-}
-interface AdvancedOptionsLike {
-  municipio?: string | undefined;
-  colonia?: string | undefined;
-  limit?: number | string | undefined;
+type Ask<R, E> = (raw: RawRequest, extra: E | undefined) => R;
+
+/** Where a typed method finds a parameter: not at all, in its options object, or at this argument. */
+const ABSENT = -1;
+const IN_OPTIONS = -2;
+
+/** Argument `i` of a call, without the array a rest parameter would make on every call. */
+const argument = (i: number, a: unknown, b: unknown, c: unknown, d: unknown) => (i === 0 ? a : i === 1 ? b : i === 2 ? c : d);
+
+function read(from: number, parameter: Parameter, options: Partial<Record<Parameter, unknown>> | undefined, a: unknown, b: unknown, c: unknown, d: unknown): string | undefined {
+  if (from === ABSENT) return undefined;
+  return optionalText(from === IN_OPTIONS ? options?.[parameter] : argument(from, a, b, c, d));
 }
 
-/** The methods over `ask`; `extra` (the web client's `{ signal }`) is handed through. */
-export function lookupMethods<R, E>(ask: (raw: RawRequest, extra: E | undefined) => R, token: string | undefined) {
-  return {
-    infoCp: (cp: string, options?: InfoCpOptionsLike, extra?: E) => ask(rawRequest('info_cp', text(cp), token, options?.type), extra),
-    searchCp: (partial: string, extra?: E) => ask(rawRequest('search_cp', text(partial), token), extra),
-    getEstados: (extra?: E) => ask(rawRequest('get_estados', undefined, token), extra),
-    getMunicipioPorEstado: (estado: string, extra?: E) => ask(rawRequest('get_municipio_por_estado', text(estado), token), extra),
-    getColoniaPorCp: (cp: string, extra?: E) => ask(rawRequest('get_colonia_por_cp', text(cp), token), extra),
-    getCpPorEstado: (estado: string, extra?: E) => ask(rawRequest('get_cp_por_estado', text(estado), token), extra),
-    getCpPorMunicipio: (municipio: string, options?: MunicipioOptionsLike, extra?: E) =>
-      ask(rawRequest('get_cp_por_municipio', text(municipio), token, undefined, optional(options?.estado)), extra),
-    getColoniaPorMunicipio: (municipio: string, options?: MunicipioOptionsLike, extra?: E) =>
-      ask(rawRequest('get_colonia_por_municipio', text(municipio), token, undefined, optional(options?.estado)), extra),
-    getColoniaPorEstadoMunicipio: (estado: string, municipio: string, extra?: E) =>
-      ask(rawRequest('get_colonia_por_estado_municipio', undefined, token, undefined, optional(estado), optional(municipio)), extra),
-    searchCpAdvanced: (estado: string, options?: AdvancedOptionsLike, extra?: E) =>
-      ask(
-        rawRequest('search_cp_advanced', text(estado), token, undefined, undefined, optional(options?.municipio), optional(options?.colonia), optional(options?.limit)),
-        extra,
+/**
+ * A row's typed method: the segment, then each required parameter, then an options object
+ * of the optional ones, then `extra`; the request is built in the one shape `rawRequest` makes.
+ */
+function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | undefined): (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => R {
+  const { segment, parameters, required = [] } = METHODS[method] as { segment?: string; parameters: readonly Parameter[]; required?: readonly Parameter[] };
+  const first = segment ? 1 : 0;
+  const optionsAt = parameters.some((parameter) => !required.includes(parameter)) ? first + required.length : ABSENT;
+  const extraAt = first + required.length + (optionsAt === ABSENT ? 0 : 1);
+  const from = (parameter: Parameter) => (!parameters.includes(parameter) ? ABSENT : required.includes(parameter) ? first + required.indexOf(parameter) : IN_OPTIONS);
+  const [type, estado, municipio, colonia, limit] = (['type', 'estado', 'municipio', 'colonia', 'limit'] as const).map(from) as [number, number, number, number, number];
+  return (a, b, c, d) => {
+    const options = (optionsAt === ABSENT ? undefined : argument(optionsAt, a, b, c, d)) as Partial<Record<Parameter, unknown>> | undefined;
+    return ask(
+      rawRequest(
+        method,
+        segment ? text(a) : undefined,
+        token,
+        read(type, 'type', options, a, b, c, d),
+        read(estado, 'estado', options, a, b, c, d),
+        read(municipio, 'municipio', options, a, b, c, d),
+        read(colonia, 'colonia', options, a, b, c, d),
+        read(limit, 'limit', options, a, b, c, d),
       ),
-    getEstadoClave: (extra?: E) => ask(rawRequest('get_estado_clave', undefined, token), extra),
-    getMunicipioClavePorEstado: (estado: string, extra?: E) => ask(rawRequest('get_municipio_clave_por_estado', text(estado), token), extra),
-    getMunicipioClavePorClaveEstado: (clave: string | number, extra?: E) => ask(rawRequest('get_municipio_clave_por_clave_estado', text(clave), token), extra),
-    getCitiesByStateCode: (clave: string | number, extra?: E) => ask(rawRequest('getCitiesByStateCode', text(clave), token), extra),
-    consultasDisponibles: (extra?: E) => ask(rawRequest('cuenta/consultas_disponibles', undefined, token), extra),
+      argument(extraAt, a, b, c, d) as E | undefined,
+    );
   };
 }
+
+/** The typed methods over `ask`, one per row of the method table that names one; `extra` (the web client's `{ signal }`) is handed through. */
+export function lookupMethods<R, E>(ask: Ask<R, E>, token: string | undefined): Record<ClientName, (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => R> {
+  const methods = {} as Record<ClientName, (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => R>;
+  for (const method of Object.keys(METHODS) as Method[]) {
+    const name = METHODS[method].client;
+    if (name) methods[name] = lookupMethod(method, ask, token);
+  }
+  return methods;
+}
+
+/**
+ * The compiler's check that a client's typed methods are the table's (`Wrap` is what a method
+ * returns around its body: the body itself, or a Promise of it): `true` when every row's client
+ * name is a method of `L` that returns what the row answers, and `L` has no other.
+ */
+export type MatchesTable<L, Wrap extends 'body' | 'promise'> = [Exclude<keyof L, ClientName>, Exclude<ClientName, keyof L>] extends [never, never]
+  ? { [M in Method as NonNullable<(typeof METHODS)[M]['client']>]: Returns<L, NonNullable<(typeof METHODS)[M]['client']>, Wrap extends 'body' ? BodyOf<M> : Promise<BodyOf<M>>> }[ClientName] extends true
+    ? true
+    : false
+  : false;
+/** Fails to compile unless `T` is `true`: `Assert<MatchesTable<...>>`. */
+export type Assert<T extends true> = T;
+type Returns<L, N, R> = N extends keyof L ? (L[N] extends (...args: never[]) => infer T ? ([R] extends [T] ? true : false) : false) : false;
 
 /** A request path as the contract reads it, the client's token standing in for a path that carries none (as a default token does). */
 export function pathRequest(path: string, token: string | undefined): RawRequest | undefined {

@@ -1,158 +1,24 @@
 /**
  * Requests: a path as the contract reads it (`/query/info_cp/09810?token=T&type=simplified`)
  * becomes a `RawRequest`; its parameter checks turn it into a `Request` narrowed per method,
- * or the error code the contract gives it. `METHODS` says what each method takes; the
- * parser, the command line and its help are made from it.
+ * or the error code the contract gives it, by the checks of the method's row in the method
+ * table (methods.ts).
  */
 import type { ErrorCode } from './contract.js';
+import type { Request } from './checked-requests.js';
+import { METHODS, UNAVAILABLE_METHODS, rawRequest, type AnyRow, type Method, type RawRequest, type UnavailableMethod } from './methods.js';
 
-/** What a method's path segment holds, named as the contract names it. */
-export type SegmentKind = 'cp' | 'partial' | 'estado' | 'municipio' | 'clave';
-/** The query parameters the contract reads (besides `token`). */
-export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type';
+export { isPostalCode, MAX_LIMIT } from './checks.js';
+export type * from './checked-requests.js';
+export { METHODS, UNAVAILABLE_METHODS, rawRequest, type Method, type Parameter, type RawRequest, type SegmentKind, type UnavailableMethod } from './methods.js';
 
-export interface MethodSpec {
-  /** The one path segment the method takes; none when absent. */
-  readonly segment?: SegmentKind;
-  /** The query parameters it reads, in the order they are checked. */
-  readonly parameters: readonly Parameter[];
-  /** Those of them it requires (the others are optional). */
-  readonly required?: readonly Parameter[];
-}
-
-/** Every method of the contract answered here, by its COPOMEX name. */
-export const METHODS = {
-  info_cp: { segment: 'cp', parameters: ['type'] },
-  search_cp: { segment: 'partial', parameters: [] },
-  get_estados: { parameters: [] },
-  get_municipio_por_estado: { segment: 'estado', parameters: [] },
-  get_colonia_por_cp: { segment: 'cp', parameters: [] },
-  get_cp_por_estado: { segment: 'estado', parameters: [] },
-  get_cp_por_municipio: { segment: 'municipio', parameters: ['estado'] },
-  get_colonia_por_municipio: { segment: 'municipio', parameters: ['estado'] },
-  get_colonia_por_estado_municipio: { parameters: ['estado', 'municipio'], required: ['estado', 'municipio'] },
-  search_cp_advanced: { segment: 'estado', parameters: ['municipio', 'colonia', 'limit'] },
-  get_cp_advanced: { segment: 'estado', parameters: ['municipio', 'colonia', 'limit'] },
-  get_estado_clave: { parameters: [] },
-  get_municipio_clave_por_estado: { segment: 'estado', parameters: [] },
-  get_municipio_clave_por_clave_estado: { segment: 'clave', parameters: [] },
-  getCitiesByStateCode: { segment: 'clave', parameters: [] },
-  'cuenta/consultas_disponibles': { parameters: [] },
-} as const satisfies Record<string, MethodSpec>;
-
-export type Method = keyof typeof METHODS;
-
-/** COPOMEX methods whose data (coordinates, INEGI localities, streets) the postal catalog does not hold: 113. */
-export const UNAVAILABLE_METHODS = [
-  'info_cp_geocoding',
-  'info_cp_geocoding_reverse',
-  'get_localidad_por_estado_municipio',
-  'get_localidad_por_clave_estado_municipio',
-  'info_localidad',
-  'get_vialidad',
-  'get_tipo_vialidad',
-] as const;
-export type UnavailableMethod = (typeof UNAVAILABLE_METHODS)[number];
-
-const SPECS: ReadonlyMap<string, MethodSpec> = new Map(Object.entries(METHODS));
+const ROWS: ReadonlyMap<string, AnyRow> = new Map(Object.entries(METHODS));
 const UNAVAILABLE: ReadonlySet<string> = new Set(UNAVAILABLE_METHODS);
 
 /** True for a method the contract answers with 113. */
 export function isUnavailable(method: Method | UnavailableMethod): method is UnavailableMethod {
   return UNAVAILABLE.has(method);
 }
-
-/**
- * A request as received: every field of every method in one shape, so that the router's
- * property reads stay monomorphic. Make them with `rawRequest` (the typed client methods and
- * the command line do), which keeps that one shape. Absent and empty parameters are undefined.
- */
-export interface RawRequest {
-  method: Method | UnavailableMethod;
-  /** The decoded path segment after the method's name, when there is one. */
-  segment: string | undefined;
-  token: string | undefined;
-  type: string | undefined;
-  estado: string | undefined;
-  municipio: string | undefined;
-  colonia: string | undefined;
-  limit: string | undefined;
-}
-
-/** A RawRequest, always built in the same shape. */
-export function rawRequest(
-  method: Method | UnavailableMethod,
-  segment: string | undefined,
-  token: string | undefined,
-  type: string | undefined = undefined,
-  estado: string | undefined = undefined,
-  municipio: string | undefined = undefined,
-  colonia: string | undefined = undefined,
-  limit: string | undefined = undefined,
-): RawRequest {
-  return { method, segment, token, type, estado, municipio, colonia, limit };
-}
-
-export interface InfoCpRequest {
-  method: 'info_cp';
-  token: string;
-  cp: string;
-  simplified: boolean;
-}
-export interface SearchCpRequest {
-  method: 'search_cp';
-  token: string;
-  partial: string;
-}
-/** Methods that take nothing but the token. */
-export interface PlainRequest {
-  method: 'get_estados' | 'get_estado_clave' | 'cuenta/consultas_disponibles';
-  token: string;
-}
-export interface ColoniaPorCpRequest {
-  method: 'get_colonia_por_cp';
-  token: string;
-  cp: string;
-}
-/** Methods of one state named by `estado`. */
-export interface StateRequest {
-  method: 'get_municipio_por_estado' | 'get_cp_por_estado' | 'get_municipio_clave_por_estado';
-  token: string;
-  estado: string;
-}
-/** Methods of one state named by its key (`clave`, 1 or 2 ASCII digits). */
-export interface StateKeyRequest {
-  method: 'get_municipio_clave_por_clave_estado' | 'getCitiesByStateCode';
-  token: string;
-  clave: string;
-}
-/** Methods of the municipalities of a name, in every state or in `estado`'s. */
-export interface MunicipalityRequest {
-  /** `get_colonia_por_estado_municipio` is `get_colonia_por_municipio` with `estado` required. */
-  method: 'get_cp_por_municipio' | 'get_colonia_por_municipio';
-  token: string;
-  municipio: string;
-  estado: string | undefined;
-}
-/** `search_cp_advanced` and its older name `get_cp_advanced`. */
-export interface SearchCpAdvancedRequest {
-  method: 'search_cp_advanced';
-  token: string;
-  estado: string;
-  municipio: string | undefined;
-  colonia: string | undefined;
-  limit: number | undefined;
-}
-/** A request whose parameters passed the contract's checks. */
-export type Request =
-  | InfoCpRequest
-  | SearchCpRequest
-  | PlainRequest
-  | ColoniaPorCpRequest
-  | StateRequest
-  | StateKeyRequest
-  | MunicipalityRequest
-  | SearchCpAdvancedRequest;
 
 /**
  * A path segment or query value as the contract decodes it: `+` is a space (as PHP's
@@ -211,7 +77,7 @@ export function parseRequestPath(path: string): RawRequest | undefined {
       slash = next;
     }
   }
-  const spec = SPECS.get(name);
+  const spec = ROWS.get(name);
   if (!spec) {
     // A method whose data the catalog lacks answers 113, whatever follows its name.
     return UNAVAILABLE.has(name) ? rawRequest(name as UnavailableMethod, undefined, undefined) : undefined;
@@ -270,102 +136,6 @@ export function parseRequestPath(path: string): RawRequest | undefined {
  * request, or the error. The path (111, 113) and the token are checked before, by the router.
  */
 export function checkParameters(raw: RawRequest, token: string): Request | ErrorCode {
-  const { segment } = raw;
-  switch (raw.method) {
-    case 'info_cp': {
-      const error = checkCode(segment, 5);
-      if (error) return error;
-      const type = raw.type || undefined;
-      if (type !== undefined && type !== 'simplified') return 112;
-      return { method: 'info_cp', token, cp: segment!, simplified: type !== undefined };
-    }
-    case 'get_colonia_por_cp':
-      return checkCode(segment, 5) ?? { method: 'get_colonia_por_cp', token, cp: segment! };
-    case 'search_cp':
-      return checkCode(segment, 1) ?? { method: 'search_cp', token, partial: segment! };
-    case 'get_estados':
-    case 'get_estado_clave':
-    case 'cuenta/consultas_disponibles':
-      return { method: raw.method, token };
-    case 'get_municipio_por_estado':
-    case 'get_cp_por_estado':
-    case 'get_municipio_clave_por_estado':
-      return blank(segment) ? 109 : { method: raw.method, token, estado: segment! };
-    case 'get_municipio_clave_por_clave_estado':
-    case 'getCitiesByStateCode':
-      if (blank(segment)) return 109;
-      return /^[0-9]{1,2}$/.test(segment!) ? { method: raw.method, token, clave: segment! } : 116;
-    case 'get_cp_por_municipio':
-    case 'get_colonia_por_municipio': {
-      if (blank(segment)) return 114;
-      const estado = raw.estado || undefined;
-      if (estado !== undefined && blank(estado)) return 109;
-      return { method: raw.method, token, municipio: segment!, estado };
-    }
-    case 'get_colonia_por_estado_municipio':
-      if (blank(raw.estado)) return 109;
-      if (blank(raw.municipio)) return 114;
-      return { method: 'get_colonia_por_municipio', token, municipio: raw.municipio!, estado: raw.estado! };
-    case 'search_cp_advanced':
-    case 'get_cp_advanced': {
-      if (blank(segment)) return 109;
-      const municipio = raw.municipio || undefined;
-      if (municipio !== undefined && blank(municipio)) return 114;
-      let limit: number | undefined;
-      if (raw.limit) {
-        limit = /^[0-9]+$/.test(raw.limit) ? Number(raw.limit) : 0;
-        if (!(limit >= 1 && limit <= MAX_LIMIT)) return 117;
-      }
-      return { method: 'search_cp_advanced', token, estado: segment!, municipio, colonia: raw.colonia || undefined, limit };
-    }
-    default:
-      return 113;
-  }
-}
-
-/** The largest `limit` of `search_cp_advanced`. */
-export const MAX_LIMIT = 100_000;
-
-/** Missing, empty or only white space. */
-function blank(value: string | undefined): boolean {
-  return value === undefined || value.trim() === '';
-}
-
-/** Whether `segment` passes the checks of a postal code (5 ASCII digits): no 101, 102 or 104. */
-export function isPostalCode(segment: string): boolean {
-  return checkCode(segment, 5) === undefined;
-}
-
-/** 101, 102 or 104 for a code (`shortest` 5) or a code's prefix (`shortest` 1); undefined when fine. */
-function checkCode(segment: string | undefined, shortest: number): ErrorCode | undefined {
-  if (!segment) return 101;
-  const digits = asciiDigits(segment);
-  if (digits >= shortest && digits <= 5) return undefined;
-  const length = codePointLength(segment);
-  return (shortest === 5 ? length !== 5 : length > 5) ? 102 : 104;
-}
-
-/** The length of `text` when it is all ASCII digits, else -1. */
-function asciiDigits(text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
-  }
-  return text.length;
-}
-
-/** Characters as the contract counts them: code points, so a surrogate pair is one. */
-function codePointLength(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length - 1; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        length--;
-        i++;
-      }
-    }
-  }
-  return length;
+  const row = ROWS.get(raw.method);
+  return row ? (row.check(raw, token) as Request | ErrorCode) : 113;
 }

@@ -3,11 +3,16 @@
  * token, parameters, lookup). What the answer costs is only named here (`credit`); the
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
-import { answerFromCatalog, answerInfoCp } from './answers/catalog.js';
-import { answerTestMode } from './answers/test-mode.js';
-import type { Catalog } from './catalog.js';
-import { TEST_TOKEN, failure, statusOf, success, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { checkParameters, isPostalCode, isUnavailable, parseRequestPath, type RawRequest } from './request.js';
+import { answerInfoCp } from './answers/catalog.js';
+import { isPostalCode } from './checks.js';
+import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
+import { METHODS, type AnyRow, type RouterContext } from './methods.js';
+import { isUnavailable, parseRequestPath, type RawRequest, type Request } from './request.js';
+
+export type { RouterContext };
+
+/** The rows by name, typed for any request: each row is called with the request its own check made. */
+const ROWS = METHODS as Readonly<Record<string, AnyRow>>;
 
 /**
  * What an answer asks of the token registry: nothing (test mode, or an error found before the
@@ -25,11 +30,6 @@ export interface Answer<B extends Body = Body> {
   token: string | undefined;
 }
 
-export interface RouterContext {
-  /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
-  catalog: () => Catalog;
-}
-
 /** An error answer; `credit` says whether the registry must still vouch for the token (107 comes first). */
 export function errorAnswer(code: ErrorCode, token: string | undefined, credit: Credit): Answer<ErrorEnvelope> {
   return { status: statusOf(code), body: failure(code), credit, token };
@@ -42,14 +42,14 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
   const token = raw.token;
   if (!token) return errorAnswer(106, token, 'none');
   const testing = token === TEST_TOKEN;
-  const request = checkParameters(raw, token);
+  const row = ROWS[raw.method]!;
+  const request: Request | ErrorCode = row.check(raw, token);
   if (typeof request === 'number') return errorAnswer(request, token, testing ? 'none' : 'check');
-  if (testing) return { status: 200, body: answerTestMode(request), credit: 'none', token };
-  // The account method reads no catalog; its count is the credit step's to fill in.
-  if (request.method === 'cuenta/consultas_disponibles') return { status: 200, body: success({ consultas_disponibles: null }), credit: 'count', token };
-  const body = answerFromCatalog(request, context.catalog());
+  if (testing) return { status: 200, body: row.testMode(request), credit: 'none', token };
+  const body = row.answer(request, context);
   if (typeof body === 'number') return errorAnswer(body, token, 'check');
-  return { status: 200, body, credit: 'spend', token };
+  // The account method's count is the credit step's to fill in.
+  return { status: 200, body, credit: row.credit, token };
 }
 
 /**

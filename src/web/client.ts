@@ -28,7 +28,7 @@ import type {
 import { checkParameters, rawRequest, type RawRequest } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
 import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
-import { LOCAL_TOKEN, lookupMethods } from '../client/lookups.js';
+import { LOCAL_TOKEN, lookupMethods, type Assert, type MatchesTable } from '../client/lookups.js';
 import type { WebManifest } from './format.js';
 import { TreeFiles, TreeReplaced, WebTreeError, abortable, type TreeFetchOptions } from './tree-files.js';
 import { Missing, TreeView, type MunicipalityScope } from './view.js';
@@ -75,6 +75,10 @@ export interface WebClient {
   /** Bytes of file bodies received so far (decoded; compressed transfers cost less on the wire). */
   readonly bytesReceived: number;
 }
+
+type WebLookups = Omit<WebClient, 'prefetch' | 'manifest' | 'refresh' | 'bytesReceived'>;
+// The lookups are the method table's rows: a row without its method here, or one answering another body, does not compile.
+export type WebLookupsMatchTable = Assert<MatchesTable<WebLookups, 'promise'>>;
 
 /** Rounds of fetching one answer may take: the deepest answer needs the state list, a state's file, then its municipalities' files. */
 const MAX_ROUNDS = 8;
@@ -128,7 +132,7 @@ export function createWebClient(options: WebClientOptions): WebClient {
   }
 
   const ask = async (raw: RawRequest, call: CallOptions | undefined) => (await answer(raw, call?.signal)).body;
-  const lookups = lookupMethods(ask, token) as unknown as Omit<WebClient, 'prefetch' | 'manifest' | 'refresh' | 'bytesReceived'>;
+  const lookups = lookupMethods(ask, token) as unknown as WebLookups;
   return {
     ...lookups,
     async prefetch(estado, call) {

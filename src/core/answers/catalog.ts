@@ -1,70 +1,79 @@
 /**
- * Answers from the catalog, for requests whose parameters passed their checks. Lookup
- * errors (105, 110, 115) are answered here, a state before a municipality; everything
- * before them is the router's.
+ * Answers from the catalog, one function per answer, for requests whose parameters passed
+ * their checks; the method table (methods.ts) says which answers which method. Lookup errors
+ * (105, 110, 115) are answered here, a state before a municipality; everything before them is
+ * the router's.
  */
 import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type Catalog } from '../catalog.js';
-import { success, type Body, type ErrorCode, type PostalCodeRecord, type SimplifiedPostalCodeRecord, type SuccessEnvelope } from '../contract.js';
+import {
+  success,
+  type CitiesByStateCodeBody,
+  type ColoniaListBody,
+  type CpListBody,
+  type ErrorCode,
+  type EstadoClaveBody,
+  type EstadosBody,
+  type InfoCpBody,
+  type MunicipioClaveBody,
+  type MunicipiosBody,
+  type PostalCodeRecord,
+  type SimplifiedPostalCodeRecord,
+  type SuccessEnvelope,
+} from '../contract.js';
 import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
-import type { MunicipalityRequest, Request, SearchCpAdvancedRequest } from '../request.js';
+import type { MunicipalityRequest, SearchCpAdvancedRequest } from '../checked-requests.js';
 import { codesWithSettlement } from '../settlement-search.js';
 
 const PAIS = 'México';
 
-/** The body of a successful lookup, or the lookup's error code. */
-export function answerFromCatalog(request: Request, catalog: Catalog): Body | ErrorCode {
-  switch (request.method) {
-    case 'info_cp':
-      return answerInfoCp(catalog, request.cp, request.simplified);
-    case 'search_cp':
-      return success({ cp: catalog.codesStartingWith(request.partial) });
-    case 'get_estados':
-      return success({ estado: catalog.stateNames().slice() });
-    case 'get_municipio_por_estado': {
-      const state = findState(catalog, request.estado);
-      if (state < 0) return 110;
-      return success({ municipios: catalog.municipalitiesOf(state).slice() });
-    }
-    case 'get_colonia_por_cp': {
-      const code = catalog.codeIndex(request.cp);
-      return code < 0 ? 105 : success({ colonia: catalog.settlementNamesOf(code) });
-    }
-    case 'get_cp_por_estado': {
-      const state = findState(catalog, request.estado);
-      return state < 0 ? 110 : success({ cp: catalog.codesOfState(state) });
-    }
-    case 'get_cp_por_municipio': {
-      const municipalities = matchMunicipalities(catalog, request);
-      return typeof municipalities === 'number' ? municipalities : success({ cp: catalog.codesOfMunicipalities(municipalities) });
-    }
-    case 'get_colonia_por_municipio': {
-      const municipalities = matchMunicipalities(catalog, request);
-      return typeof municipalities === 'number' ? municipalities : success({ colonia: catalog.settlementNamesOfMunicipalities(municipalities) });
-    }
-    case 'search_cp_advanced':
-      return searchCpAdvanced(catalog, request);
-    case 'get_estado_clave':
-      return success({ estado_clave: catalog.stateKeysByName() });
-    case 'get_municipio_clave_por_estado': {
-      const state = findState(catalog, request.estado);
-      return state < 0 ? 110 : success({ municipio_clave: catalog.municipalityKeysOf(state) });
-    }
-    case 'get_municipio_clave_por_clave_estado': {
-      const state = findStateByKey(catalog, request.clave);
-      return state < 0 ? 110 : success({ municipio_clave: catalog.municipalityKeysOf(state) });
-    }
-    case 'getCitiesByStateCode': {
-      const state = findStateByKey(catalog, request.clave);
-      return state < 0 ? 110 : success({ ciudad: catalog.citiesOf(state) });
-    }
-    case 'cuenta/consultas_disponibles':
-      // The router answers it (the credit step fills in the count); it reads no catalog.
-      return success({ consultas_disponibles: null });
-  }
+export const answerSearchCp = (catalog: Catalog, partial: string): CpListBody => success({ cp: catalog.codesStartingWith(partial) });
+
+export const answerEstados = (catalog: Catalog): EstadosBody => success({ estado: catalog.stateNames().slice() });
+
+export function answerMunicipios(catalog: Catalog, estado: string): MunicipiosBody | ErrorCode {
+  const state = findState(catalog, estado);
+  return state < 0 ? 110 : success({ municipios: catalog.municipalitiesOf(state).slice() });
+}
+
+export function answerColoniaPorCp(catalog: Catalog, cp: string): ColoniaListBody | ErrorCode {
+  const code = catalog.codeIndex(cp);
+  return code < 0 ? 105 : success({ colonia: catalog.settlementNamesOf(code) });
+}
+
+export function answerCpPorEstado(catalog: Catalog, estado: string): CpListBody | ErrorCode {
+  const state = findState(catalog, estado);
+  return state < 0 ? 110 : success({ cp: catalog.codesOfState(state) });
+}
+
+export function answerCpPorMunicipio(catalog: Catalog, request: MunicipalityRequest): CpListBody | ErrorCode {
+  const municipalities = matchMunicipalities(catalog, request);
+  return typeof municipalities === 'number' ? municipalities : success({ cp: catalog.codesOfMunicipalities(municipalities) });
+}
+
+export function answerColoniaPorMunicipio(catalog: Catalog, request: MunicipalityRequest): ColoniaListBody | ErrorCode {
+  const municipalities = matchMunicipalities(catalog, request);
+  return typeof municipalities === 'number' ? municipalities : success({ colonia: catalog.settlementNamesOfMunicipalities(municipalities) });
+}
+
+export const answerEstadoClave = (catalog: Catalog): EstadoClaveBody => success({ estado_clave: catalog.stateKeysByName() });
+
+export function answerMunicipioClave(catalog: Catalog, estado: string): MunicipioClaveBody | ErrorCode {
+  const state = findState(catalog, estado);
+  return state < 0 ? 110 : success({ municipio_clave: catalog.municipalityKeysOf(state) });
+}
+
+export function answerMunicipioClavePorClave(catalog: Catalog, clave: string): MunicipioClaveBody | ErrorCode {
+  const state = findStateByKey(catalog, clave);
+  return state < 0 ? 110 : success({ municipio_clave: catalog.municipalityKeysOf(state) });
+}
+
+export function answerCitiesByStateCode(catalog: Catalog, clave: string): CitiesByStateCodeBody | ErrorCode {
+  const state = findStateByKey(catalog, clave);
+  return state < 0 ? 110 : success({ ciudad: catalog.citiesOf(state) });
 }
 
 /** `info_cp`'s body for a code that passed its checks, or 105. */
-export function answerInfoCp(catalog: Catalog, cp: string, simplified: boolean): Body | ErrorCode {
+export function answerInfoCp(catalog: Catalog, cp: string, simplified: boolean): InfoCpBody | ErrorCode {
   const code = catalog.codeIndex(cp);
   if (code < 0) return 105;
   return simplified ? simplifiedRecord(catalog, code, cp) : fullRecords(catalog, code, cp);
@@ -81,7 +90,7 @@ function matchMunicipalities(catalog: Catalog, request: MunicipalityRequest): re
   return municipalities.length ? municipalities : 115;
 }
 
-function searchCpAdvanced(catalog: Catalog, request: SearchCpAdvancedRequest): Body | ErrorCode {
+export function answerSearchCpAdvanced(catalog: Catalog, request: SearchCpAdvancedRequest): CpListBody | ErrorCode {
   const state = findState(catalog, request.estado);
   if (state < 0) return 110;
   let municipality = -1;

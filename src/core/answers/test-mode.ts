@@ -2,8 +2,21 @@
  * Test mode (token `pruebas`): generic, clearly fictitious data in exactly the shapes of
  * real answers, the same for the same request, without the catalog.
  */
-import { success, type Body, type PostalCodeRecord, type SimplifiedPostalCodeRecord } from '../contract.js';
-import type { Request } from '../request.js';
+import {
+  success,
+  type CitiesByStateCodeBody,
+  type ColoniaListBody,
+  type ConsultasDisponiblesBody,
+  type CpListBody,
+  type EstadoClaveBody,
+  type EstadosBody,
+  type InfoCpFullBody,
+  type InfoCpSimplifiedBody,
+  type MunicipioClaveBody,
+  type MunicipiosBody,
+  type PostalCodeRecord,
+  type SimplifiedPostalCodeRecord,
+} from '../contract.js';
 
 const SETTLEMENTS = [
   ['Asentamiento de prueba 1', 'Colonia'],
@@ -21,37 +34,22 @@ const PLACE = {
 /** Codes no real state has (real ones start at 01000), for the methods that list a place's codes. */
 const CODES = ['00001', '00002', '00003'] as const;
 
-/** The test-mode body of a request whose parameters passed their checks. */
-export function answerTestMode(request: Request): Body {
-  switch (request.method) {
-    case 'info_cp':
-      return request.simplified ? success(simplifiedRecord(request.cp)) : fullRecords(request.cp).map((record) => success(record));
-    case 'search_cp':
-      return success({ cp: codesStartingWith(request.partial) });
-    case 'get_estados':
-      return success({ estado: stateNames() });
-    case 'get_municipio_por_estado':
-      return success({ municipios: numbered('Municipio de prueba') });
-    case 'get_colonia_por_cp':
-    case 'get_colonia_por_municipio':
-      return success({ colonia: SETTLEMENTS.map(([name]) => name) });
-    case 'get_cp_por_estado':
-    case 'get_cp_por_municipio':
-      return success({ cp: [...CODES] });
-    case 'search_cp_advanced':
-      return success({ cp: CODES.slice(0, request.limit ?? CODES.length) });
-    case 'get_estado_clave':
-      return success({ estado_clave: Object.fromEntries(stateNames().map((name, i) => [name, String(i + 1).padStart(2, '0')])) });
-    case 'get_municipio_clave_por_estado':
-    case 'get_municipio_clave_por_clave_estado':
-      return success({ municipio_clave: Object.fromEntries(numbered('Municipio de prueba').map((name, i) => [name, String(i + 1).padStart(3, '0')])) });
-    case 'getCitiesByStateCode':
-      return success({ ciudad: numbered('Ciudad de prueba') });
-    case 'cuenta/consultas_disponibles':
-      // Test mode counts nothing.
-      return success({ consultas_disponibles: null });
-  }
-}
+/** Each answer of test mode, for the method table's rows (methods.ts). */
+export const TEST_ANSWERS = {
+  infoCp: (cp: string, simplified: boolean): InfoCpFullBody | InfoCpSimplifiedBody =>
+    simplified ? success(simplifiedRecord(cp)) : fullRecords(cp).map((record) => success(record)),
+  codesStartingWith: (partial: string): CpListBody => success({ cp: codesStartingWith(partial) }),
+  states: (): EstadosBody => success({ estado: stateNames() }),
+  municipalities: (): MunicipiosBody => success({ municipios: numbered('Municipio de prueba') }),
+  settlements: (): ColoniaListBody => success({ colonia: SETTLEMENTS.map(([name]) => name) }),
+  codes: (limit: number = CODES.length): CpListBody => success({ cp: CODES.slice(0, limit) }),
+  stateKeys: (): EstadoClaveBody => success({ estado_clave: Object.fromEntries(stateNames().map((name, i) => [name, String(i + 1).padStart(2, '0')])) }),
+  municipalityKeys: (): MunicipioClaveBody =>
+    success({ municipio_clave: Object.fromEntries(numbered('Municipio de prueba').map((name, i) => [name, String(i + 1).padStart(3, '0')])) }),
+  cities: (): CitiesByStateCodeBody => success({ ciudad: numbered('Ciudad de prueba') }),
+  // Test mode counts nothing.
+  credits: (): ConsultasDisponiblesBody => success({ consultas_disponibles: null }),
+};
 
 /** Every 5-digit code has the same three fictitious settlements. */
 function fullRecords(cp: string): PostalCodeRecord[] {
