@@ -104,6 +104,8 @@ describe('the tools it lists', () => {
     expect(schema('get_estados').required).toBeUndefined();
     expect(schema('validate').required).toEqual(['cp']);
     expect(schema('parse').required).toEqual(['address']);
+    // Each lookup shows an example of its arguments, in the types its schema gives them.
+    expect(tools.find((tool) => tool.name === 'search_cp_advanced')!.description).toMatch(/Example: \{[^}]*"limit":\d+\}/);
   });
 
   it('say who serves them', () => {

@@ -6,7 +6,8 @@
  */
 import { createClient, type CpmxClient } from '../client/client.js';
 import { isSuccess, type Body } from '../core/contract.js';
-import { MAX_LIMIT, rawRequest, type Parameter, type RawRequest, type SegmentKind } from '../core/request.js';
+import type { JsonSchema } from '../core/method-texts.js';
+import type { RawRequest } from '../core/methods.js';
 import { answerer } from '../cli/answer.js';
 import { validateAddress } from '../validate/address.js';
 import { COLUMN_NAMES, FIELDS } from '../validate/fields.js';
@@ -16,7 +17,7 @@ import { lookupRows, type LookupRow } from './rows.js';
 /** A JSON Schema of an object's properties, as MCP's `inputSchema` takes it. */
 export interface InputSchema {
   type: 'object';
-  properties: Record<string, { type: string; description: string; enum?: string[]; minimum?: number; maximum?: number; minLength?: number }>;
+  properties: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties: false;
 }
@@ -40,31 +41,7 @@ export interface Tool {
 
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
 
-/** The words of a segment or parameter, for an agent that has not read the contract. */
-const ARGUMENTS: Record<SegmentKind | Parameter, InputSchema['properties'][string]> = {
-  cp: { type: 'string', description: 'A postal code (código postal): 5 digits as text, leading zeros kept, e.g. "09810".' },
-  partial: { type: 'string', description: 'The first 1 to 5 digits of postal codes, e.g. "0981".' },
-  estado: {
-    type: 'string',
-    description:
-      'A state (estado) by name, ignoring case and accents, e.g. "Nuevo León"; the aliases CDMX, Distrito Federal, Estado de México, Edomex, Coahuila, Michoacán and Veracruz are accepted.',
-  },
-  municipio: {
-    type: 'string',
-    description: 'A municipality (municipio; in Mexico City an alcaldía) by name, ignoring case and accents, e.g. "Benito Juárez".',
-  },
-  clave: { type: 'string', description: 'A state key (clave de estado, c_estado): 1 or 2 digits, e.g. "9" or "09" for Ciudad de México.' },
-  colonia: { type: 'string', description: 'Only codes with a settlement (colonia, asentamiento) whose name contains this, ignoring case and accents.' },
-  limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `At most this many codes (1 to ${MAX_LIMIT}).` },
-  type: { type: 'string', enum: ['simplified'], description: '"simplified": one envelope listing every settlement name; absent: one envelope per settlement.' },
-};
-
 const ENVELOPE = `Answers the COPOMEX API's JSON body: {"error": false, "code_error": 0, "error_message": null, "response": ...}, or on error {"error": true, "code_error": N, "error_message": "...", "response": null} (101-117 as COPOMEX documents them).`;
-
-/** The command line's help made prose for a tool: `--estado` and `<estado>` are the tool's arguments. */
-function toolText(description: string): string {
-  return description.replace(/--(\w+)/g, '"$1"').replace(/<(\w+)>/g, '"$1"').replace(/\s*\n\s*/g, ' ');
-}
 
 /** A tool answer of `value`; `isError` for an error envelope or a refused call. */
 function answerOf(value: unknown, isError = false): ToolAnswer {
@@ -132,19 +109,19 @@ function toolOf({ name, title, description, properties, required, accepted = Obj
 
 /** A lookup of the table as a tool, answered by `answer`. */
 function lookupTool(row: LookupRow, answer: (raw: RawRequest | undefined) => Body): Tool {
-  const names = [...(row.segment ? [row.segment] : []), ...row.parameters];
+  const { properties, required } = row.schema as { properties: InputSchema['properties']; required: string[] };
+  // The example as JSON arguments: a number where the schema takes one (limit).
+  const example = Object.fromEntries(Object.entries(row.example).map(([name, value]) => [name, properties[name]?.type === 'integer' ? Number(value) : value]));
   return toolOf({
     name: row.method,
     title: row.summary,
-    description: `${toolText(row.description)} ${ENVELOPE}`,
-    properties: Object.fromEntries(names.map((name) => [name, ARGUMENTS[name]])),
-    required: [...(row.segment ? [row.segment] : []), ...row.required],
+    description: `${row.description} Example: ${JSON.stringify(example)}. ${ENVELOPE}`,
+    properties,
+    required,
     answer(values) {
-      const segment = row.segment ? values[row.segment] : undefined;
       // A missing or empty argument is absent, as an empty query parameter is: the router says which (101, 109, 114).
-      const body = answer(
-        rawRequest(row.method, segment, undefined, values.type || undefined, values.estado || undefined, values.municipio || undefined, values.colonia || undefined, values.limit || undefined),
-      );
+      const present = Object.fromEntries(Object.entries(values).filter(([, value]) => value));
+      const body = answer(row.request(present));
       return answerOf(body, !isSuccess(body));
     },
   });
