@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ArtifactHeader } from '../src/core/format.js';
 import { defaultArtifactPath } from '../src/paths.js';
 import { ArtifactWriteError, CatalogError } from './errors.js';
 import { defaultCatalogPaths } from './locations.js';
@@ -107,6 +108,13 @@ export async function readCatalogs(paths: readonly string[], options: ReadOption
   return { model, sources };
 }
 
+/** Reads the catalog(s) and compiles them into the artifact's bytes, writing nothing (`cpmx serve --refresh-every` checks them first). */
+export async function compileArtifact(paths: readonly string[], builtAt: Date, options: ReadOptions = {}): Promise<{ bytes: Buffer; header: ArtifactHeader }> {
+  const { model, sources } = await readCatalogs(paths, options);
+  const artifact = model.toArtifact(provenance(sources, builtAt));
+  return { bytes: encodeArtifact(artifact), header: artifact.header };
+}
+
 /** Compiles the catalog(s) at `source` into the artifact at `out`; throws CatalogError on bad input. */
 export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), ...options }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
@@ -115,10 +123,9 @@ export async function buildArtifact({ source, out = defaultArtifactPath(), built
   // refused before the catalog is read, not after.
   const inputs = paths.map((path) => (path === '-' ? 0 : path));
   checkArtifactPath(resolve(out), inputs);
-  const { model, sources } = await readCatalogs(paths, options);
-  const artifact = model.toArtifact(provenance(sources, builtAt));
-  const bytes = writeFileAtomic(resolve(out), encodeArtifact(artifact), inputs);
-  const { header } = artifact;
+  const compiled = await compileArtifact(paths, builtAt, options);
+  const bytes = writeFileAtomic(resolve(out), compiled.bytes, inputs);
+  const { header } = compiled;
   return {
     source: paths.join(' + '),
     sources: paths,

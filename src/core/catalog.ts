@@ -517,6 +517,19 @@ function expectAscending(column: UintArray, what: string): void {
   for (let i = 1; i < column.length; i++) expect(column[i - 1]! <= column[i]!, what);
 }
 
+/** The payload checksum of each catalog decoded from a file's bytes (its envelope's CRC-32). */
+const checksums = new WeakMap<Catalog, number>();
+
+/**
+ * The build id of a decoded catalog: its artifact's CRC-32 (over everything but the envelope,
+ * the header with its build time included), as 8 hex digits. Every build that changes a byte
+ * gets another; undefined for a catalog not decoded from bytes.
+ */
+export function buildIdOf(catalog: Catalog): string | undefined {
+  const checksum = checksums.get(catalog);
+  return checksum === undefined ? undefined : checksum.toString(16).padStart(8, '0');
+}
+
 export interface DecodeOptions {
   /** The CRC-32 to check the payload with; Node's zlib.crc32 is faster than the portable one. */
   crc32?: ((bytes: Uint8Array) => number) | undefined;
@@ -543,7 +556,9 @@ export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOp
   // start at a multiple of 4 in their buffer (a slice of a larger one) are copied once.
   const file = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   try {
-    return new Catalog(readPayload(file), path);
+    const catalog = new Catalog(readPayload(file), path);
+    checksums.set(catalog, envelope.crc32);
+    return catalog;
   } catch (error) {
     if (error instanceof ArtifactError) throw error;
     throw new ArtifactError(path, `is damaged (${(error as Error).message}); ${REBUILD}`);

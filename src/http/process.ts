@@ -8,9 +8,15 @@ import { writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { RegistryError } from '../registry/errors.js';
+import { loadCatalog } from '../client/catalog-source.js';
+import type { Catalog } from '../core/catalog.js';
+import { artifactPath } from '../paths.js';
 import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
+import type { RefreshOutcome } from './catalog-status.js';
 import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createLogSink } from './log-sink.js';
+import { scheduleRefresh } from './refresh.js';
+import { startReloads, type Reloads } from './reload.js';
 import { createCpmxServer } from './server.js';
 
 export interface ServeProcessOptions {
@@ -30,6 +36,16 @@ export interface ServeProcessOptions {
   limits?: Partial<ConnectionLimits> | undefined;
   /** The control panel under /panel (needs a registry). */
   panel?: { freeCredits: number; behindProxy: boolean; listenHost?: string; hosts?: readonly string[] } | undefined;
+  /** `--refresh-every`: download, build, check and swap the catalog this often (refresh.ts). */
+  refresh?: { everyMs: number; maxLoss: number; pageUrl?: string | undefined } | undefined;
+}
+
+/** What a primary tells its workers about the catalog. */
+type CatalogMessage = { cpmx: 'reload'; trigger: string } | { cpmx: 'refreshed'; outcome: RefreshOutcome };
+
+/** Logs a line about this process (the catalog's reloads and refreshes) on stderr. */
+function say(line: string): void {
+  process.stderr.write(`cpmx serve: process ${process.pid}: ${line}\n`);
 }
 
 /** Whole shutdown budget; requests still running after the grace period are cut. */
@@ -82,14 +98,35 @@ export async function serve(options: ServeProcessOptions): Promise<void> {
   // or has a newer schema is refused with what to do. Later, workers never refuse: while the
   // registry is unavailable they answer paying requests 503 and keep trying.
   if (options.registry && !cluster.isWorker) await checkRegistry(options.registry, options.registryOptions);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(workers, options.panel !== undefined);
+  if (workers > 1 && cluster.isPrimary) return runPrimary(workers, options);
   return runWorker(options, !cluster.isWorker);
 }
 
-function runPrimary(count: number, panel: boolean): Promise<void> {
+function runPrimary(count: number, options: ServeProcessOptions): Promise<void> {
+  const panel = options.panel !== undefined;
   let stopping = false;
   let announced = false;
   return new Promise((resolve) => {
+    /** The last refresh's outcome, told to each worker that starts, so its /health shows it. */
+    let refreshed: RefreshOutcome | undefined;
+    const tell = (message: CatalogMessage, only?: number) => {
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        if (worker && serving.has(worker.id) && (only === undefined || only === worker.id)) worker.send(message);
+      }
+    };
+    // Workers reload themselves; the primary, which has no catalog, passes the signal on.
+    process.on('SIGHUP', () => {
+      say(`SIGHUP: ${serving.size} worker(s) reload the catalog`);
+      tell({ cpmx: 'reload', trigger: 'SIGHUP' });
+    });
+    // One process refreshes (the primary, which answers nothing); the workers swap to what it wrote.
+    const path = artifactPath(options.dataPath);
+    const refresh = options.refresh
+      ? scheduleRefresh({ path, maxLoss: options.refresh.maxLoss, pageUrl: options.refresh.pageUrl, serving: () => tryLoad(path), say }, options.refresh.everyMs, (outcome) => {
+          refreshed = outcome;
+          tell({ cpmx: 'refreshed', outcome });
+        })
+      : undefined;
     // Announce once every worker listens: they then share one socket, so the port stays the
     // same while any of them lives (with --port 0, a socket closed by the last worker would
     // come back on another port).
@@ -98,6 +135,7 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
     const serving = new Set<number>();
     cluster.on('listening', (worker, address) => {
       serving.add(worker.id);
+      if (refreshed) tell({ cpmx: 'refreshed', outcome: refreshed }, worker.id);
       if (announced || ++listening < count) return;
       announced = true;
       announceListening(listeningLine(address.address ?? '127.0.0.1', address.port, panel));
@@ -130,6 +168,7 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
     const stop = () => {
       if (stopping) return;
       stopping = true;
+      refresh?.stop();
       // A worker still starting (a replacement) would miss the message and hold the exit for
       // the whole budget; it has no request in flight, so it is simply ended.
       for (const worker of Object.values(cluster.workers ?? {})) {
@@ -153,6 +192,9 @@ function runPrimary(count: number, panel: boolean): Promise<void> {
 }
 
 async function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
+  // At once: SIGHUP's default is to end the process, and the registry may take a while to open.
+  let reloads: Reloads | undefined;
+  process.on('SIGHUP', () => reloads?.reload('SIGHUP'));
   const registry = options.registry ? await openServed(options.registry, options.registryOptions) : undefined;
   // Loaded only when asked for: a server without the panel never reads its modules.
   const panel = options.panel && registry ? (await import('../panel/handler.js')).createPanel({ store: registry.panel, ...options.panel }) : undefined;
@@ -169,10 +211,28 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
   if (!instance.loaded && announce) {
     process.stderr.write('cpmx serve: no catalog artifact loaded: serving test mode (token "pruebas") only; run `cpmx build`\n');
   }
+  reloads = startReloads(instance.catalog, say, true);
+  const catalogReloads = reloads;
+  /** A refresh's outcome (made here, or by the primary) is recorded for /health; a new artifact is swapped in. */
+  const refreshed = (outcome: RefreshOutcome) => {
+    instance.catalog.recordRefresh(outcome);
+    if (outcome.result === 'swapped') catalogReloads.reload('refresh');
+  };
+  // Alone, this process refreshes; in a cluster, the primary does and says so (CatalogMessage).
+  const refresh =
+    options.refresh && !cluster.isWorker
+      ? scheduleRefresh({ path: instance.catalog.path, maxLoss: options.refresh.maxLoss, pageUrl: options.refresh.pageUrl, serving: instance.catalog.loaded, say }, options.refresh.everyMs, refreshed)
+      : undefined;
+  process.on('message', (message: CatalogMessage) => {
+    if (message?.cpmx === 'reload') catalogReloads.reload(message.trigger);
+    else if (message?.cpmx === 'refreshed') refreshed(message.outcome);
+  });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    refresh?.stop();
+    catalogReloads.close();
     process.stderr.write(`cpmx serve: process ${process.pid} stopping; requests in flight are finished first\n`);
     setTimeout(() => {
       process.stderr.write(`cpmx serve: process ${process.pid}: requests still running after ${SHUTDOWN_MS / 1000} s were cut\n`);
@@ -202,4 +262,13 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
       resolve();
     });
   });
+}
+
+/** The catalog at `path`, or undefined when none can be read there (a refresh then has nothing to compare with). */
+function tryLoad(path: string): Catalog | undefined {
+  try {
+    return loadCatalog(path);
+  } catch {
+    return undefined;
+  }
 }

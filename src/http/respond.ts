@@ -4,16 +4,17 @@
  * credits are decided here, once; the Node server (and any other transport) only carries
  * the bytes.
  */
-import { ArtifactError } from '../core/catalog.js';
+import { ArtifactError, type Catalog } from '../core/catalog.js';
 import { serverError } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
-import { FORMAT_VERSION, catalogAge } from '../core/format.js';
+import { FORMAT_VERSION } from '../core/format.js';
 import { parseRequestPath } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
 import { RegistryUnavailableError } from '../registry/errors.js';
 import type { ServedRegistry } from '../registry/types.js';
 import { BodyCache } from './body-cache.js';
+import { catalogStatus } from './catalog-status.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
 
 /** Longest request target served; longer ones answer 414. */
@@ -73,14 +74,16 @@ export function serverAnswer(status: number, message: string, extra?: string[]):
 /** The health report: whether the artifact is loaded (test mode is served either way) and its header. */
 function health(options: ResponderOptions, loadError: string | undefined): string {
   const catalog = options.source.loaded();
+  const { loaded, ...catalogState } = catalogStatus(options.source);
   const registry = options.registry ? (options.registry.health?.() ?? { state: 'ok' }) : false;
   return JSON.stringify({
     status: registry && registry.state !== 'ok' ? 'degraded' : 'ok',
-    loaded: catalog !== undefined,
+    loaded,
     artifact: options.source.path,
     header: catalog ? { ...catalog.header, notice: undefined } : null,
-    // The catalog's date and age (null when unknown or not loaded): a monitor can alert on it.
-    ...(catalog ? catalogAge(catalog.header, Date.now()) : { catalogDate: null, catalogAgeDays: null }),
+    // The catalog's date, age and build id, and how its last reload and refresh went (null
+    // when unknown or not loaded): a monitor can alert on them.
+    ...catalogState,
     error: loadError ?? null,
     formatVersion: FORMAT_VERSION,
     registry,
@@ -91,7 +94,13 @@ function health(options: ResponderOptions, loadError: string | undefined): strin
 
 export function createResponder(options: ResponderOptions): Responder {
   const { source, registry } = options;
-  const context: RouterContext = { catalog: source.get };
+  /**
+   * The catalog of the request being answered, read once (the router and the ETag then use the
+   * same): a catalog swapped in meanwhile (served-catalog.ts) answers the next request. Reset
+   * per request; `handle` is synchronous, so no other request runs in between.
+   */
+  let pinned: Catalog | undefined;
+  const context: RouterContext = { catalog: () => (pinned ??= source.get()) };
   let loadError: string | undefined;
   /** Tries to load the artifact, remembering why it could not be. */
   const load = () => {
@@ -135,6 +144,7 @@ export function createResponder(options: ResponderOptions): Responder {
     const raw = parseRequestPath(target);
     // The query's token first; where it is absent or empty, a Bearer header; then the default.
     if (raw && raw.token === undefined) raw.token = bearerToken(request.authorization) ?? options.defaultToken;
+    pinned = undefined;
     let answer: Answer;
     try {
       answer = handle(raw, context);
@@ -150,7 +160,7 @@ export function createResponder(options: ResponderOptions): Responder {
         return registryUnavailable(error);
       }
     }
-    const catalog = source.loaded()!;
+    const catalog = pinned ?? source.get();
     if (catalog !== tagged) {
       tag = catalogTag(catalog, options.version);
       tagged = catalog;

@@ -10,7 +10,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { isPromise, type TokenRegistry } from '../core/credits.js';
-import { catalogSource } from '../client/catalog-source.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
 import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
@@ -20,6 +19,7 @@ import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connecti
 import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
 import { repairedHead, type RawHead } from './raw-request.js';
 import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from './respond.js';
+import { ServedCatalog } from './served-catalog.js';
 
 export { MAX_URL_LENGTH } from './respond.js';
 
@@ -42,6 +42,8 @@ export interface CpmxServer {
   server: Server;
   /** Whether the artifact is loaded (test mode is served either way). */
   loaded: boolean;
+  /** The catalog answered from, which reloads swap (reload.ts). */
+  catalog: ServedCatalog;
   /** Stops accepting, lets requests in flight finish (idle connections are closed), then resolves. */
   close(graceMs?: number): Promise<void>;
 }
@@ -73,7 +75,7 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
 /** Creates the HTTP server (not yet listening). */
 export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const source = catalogSource(artifactPath(options.dataPath));
+  const source = new ServedCatalog(artifactPath(options.dataPath));
   const respond = createResponder({ source, registry: options.registry, version: packageVersion(), defaultToken: options.defaultToken });
   const log = options.log;
   const panel = options.panel;
@@ -158,6 +160,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
 
   return {
     server,
+    catalog: source,
     get loaded() {
       return source.loaded() !== undefined;
     },

@@ -52,11 +52,18 @@ const CASES: [method: string, target: string, headers?: Record<string, string>][
 /** What a transport adds on its own (the date, and how the connection is kept). */
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-/** A response without its transport headers, and /health without the serving process's id. */
+/**
+ * A response without its transport headers, and /health without what says which process answers
+ * and when it loaded the catalog (`cpmx serve` at its start and at each reload; a handler has no
+ * reloads), and so without its length.
+ */
 function comparable(response: RawResponse): RawResponse {
   const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !TRANSPORT.has(name)));
   let body = response.body;
-  if (body.includes('"pid"')) body = JSON.stringify({ ...JSON.parse(body), pid: undefined });
+  if (body.includes('"pid"')) {
+    body = JSON.stringify({ ...JSON.parse(body), pid: undefined, loadedAt: undefined });
+    delete headers['content-length'];
+  }
   return { status: response.status, headers, body };
 }
 

@@ -1,7 +1,8 @@
 /** `cpmx serve`: the COPOMEX HTTP API on this machine. */
 import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { DEFAULT_CREDITS } from '../../registry/types.js';
-import { DATA_HELP, dataOption, hostOption, portOption, registryOption } from '../environment.js';
+import { DATA_HELP, dataOption, downloadPageOption, hostOption, portOption, registryOption } from '../environment.js';
+import { intervalOption, shareOption } from '../duration.js';
 import { DEFAULT_LIMITS as LIMITS, type ConnectionLimits } from '../../http/connection-limits.js';
 
 /** A duration in seconds (decimals allowed), as milliseconds. */
@@ -16,7 +17,7 @@ function seconds(value: string | undefined, name: string, fallback: number): num
 export const serveCommand = command({
   name: 'serve',
   synopsis: '',
-  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--log]',
+  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--refresh-every 1d] [--log]',
   summary: 'the COPOMEX HTTP API on this machine',
   description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
@@ -26,8 +27,16 @@ The limits below keep any one client from taking the server from the others (eac
 process holds its own); what the server refuses gets an envelope with the HTTP status as
 code_error. Seconds may have decimals.
 With --panel (and a registry), the control panel is served under /panel/ on the same port:
-people sign up, create projects and copy their tokens there (see cpmx panel create-admin).`,
-  exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0.',
+people sign up, create projects and copy their tokens there (see cpmx panel create-admin).
+
+Every process swaps to a new artifact when the file at --data is replaced (renamed over or
+rewritten; when --data is a symlink, when the link is replaced) and on SIGHUP: each request is
+answered wholly from one catalog, and a file that cannot be read (damaged, another format,
+half-written) is refused and logged while the old catalog keeps serving. /health shows the
+catalog's date, age and build id, and how the last reload and refresh went.
+With --refresh-every, the official catalog is downloaded, built and checked that often, and a
+good one is written over --data (a regular file) and swapped in.`,
+  exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0. SIGHUP: reloads the catalog.',
   options: {
     host: { type: 'string', value: 'H', help: 'interface to listen on (default: HOST, else 127.0.0.1)' },
     port: { type: 'string', value: 'P', help: 'port (default: PORT, else 3000; 0 picks a free one)' },
@@ -104,6 +113,20 @@ between requests (default ${LIMITS.idleTimeout / 1000})`,
 is closed (default ${LIMITS.sendTimeout / 1000})`,
     },
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
+    'refresh-every': {
+      type: 'string',
+      value: 'DURATION',
+      help: `download the official catalog this often (30m, 6h, 1d; 1s to 24d), build and
+check it, write it over --data and swap to it; a failed refresh keeps the
+catalog served (the log and /health say why)`,
+    },
+    'max-loss': {
+      type: 'string',
+      value: 'SHARE',
+      help: `with --refresh-every: refuse a catalog that lacks more than this share
+of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
+    },
+    'page-url': { type: 'string', value: 'URL', help: 'with --refresh-every: the export page (default: CPMX_DOWNLOAD_PAGE, else the official one)' },
     ...HELP_OPTION,
   },
   async run({ values, positionals }) {
@@ -127,6 +150,7 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
           hosts: panelHosts,
         }
       : undefined;
+    const refresh = await refreshOption(values, dataOption(values.data));
     const { serve } = await import('../../http/process.js');
     const { RegistryError } = await import('../../registry/errors.js');
     try {
@@ -144,6 +168,7 @@ is closed (default ${LIMITS.sendTimeout / 1000})`,
         log: values.log === true,
         defaultToken: values['default-token'] || undefined,
         limits: connectionLimits(values),
+        refresh,
       });
     } catch (error) {
       if (error instanceof RegistryError) throw new UsageError(error.message);
@@ -173,4 +198,20 @@ function connectionLimits(values: Record<string, string | string[] | boolean | u
   };
   if (limits.headersTimeout > limits.requestTimeout) throw new UsageError('--headers-timeout must not be longer than --request-timeout');
   return limits;
+}
+
+/** `--refresh-every` with `--max-loss` and `--page-url`, checked; undefined without it. */
+async function refreshOption(values: Record<string, string | string[] | boolean | undefined>, dataPath: string) {
+  const every = values['refresh-every'] as string | undefined;
+  const only = (['max-loss', 'page-url'] as const).find((name) => values[name] !== undefined);
+  if (every === undefined) {
+    if (only) throw new UsageError(`--${only} goes with --refresh-every`);
+    return undefined;
+  }
+  const everyMs = intervalOption(every, '--refresh-every');
+  const { DEFAULT_MAX_LOSS, refreshTargetProblem } = await import('../../http/refresh.js');
+  const maxLoss = values['max-loss'] === undefined ? DEFAULT_MAX_LOSS : shareOption(values['max-loss'] as string, '--max-loss');
+  const problem = refreshTargetProblem(dataPath);
+  if (problem) throw new UsageError(`--refresh-every writes the refreshed artifact over the one served: ${problem}`);
+  return { everyMs, maxLoss, pageUrl: downloadPageOption(values['page-url'] as string | undefined) };
 }

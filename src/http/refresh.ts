@@ -1,0 +1,158 @@
+/**
+ * `cpmx serve --refresh-every`: every so often, the official catalog is downloaded (as `cpmx
+ * download` does), compiled (as `cpmx build` does), checked against the catalog served, written
+ * over the served artifact by the one output rule (src/output-file.ts: a temporary file renamed
+ * over it), and swapped in. The check refuses a catalog that lacks more than `maxLoss` of the
+ * codes served (a truncated or partial download); Correos publishing the same file again is
+ * `unchanged` and writes nothing. Any failure keeps the catalog served and says why.
+ *
+ * The downloader and the compiler are loaded at the first refresh: a server without
+ * --refresh-every never reads them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildIdOf, decodeCatalog, type Catalog } from '../core/catalog.js';
+import { nodeCrc32 } from '../client/catalog-source.js';
+import { OutputError, planOutput } from '../output-file.js';
+import type { DownloadResult } from '../../build/download/index.js';
+import type { RefreshOutcome } from './catalog-status.js';
+
+/** The share of served codes a refreshed catalog may lack by default: a year of real changes is far below it, a cut download far above. */
+export const DEFAULT_MAX_LOSS = 0.01;
+
+export interface RefreshOptions {
+  /** The artifact served, which a good refresh replaces. */
+  path: string;
+  /** The largest share (0 to 1) of served codes the new catalog may lack. */
+  maxLoss: number;
+  /** The export page; default the official one. */
+  pageUrl?: string | undefined;
+  /** The catalog served now, to compare with; undefined when none is. */
+  serving: () => Catalog | undefined;
+  /** Logs a line. */
+  say: (line: string) => void;
+}
+
+/** Why the artifact at `path` cannot be refreshed in place (not a regular file that may be replaced), or undefined when it can. */
+export function refreshTargetProblem(path: string): string | undefined {
+  try {
+    const plan = planOutput(path, { createDirectories: true });
+    if (plan.kind === 'replace') return undefined;
+    return `${path} is not a regular file, so a refreshed artifact cannot be renamed over it`;
+  } catch (error) {
+    if (error instanceof OutputError) return error.message;
+    throw error;
+  }
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(share < 0.01 ? 2 : 1)}%`;
+
+/** One refresh: its outcome (without `nextAt`), and whether a new artifact was written. */
+export async function refreshOnce(options: RefreshOptions): Promise<Omit<RefreshOutcome, 'nextAt'>> {
+  const at = new Date().toISOString();
+  const outcome = (result: RefreshOutcome['result'], reason: string | null, codes: number | null = null, lost: number | null = null) => ({ at, result, reason, codes, lost });
+  const { downloadCatalog, DownloadError, OFFICIAL_PAGE_URL } = await import('../../build/download/index.js');
+  const { compileArtifact, CatalogError, ArtifactWriteError } = await import('../../build/build.js');
+  const { writeFileAtomic } = await import('../../build/write.js');
+  const dir = mkdtempSync(join(tmpdir(), 'cpmx-refresh-'));
+  try {
+    const zip = join(dir, 'CPdescargatxt.zip');
+    let downloaded: DownloadResult;
+    try {
+      downloaded = await downloadCatalog({
+        out: zip,
+        pageUrl: options.pageUrl ?? OFFICIAL_PAGE_URL,
+        onRetry: ({ attempt, error }) => options.say(`refresh: download attempt ${attempt} failed (${error.reason}); trying again`),
+      });
+    } catch (error) {
+      if (!(error instanceof DownloadError)) throw error;
+      const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : '';
+      const refused = error.kind === 'bad-catalog' || error.kind === 'not-a-zip';
+      return outcome(refused ? 'refused' : 'failed', `download from ${options.pageUrl ?? OFFICIAL_PAGE_URL}: ${error.reason}${tried}`);
+    }
+    const serving = options.serving();
+    if (serving && serving.header.source.sha256 === downloaded.sha256) return outcome('unchanged', null, serving.codeCount, 0);
+    let bytes: Buffer;
+    try {
+      bytes = (await compileArtifact([zip], new Date())).bytes;
+    } catch (error) {
+      if (!(error instanceof CatalogError)) throw error;
+      return outcome('refused', `the downloaded catalog cannot be built: ${error.reason}${error.line === undefined ? '' : ` (line ${error.line})`}`);
+    }
+    // Read back as the servers will read it: what would not load is never written.
+    const fresh = decodeCatalog(bytes, `${options.path} (refreshed)`, { crc32: nodeCrc32 });
+    const lost = serving ? lostCodes(serving, fresh) : 0;
+    if (serving && lost / serving.codeCount > options.maxLoss) {
+      return outcome(
+        'refused',
+        `the downloaded catalog lacks ${lost} of the ${serving.codeCount} codes served (${percent(lost / serving.codeCount)}), more than --max-loss ${percent(options.maxLoss)}; still serving build ${buildIdOf(serving)}`,
+        fresh.codeCount,
+        lost,
+      );
+    }
+    try {
+      writeFileAtomic(options.path, bytes, [zip]);
+    } catch (error) {
+      if (!(error instanceof ArtifactWriteError)) throw error;
+      return outcome('failed', error.message, fresh.codeCount, lost);
+    }
+    return outcome('swapped', null, fresh.codeCount, lost);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** How many codes of `served` `fresh` lacks. */
+function lostCodes(served: Catalog, fresh: Catalog): number {
+  let lost = 0;
+  for (const code of served.postalCodes()) if (fresh.codeIndex(code) < 0) lost++;
+  return lost;
+}
+
+/** A line for the log saying how a refresh went. */
+export function refreshLine(outcome: RefreshOutcome): string {
+  const next = outcome.nextAt ? `; next at ${outcome.nextAt}` : '';
+  switch (outcome.result) {
+    case 'swapped':
+      return `refresh: wrote a new catalog (${outcome.codes} codes, ${outcome.lost} of the served ones gone)${next}`;
+    case 'unchanged':
+      return `refresh: Correos publishes the catalog already served${next}`;
+    default:
+      return `refresh ${outcome.result}: ${outcome.reason}; the catalog served is kept${next}`;
+  }
+}
+
+/**
+ * Refreshes every `everyMs` (the first one an interval after the start; the next an interval
+ * after each ends, so two never overlap), handing each outcome to `done`, which swaps.
+ */
+export function scheduleRefresh(options: RefreshOptions, everyMs: number, done: (outcome: RefreshOutcome) => void): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const next = () => {
+    if (stopped) return;
+    timer = setTimeout(run, everyMs);
+    timer.unref();
+  };
+  const run = async () => {
+    let result: Omit<RefreshOutcome, 'nextAt'>;
+    try {
+      result = await refreshOnce(options);
+    } catch (error) {
+      result = { at: new Date().toISOString(), result: 'failed', reason: `unexpected: ${(error as Error)?.message ?? String(error)}`, codes: null, lost: null };
+    }
+    if (stopped) return;
+    const outcome = { ...result, nextAt: new Date(Date.now() + everyMs).toISOString() };
+    options.say(refreshLine(outcome));
+    done(outcome);
+    next();
+  };
+  next();
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
