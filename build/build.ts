@@ -8,10 +8,13 @@ import type { ArtifactHeader } from '../src/core/format.js';
 import { defaultArtifactPath } from '../src/paths.js';
 import { ArtifactWriteError, CatalogError } from './errors.js';
 import { defaultCatalogPaths } from './locations.js';
-import { SourceMerge } from './merge.js';
-import { CatalogModel } from './model.js';
+import { decodeCatalog } from '../src/core/catalog.js';
+import type { HistorySummary } from '../src/core/catalog-history.js';
+import { readCorrections } from './corrections.js';
+import { catalogHistory } from './history.js';
+import { openCatalog } from './open-catalog.js';
 import { provenance } from './provenance.js';
-import { CatalogReader, DEFAULT_LIMITS, type CatalogSourceInfo, type ReadLimits } from './reader.js';
+import { readCatalogs, type ReadOptions } from './read-catalogs.js';
 import { checkArtifactPath, encodeArtifact, writeFileAtomic } from './write.js';
 
 export interface CatalogLocation {
@@ -41,16 +44,7 @@ export function findCatalog(
   return found ? located([found], 'default') : undefined;
 }
 
-export interface ReadOptions {
-  /** Bounds on what is read; each defaults to DEFAULT_LIMITS. */
-  limits?: Partial<ReadLimits>;
-  /** Called every 10,000 rows. */
-  onProgress?: (rows: number) => void;
-  /** Called when a FIFO source waits for a writer. */
-  onWaiting?: (path: string) => void;
-}
-
-export interface BuildOptions extends ReadOptions {
+export interface BuildOptions extends CompileOptions {
   /** One catalog, or several (per-state files) to merge. */
   source: string | readonly string[];
   out?: string;
@@ -73,57 +67,45 @@ export interface BuildSummary {
   municipalities: number;
   bytes: number;
   milliseconds: number;
+  /** Corrections applied (0 without --corrections). */
+  corrections: number;
+  /** With --previous: the codes recorded as retired and as added since an earlier catalog. */
+  history: HistorySummary | undefined;
 }
 
-/**
- * Reads the catalog(s) into one model, refusing bad input (CatalogError), a row count over the
- * limit, a file without rows, and files that disagree about a code.
- */
-export async function readCatalogs(paths: readonly string[], options: ReadOptions = {}): Promise<{ model: CatalogModel; sources: CatalogSourceInfo[] }> {
-  if (!paths.length) throw new TypeError('readCatalogs needs at least one catalog path');
-  const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)) };
-  const merge = new SourceMerge(paths.length > 1);
-  const model = new CatalogModel(paths[0]!);
-  const sources: CatalogSourceInfo[] = [];
-  let rows = 0;
-  for (const path of paths) {
-    const reader = new CatalogReader(path, { limits, onWaiting: options.onWaiting });
-    let rowsHere = 0;
-    for await (const row of reader.rows()) {
-      if (rowsHere++ === 0) {
-        // Known from the first row on: a zip's member is named by then.
-        model.readingFrom(reader.where);
-        merge.begin(reader.where);
-      }
-      if (++rows > limits.maxRows) {
-        throw new CatalogError(reader.where, `has more than ${limits.maxRows} rows${paths.length > 1 ? ' with the files before it' : ''}, the limit (--max-rows raises it)`, row.line);
-      }
-      if (merge.accept(row)) model.add(row);
-      if (options.onProgress && rows % 10_000 === 0) options.onProgress(rows);
-    }
-    if (!rowsHere) throw new CatalogError(reader.where, 'has a header but no data rows');
-    merge.end();
-    sources.push(reader.info());
-  }
-  return { model, sources };
+export interface CompileOptions extends Omit<ReadOptions, 'corrections'> {
+  /** A corrections file (CSV, build/corrections.ts) to apply; refused wholly if any row does not apply. */
+  corrections?: string | undefined;
+  /** Earlier catalogs (files or artifacts) whose codes this one lacks are recorded as retired (build/history.ts). */
+  previous?: readonly string[] | undefined;
 }
 
 /** Reads the catalog(s) and compiles them into the artifact's bytes, writing nothing (`cpmx serve --refresh-every` checks them first). */
-export async function compileArtifact(paths: readonly string[], builtAt: Date, options: ReadOptions = {}): Promise<{ bytes: Buffer; header: ArtifactHeader }> {
-  const { model, sources } = await readCatalogs(paths, options);
-  const artifact = model.toArtifact(provenance(sources, builtAt));
-  return { bytes: encodeArtifact(artifact), header: artifact.header };
+export async function compileArtifact(paths: readonly string[], builtAt: Date, { corrections, previous = [], ...options }: CompileOptions = {}): Promise<{ bytes: Buffer; header: ArtifactHeader }> {
+  const correctionsFile = corrections === undefined ? undefined : await readCorrections(corrections);
+  const { model, sources, corrections: applied } = await readCatalogs(paths, { ...options, corrections: correctionsFile });
+  const artifact = model.toArtifact({ ...provenance(sources, builtAt), ...(applied ? { corrections: applied } : {}) });
+  let bytes = encodeArtifact(artifact);
+  if (previous.length) {
+    const earlier = [];
+    for (const path of previous) earlier.push({ catalog: await openCatalog(path, options), path });
+    const { data, summary } = catalogHistory(decodeCatalog(bytes, paths.join(' + ')), paths.join(' + '), earlier);
+    artifact.header.history = summary;
+    artifact.history = Buffer.from(JSON.stringify(data));
+    bytes = encodeArtifact(artifact);
+  }
+  return { bytes, header: artifact.header };
 }
 
 /** Compiles the catalog(s) at `source` into the artifact at `out`; throws CatalogError on bad input. */
-export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), ...options }: BuildOptions): Promise<BuildSummary> {
+export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), corrections, previous = [], ...options }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const paths = typeof source === 'string' ? [source] : [...source];
-  // The catalogs are never written over (`-` is stdin); a path that cannot be written is
-  // refused before the catalog is read, not after.
-  const inputs = paths.map((path) => (path === '-' ? 0 : path));
+  // The catalogs (and the corrections and earlier catalogs) are never written over (`-` is
+  // stdin); a path that cannot be written is refused before anything is read, not after.
+  const inputs = [...paths, ...(corrections ? [corrections] : []), ...previous].map((path) => (path === '-' ? 0 : path));
   checkArtifactPath(resolve(out), inputs);
-  const compiled = await compileArtifact(paths, builtAt, options);
+  const compiled = await compileArtifact(paths, builtAt, { ...options, corrections, previous });
   const bytes = writeFileAtomic(resolve(out), compiled.bytes, inputs);
   const { header } = compiled;
   return {
@@ -139,7 +121,9 @@ export async function buildArtifact({ source, out = defaultArtifactPath(), built
     municipalities: header.municipalities,
     bytes,
     milliseconds: performance.now() - started,
+    corrections: header.corrections?.applied.length ?? 0,
+    history: header.history,
   };
 }
 
-export { ArtifactWriteError, CatalogError, defaultCatalogPaths };
+export { ArtifactWriteError, CatalogError, defaultCatalogPaths, readCatalogs, type ReadOptions };

@@ -12,6 +12,7 @@
  */
 import { distance } from 'fastest-levenshtein';
 import type { Catalog } from '../src/core/catalog.js';
+import type { Correction } from '../src/core/catalog-history.js';
 import type { ArtifactHeader } from '../src/core/format.js';
 import { foldAccents } from '../src/core/names.js';
 
@@ -51,6 +52,9 @@ export type Change =
 
 export type ChangeKind = Change['change'];
 
+/** A change to a code that a correction of either side touches names those corrections (`cpmx build --corrections`). */
+export type AnnotatedChange = Change & { corrections?: { side: 'old' | 'new'; line: number; action: Correction['action'] }[] };
+
 /** Every kind, in the order a diff lists them. */
 export const CHANGE_KINDS: readonly ChangeKind[] = [
   'state-added',
@@ -76,6 +80,8 @@ export interface DiffSide {
   catalogDate: string | null;
   codes: number;
   rows: number;
+  /** The corrections the side was built with (`cpmx build --corrections`); empty when none. */
+  corrections: Correction[];
 }
 
 export interface DiffSummary {
@@ -88,10 +94,21 @@ export interface DiffSummary {
 }
 
 /** The changes from `old` to `next`: states, then municipalities, then codes ascending. */
-export function* diffCatalogs(old: Catalog, next: Catalog): Generator<Change> {
+export function* diffCatalogs(old: Catalog, next: Catalog): Generator<AnnotatedChange> {
   yield* diffStates(old, next);
   yield* diffMunicipalities(old, next);
-  yield* diffCodes(old, next);
+  const corrected = new Map<string, NonNullable<AnnotatedChange['corrections']>>();
+  for (const [side, catalog] of [['old', old], ['new', next]] as const) {
+    for (const { cp, line, action } of catalog.header.corrections?.applied ?? []) {
+      let list = corrected.get(cp);
+      if (!list) corrected.set(cp, (list = []));
+      list.push({ side, line, action });
+    }
+  }
+  for (const change of diffCodes(old, next)) {
+    const corrections = 'cp' in change ? corrected.get(change.cp) : undefined;
+    yield corrections ? { ...change, corrections } : change;
+  }
 }
 
 /** The summary line for a diff whose changes were counted into `counts`. */
@@ -102,6 +119,7 @@ export function diffSummary(old: Catalog, next: Catalog, counts: Record<ChangeKi
     catalogDate: header.source.date ?? null,
     codes: header.codes,
     rows: header.rows,
+    corrections: header.corrections?.applied ?? [],
   });
   const changes = Object.values(counts).reduce((sum, n) => sum + n, 0);
   return { change: 'summary', old: side(old.header), new: side(next.header), changes, counts };

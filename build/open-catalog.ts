@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { loadCatalog } from '../src/client/catalog-source.js';
 import { decodeCatalog, type Catalog } from '../src/core/catalog.js';
-import { readCatalogs, type ReadOptions } from './build.js';
+import { readCatalogs, type ReadOptions } from './read-catalogs.js';
 import { provenance } from './provenance.js';
 import { encodeArtifact } from './write.js';
 

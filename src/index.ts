@@ -35,3 +35,13 @@ export * from './public-contract.js';
 export type { Consumption, TokenRegistry } from './core/credits.js';
 export { ArtifactError } from './core/catalog.js';
 export type { ArtifactHeader, CatalogAge, SourceInfo } from './core/format.js';
+export type {
+  CodeHistory,
+  Correction,
+  CorrectionAction,
+  CorrectionsRecord,
+  HistorySummary,
+  LastPlace,
+  PreviousCatalog,
+  RetiredCode,
+} from './core/catalog-history.js';

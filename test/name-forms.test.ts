@@ -14,7 +14,7 @@ import {
   STATE_SUFFIXES,
   WORD_FORMS,
 } from '../src/core/name-forms.js';
-import { municipalityKeys, nameKey, nameWords, sameMunicipality, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf } from '../src/core/names.js';
+import { foldForMatch, municipalityKeys, nameKey, nameWords, sameMunicipality, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf } from '../src/core/names.js';
 
 /** The ways one written form is typed: as listed, upper, lower, without dots, without dots and spaces. */
 function variants(form: string): string[] {
@@ -217,6 +217,26 @@ describe('the Latin-1 scan of words', () => {
   it('reads as the general path does (text with a character past Latin-1 takes it)', () => {
     for (const text of ['Sta. María 1a. Secc.', 'COL. GRANJAS ESMERALDA', '1º de Mayo', 'U.H. Ejército de Oriente II', 'Ex-Hacienda «San Juan»', 'Niño µ ß ÿ', '  ', '']) {
       expect(nameWords(`${text} \u2014`), text).toEqual({ words: nameWords(text).words, ends: nameWords(text).ends });
+    }
+  });
+});
+
+describe('the folds’ fast paths agree with their general forms', () => {
+  it('folds plain ASCII names by lower-casing exactly as the Unicode fold does', () => {
+    const general = (text: string) =>
+      text
+        .normalize('NFD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .replace(/[\p{P}\p{S}]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    const samples = ['GRANJAS ESMERALDA', 'Roma Norte', 'SECCION 2', 'a', '', ' LEADING', 'TRAILING ', 'TWO  SPACES', 'TAB\tHERE', 'Col. Roma', 'JOSÉ', 'Ñ', 'x\u0010y', '9 DE MAYO', 'Z@Z', 'A_B', 'A[B]'];
+    for (const text of samples) expect(foldForMatch(text), JSON.stringify(text)).toBe(general(text));
+    // Every ASCII character alone and between letters.
+    for (let c = 0; c < 0x80; c++) {
+      const char = String.fromCharCode(c);
+      for (const text of [char, `A${char}B`, `a${char}${char}b`]) expect(foldForMatch(text), JSON.stringify(text)).toBe(general(text));
     }
   });
 });

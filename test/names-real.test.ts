@@ -4,20 +4,23 @@
  * contract's answers for its own spellings unchanged. The catalog is built from
  * ../shared/data/sepomex (these tests fail, never skip, without it).
  */
+import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/client/catalog-source.js';
 import type { Catalog } from '../src/core/catalog.js';
 import { MUNICIPALITY_TITLES, STATE_FORMS, STATE_PREFIXES } from '../src/core/name-forms.js';
 import { findMunicipalities, findState, matchSettlement, settlementKey } from '../src/core/names.js';
 import { createClient, type CpmxClient } from '../src/index.js';
-import { buildInto, ok, realCatalogPath, tempDir } from './helpers.js';
+import { buildInto, CLI, ok, realCatalogPath, tempDir } from './helpers.js';
+import { startServe } from './support/serve.js';
 
 const dir = tempDir();
 let catalog: Catalog;
 let client: CpmxClient;
+let artifact: string;
 
 beforeAll(async () => {
-  const artifact = await buildInto(realCatalogPath(), dir);
+  artifact = await buildInto(realCatalogPath(), dir);
   catalog = loadCatalog(artifact);
   client = createClient({ token: 'names-real-test', dataPath: artifact });
 });
@@ -118,8 +121,43 @@ describe('settlements on the real catalog', () => {
     expect(read).toBe(145_092);
   });
 
-  it('keeps the colonia filter of search_cp_advanced the contract’s substring filter', () => {
-    expect(ok(client.searchCpAdvanced('CDMX', { colonia: 'Roma Norte' })).response.cp.length).toBeGreaterThan(0);
-    expect(ok(client.searchCpAdvanced('CDMX', { colonia: 'Col. Roma Norte' })).response.cp).toEqual([]);
+  it('reads the colonia filter of search_cp_advanced as validation reads settlements, never naming a wrong one', () => {
+    const codes = (estado: string, options: { colonia: string; municipio?: string; limit?: number }) => ok(client.searchCpAdvanced(estado, options)).response.cp;
+    // The contract's substring filter is unchanged for what is written as the catalog writes it.
+    expect(codes('CDMX', { colonia: 'Roma Norte' })).toEqual(['06700']);
+    for (const colonia of ['Col. Roma Norte', 'COLONIA ROMA NORTE', 'col roma norte', 'Colonia Roma Norte']) {
+      expect(codes('CDMX', { colonia }), colonia).toEqual(['06700']);
+      expect(codes('Ciudad de México', { colonia, municipio: 'Alc. Cuauhtémoc' }), colonia).toEqual(['06700']);
+      expect(codes('Ciudad de México', { colonia, municipio: 'Iztapalapa' }), colonia).toEqual([]);
+    }
+    expect(codes('CDMX', { colonia: 'Col. Granjas Esmeralda' })).toEqual(['09810']);
+    expect(codes('N.L.', { colonia: 'Col. Del Carmen' })).toEqual(codes('Nuevo León', { colonia: 'Del Carmen' }));
+    expect(codes('Jalisco', { colonia: 'Fracc. Las Palmas' })).toEqual(codes('Jalisco', { colonia: 'Las Palmas' }));
+    expect(codes('Quintana Roo', { colonia: 'Sm. 51' })).toEqual(codes('Quintana Roo', { colonia: 'Supermanzana 51' }));
+    expect(codes('México', { colonia: 'Sta. María', limit: 7 })).toEqual(codes('México', { colonia: 'Santa María', limit: 7 }));
+    // Wrong settlements stay wrong; a distinguishing type is never set aside.
+    expect(codes('CDMX', { colonia: 'Col. Granjas Esmeraldas' })).toEqual([]);
+    expect(codes('CDMX', { colonia: 'Col. Roma Oriente' })).toEqual([]);
+    expect(codes('CDMX', { colonia: 'Granada' })).toEqual(['11520', '11529']);
+    expect(codes('CDMX', { colonia: 'Amp. Granada' })).toEqual(['11529']);
+    expect(codes('CDMX', { colonia: 'Amp. Granada', limit: 1 })).toEqual(['11529']);
+  });
+
+  it('answers the read colonia filter alike by the library’s paths, the CLI and HTTP (one router)', async () => {
+    const path = '/query/search_cp_advanced/CDMX?token=t&colonia=Col.%20Roma%20Norte';
+    const expected = client.query(path);
+    expect(expected.body).toEqual(client.query('/query/get_cp_advanced/CDMX?token=t&colonia=COLONIA+ROMA+NORTE').body);
+    expect(ok(expected.body as ReturnType<typeof client.searchCpAdvanced>).response.cp).toEqual(['06700']);
+    const cli = spawnSync(process.execPath, [CLI, 'search_cp_advanced', 'CDMX', '--colonia', 'Col. Roma Norte', '--token', 't'], { env: { ...process.env, CPMX_DATA: artifact }, encoding: 'utf8' });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual(expected.body);
+    const served = await startServe(['--data', artifact]);
+    try {
+      const response = await fetch(served.url + path);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(expected.body);
+    } finally {
+      await served.stop();
+    }
   });
 });

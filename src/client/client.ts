@@ -2,6 +2,7 @@
  * The library's client: synchronous lookups that answer by the contract. The typed methods
  * build a request and `query` parses one; both go through the router and the credit step.
  */
+import { codeHistoryOf, type CodeHistory } from '../core/catalog-history.js';
 import { catalogAge, type ArtifactHeader, type CatalogAge } from '../core/format.js';
 import {
   TEST_TOKEN,
@@ -73,7 +74,7 @@ export interface SearchCpAdvancedOptions {
 }
 
 /** The lookups, one per method of the contract (the web client has them too, answering with promises). */
-export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo'>;
+export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo' | 'codeHistory'>;
 // The lookups are the method table's rows: a row without its method here, or one answering another body, does not compile.
 export type LookupsMatchTable = Assert<MatchesTable<Lookups, 'body'>>;
 
@@ -116,6 +117,13 @@ export interface CpmxClient {
    * not record them), loading it now if needed; throws ArtifactError when it cannot be read.
    */
   catalogInfo(): ArtifactHeader & CatalogAge;
+  /**
+   * A postal code's history as far as the artifact knows it: `current` (and since when, if an
+   * earlier catalog lacked it; the corrections that touched it), `retired` (since when, and its
+   * last place) or `never-existed` (in no catalog the artifact was built with: see
+   * `cpmx build --previous`). Costs no credit; throws a TypeError unless `cp` is 5 digits.
+   */
+  codeHistory(cp: string): CodeHistory;
 }
 
 /**
@@ -161,6 +169,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
       // A copy, nested objects too: what a caller does to it never reaches the catalog every client reports from.
       return { ...structuredClone(header), ...catalogAge(header, Date.now()) };
     },
+    codeHistory: (cp) => codeHistoryOf(source.get(), cp),
   };
   catalogs.set(client, source.get);
   return client;

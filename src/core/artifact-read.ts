@@ -13,6 +13,7 @@ export function readArtifact(bytes: Uint8Array): Artifact {
   const column = (name: ColumnName): UintArray | undefined => sections[STRING_TABLES.length * 3 + COLUMNS.indexOf(name)]!.column?.slice();
   const strings = Object.fromEntries(STRING_TABLES.map((name, i) => [name, stringTable(sections.slice(i * 3, i * 3 + 3))])) as Artifact['strings'];
   const ranks = column('settlementRanks');
+  const history = column('history');
   return {
     header,
     strings,
@@ -28,6 +29,7 @@ export function readArtifact(bytes: Uint8Array): Artifact {
     ...(ranks ? { settlementRanks: ranks } : {}),
     stateCityCounts: differences(column('stateCityStart')!),
     stateCities: column('stateCities')!,
+    ...(history ? { history: history as Uint8Array } : {}),
   };
 }
 

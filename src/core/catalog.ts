@@ -22,7 +22,8 @@ import {
   type ArtifactHeader,
   type UintArray,
 } from './format.js';
-import { COLUMNS, STRING_TABLES, openEnvelope, peekFormat, readPayload, type ColumnName, type Section, type StringTableName } from './layout.js';
+import { parseHistory, type HistoryData } from './catalog-history.js';
+import { COLUMNS, STRING_TABLES, openEnvelope, peekFormat, readPayload, utf8Reader, type ColumnName, type Section, type StringTableName } from './layout.js';
 import { CodeTrie } from './code-trie.js';
 import { Strings } from './strings.js';
 import { copyStateMembers } from './copy-members.js';
@@ -96,6 +97,9 @@ export class Catalog {
   /** Where each state's cities start in `stateCities` (one more entry than states). */
   private readonly stateCityStart: UintArray;
   private readonly stateCities: UintArray;
+  /** The history section's bytes, parsed on the first `history()`. */
+  private readonly historyBytes: Uint8Array | undefined;
+  private historyData: HistoryData | undefined;
   /** Each code's entry once gathered (the array itself made on the first lookup). */
   private entries: (CodeEntry | undefined)[] | undefined;
   private stateNameList: string[] | undefined;
@@ -155,6 +159,9 @@ export class Catalog {
     this.settlementRanks = optional('settlementRanks', 'a settlement ranks');
     this.stateCityStart = column('stateCityStart', 'state cities are missing');
     this.stateCities = column('stateCities', 'state cities are missing');
+    const history = optional('history', 'the history section');
+    expect(history === undefined || history instanceof Uint8Array, 'the history section is not bytes');
+    this.historyBytes = history;
 
     expect(this.settlementStart.length === codes + 1 && this.settlementStart[0] === 0, 'settlement counts do not match the code count');
     expect(this.settlementStart[codes] === rows, 'settlement counts do not add up to the row count');
@@ -181,6 +188,16 @@ export class Catalog {
   /** Throws the ArtifactError of a damaged artifact (a check made at first use failed). */
   private damaged(reason: string): never {
     throw new ArtifactError(this.path, `is damaged (${reason}); ${REBUILD}`);
+  }
+
+  /** The history section (codes of earlier catalogs), read on first use; undefined when the artifact has none. */
+  history(): HistoryData | undefined {
+    if (!this.historyBytes) return undefined;
+    try {
+      return (this.historyData ??= parseHistory(this.historyBytes, utf8Reader(this.historyBytes)));
+    } catch (error) {
+      return this.damaged((error as Error).message === 'the history section is not one' ? 'the history section is not one' : 'the history section is not JSON');
+    }
   }
 
   /** Index of a 5-digit ASCII code, or -1 when the catalog has no such code. */

@@ -53,6 +53,9 @@ export function foldSettlementName(name: string): string {
  * white space, so `granjas  esmeralda` matches `Granjas Esmeralda`.
  */
 export function foldForMatch(text: string): string {
+  // Most names are plain: ASCII letters and digits, single spaces inside (an upper-cased
+  // export, `GRANJAS ESMERALDA`). Their fold is the engine's own lower-casing.
+  if (isPlain(text)) return text.toLowerCase();
   // One pass for Latin-1 text (all of the official catalog): each character is a letter or
   // digit to keep (lowered, accent dropped) or a separator (punctuation, symbol, space);
   // anything wider takes the general path. Both give the same result.
@@ -72,6 +75,18 @@ export function foldForMatch(text: string): string {
     out += folded;
   }
   return out;
+}
+
+/** Whether `text` is ASCII letters and digits with single spaces between words: `foldForMatch` is then lower-casing. */
+function isPlain(text: string): boolean {
+  const last = text.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39)) continue;
+    if (c === 0x20 && i > 0 && i < last && text.charCodeAt(i - 1) !== 0x20) continue;
+    return false;
+  }
+  return true;
 }
 
 /** The general form of `foldForMatch`: the contract's fold, punctuation and symbols as spaces. */

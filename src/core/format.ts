@@ -6,6 +6,8 @@
  * Strings are interned per kind into string tables (one concatenated text plus the UTF-16
  * length of each entry). Integer columns are typed arrays of the narrowest unsigned width.
  */
+import type { CorrectionsRecord, HistorySummary } from './catalog-history.js';
+
 /** Identifies a cpmx artifact; a file whose header lacks it is foreign. */
 export const FORMAT_NAME = 'cpmx-catalog';
 /**
@@ -83,6 +85,10 @@ export interface ArtifactHeader {
   sources?: SourceInfo[];
   /** When the artifact was built, ISO 8601 UTC (optional, as `source.date`). */
   builtAt?: string;
+  /** The corrections applied to the catalog (`cpmx build --corrections`), when any were. */
+  corrections?: CorrectionsRecord;
+  /** The earlier catalogs compared with (`cpmx build --previous`), and what the history section holds. */
+  history?: HistorySummary;
 }
 
 /** How old the catalog is, for status reports (the header has the build time); null where the artifact does not record it. */
@@ -153,6 +159,8 @@ export interface Artifact {
    */
   stateCityCounts: UintArray;
   stateCities: UintArray;
+  /** The history section (catalog-history.ts): UTF-8 JSON of the codes earlier catalogs had; absent unless built with `--previous`. */
+  history?: Uint8Array;
 }
 
 /** Packs strings into one table, entries in the order given. */

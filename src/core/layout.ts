@@ -45,11 +45,19 @@ export const COLUMNS = [
   /** Cities of state `i` are `stateCities[stateCityStart[i]]` to `stateCities[stateCityStart[i + 1]]`. */
   'stateCityStart',
   'stateCities',
+  /** The codes earlier catalogs had (catalog-history.ts), UTF-8 JSON; optional, read only when asked for. */
+  'history',
 ] as const;
 export type ColumnName = (typeof COLUMNS)[number];
 
 /** Every section, in file order. */
 export const SECTIONS: readonly string[] = [...STRING_TABLES.flatMap((table) => [`${table}.bytes`, `${table}.lengths`, `${table}.starts`]), ...COLUMNS];
+
+/**
+ * Optional sections added to format 5 after its first files were written, at the end of the
+ * table: a file that ends its table before them (written by an earlier cpmx) reads as lacking them.
+ */
+export const LATER_SECTIONS = 1;
 
 /**
  * A string table stores the byte offset of every STRING_BLOCK-th entry (and the total at the
@@ -189,7 +197,7 @@ export function readPayload(file: Uint8Array): Payload {
   }
   at = align(at + headerLength, 4);
   const count = u32(at, 'the section table');
-  if (count !== SECTIONS.length) throw new Error(`${count} sections where the format has ${SECTIONS.length}`);
+  if (count !== SECTIONS.length && count !== SECTIONS.length - LATER_SECTIONS) throw new Error(`${count} sections where the format has ${SECTIONS.length}`);
   at += 4;
   const sections: Section[] = [];
   for (let i = 0; i < count; i++, at += 12) {
@@ -198,6 +206,7 @@ export function readPayload(file: Uint8Array): Payload {
     const length = u32(at + 8, 'the section table');
     sections.push({ kind, column: kind === 1 || kind === 2 || kind === 4 ? uintView(file, kind, offset, length, SECTIONS[i]!) : undefined });
   }
+  while (sections.length < SECTIONS.length) sections.push({ kind: ABSENT, column: undefined });
   return { header, sections };
 }
 

@@ -44,9 +44,15 @@ export function nameWords(text: string): NameWords {
       word += raw[++i]!;
       end = rawEnds[i]!;
     }
-    for (const read of readWord(word)) {
+    const read = readWord(word);
+    if (typeof read === 'string') {
       words.push(read);
       ends.push(end);
+    } else {
+      for (const one of read) {
+        words.push(one);
+        ends.push(end);
+      }
     }
   }
   return { words, ends };
@@ -104,26 +110,41 @@ function isLetter(word: string): boolean {
   return word.length === 1 && word >= 'a' && word <= 'z';
 }
 
-// The tables as Maps (made on first use): a word such as `constructor` must not find Object's.
-let wordForms: Map<string, string> | undefined;
-let ordinalWords: Map<string, number> | undefined;
+/**
+ * Every word the tables write otherwise, folded, to what the key holds: a shortened word's full
+ * word (two words for `uh`), an ordinal word's number. A Map made on first use: a word such as
+ * `constructor` must not find Object's.
+ */
+let wordReadings: Map<string, string | readonly string[]> | undefined;
+
+function readings(): Map<string, string | readonly string[]> {
+  if (!wordReadings) {
+    wordReadings = new Map();
+    for (const [word, full] of Object.entries(WORD_FORMS)) wordReadings.set(word, full.includes(' ') ? full.split(' ') : full);
+    for (const [word, number] of Object.entries(ORDINAL_WORDS)) wordReadings.set(word, String(number));
+  }
+  return wordReadings;
+}
 
 /** The full word(s) of a shortened folded word (`gral` → `general`), or undefined. */
 export function wordForm(word: string): string | undefined {
-  return (wordForms ??= new Map(Object.entries(WORD_FORMS))).get(word);
+  return Object.hasOwn(WORD_FORMS, word) ? WORD_FORMS[word] : undefined;
 }
 
-/** A folded word as the key holds it: written out, or a number for an ordinal or roman numeral. */
-function readWord(word: string): readonly string[] {
-  const full = wordForm(word);
-  if (full !== undefined) return full.split(' ');
-  const ordinal = (ordinalWords ??= new Map(Object.entries(ORDINAL_WORDS))).get(word);
-  if (ordinal !== undefined) return [String(ordinal)];
-  const numbered = (numberedOrdinal ??= new RegExp(`^(\\d{1,3})(?:${ORDINAL_ENDINGS.join('|')})$`)).exec(word);
-  if (numbered) return [String(Number(numbered[1]))];
-  if (/^\d+$/.test(word)) return [String(Number(word))];
-  if (ROMAN.test(word)) return [String(romanValue(word))];
-  return [word];
+/** A folded word as the key holds it (one word, or the words it is short for): written out, or a number for an ordinal or roman numeral. */
+function readWord(word: string): string | readonly string[] {
+  const read = readings().get(word);
+  if (read !== undefined) return read;
+  const first = word.charCodeAt(0);
+  if (first >= 0x30 && first <= 0x39) {
+    // Only words that start with a digit can be numbers or written ordinals (`1a`, `03`).
+    if (/^\d+$/.test(word)) return String(Number(word));
+    const numbered = (numberedOrdinal ??= new RegExp(`^(\\d{1,3})(?:${ORDINAL_ENDINGS.join('|')})$`)).exec(word);
+    return numbered ? String(Number(numbered[1])) : word;
+  }
+  // Only words of the letters i, v, x, l can be roman numerals.
+  if ((first === 0x69 || first === 0x76 || first === 0x78 || first === 0x6c) && ROMAN.test(word)) return String(romanValue(word));
+  return word;
 }
 
 /** A well-formed roman numeral of i, v, x, l (1 to 89). */
@@ -148,23 +169,37 @@ export function nameKey(text: string): string {
   return nameWords(text).words.join(' ');
 }
 
-/** The words of each form of a table, read as names are, longest first. */
-export function formWords(forms: readonly string[]): string[][] {
-  return forms.map((form) => nameWords(form).words).sort((a, b) => b.length - a.length);
+/** Forms of a table by their first word, each list longest first, with what each form names. */
+export type FormIndex<T> = ReadonlyMap<string, readonly { readonly words: readonly string[]; readonly value: T }[]>;
+
+/** Indexes forms (each as `nameWords` reads it) by their first word. */
+export function formIndex<T>(forms: Iterable<readonly [form: string, value: T]>): FormIndex<T> {
+  const index = new Map<string, { words: string[]; value: T }[]>();
+  for (const [form, value] of forms) {
+    const { words } = nameWords(form);
+    if (!words.length) continue;
+    const same = index.get(words[0]!);
+    if (same) same.push({ words, value });
+    else index.set(words[0]!, [{ words, value }]);
+  }
+  for (const list of index.values()) list.sort((a, b) => b.words.length - a.words.length);
+  return index;
 }
 
-/** How many leading words of `words` are one of `forms` (longest first), leaving at least one word; 0 when none. */
-export function leadingForm(words: readonly string[], forms: readonly (readonly string[])[]): number {
-  for (const form of forms) {
+/** The longest form of `index` that the leading words of `words` are, leaving at least one word; undefined when none. */
+export function leadingIn<T>(words: readonly string[], index: FormIndex<T>): { length: number; value: T } | undefined {
+  const candidates = words.length > 1 ? index.get(words[0]!) : undefined;
+  if (!candidates) return undefined;
+  for (const { words: form, value } of candidates) {
     if (form.length >= words.length) continue;
     let same = true;
-    for (let i = 0; i < form.length && same; i++) same = words[i] === form[i];
-    if (same) return form.length;
+    for (let i = 1; i < form.length && same; i++) same = words[i] === form[i];
+    if (same) return { length: form.length, value };
   }
-  return 0;
+  return undefined;
 }
 
-let titleWords: string[][] | undefined;
+let titleWords: FormIndex<true> | undefined;
 
 /**
  * The keys a written municipality (or city) name may stand for, most literal first: as
@@ -174,7 +209,7 @@ let titleWords: string[][] | undefined;
 export function municipalityKeys(text: string): string[] {
   const { words } = nameWords(text);
   const keys = [words.join(' ')];
-  const titled = leadingForm(words, (titleWords ??= formWords(MUNICIPALITY_TITLES)));
+  const titled = leadingIn(words, (titleWords ??= formIndex(MUNICIPALITY_TITLES.map((title) => [title, true] as const))))?.length ?? 0;
   const rest = words.slice(titled);
   if (titled) keys.push(rest.join(' '));
   if (rest.length > 1 && rest[0] === 'ciudad') keys.push(rest.slice(1).join(' '));

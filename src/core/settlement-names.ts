@@ -7,32 +7,14 @@
  */
 import type { Catalog } from './catalog.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
-import { formWords, leadingForm, nameKey, nameWords } from './name-keys.js';
+import { formIndex, leadingIn, nameKey, nameWords, type FormIndex } from './name-keys.js';
 
-interface TypeReading {
-  /** Every form's words, longest first, with the type it names. */
-  forms: { words: string[]; type: string }[];
-  /** The forms' words alone, in the same order. */
-  words: string[][];
-}
+let typeForms: FormIndex<string> | undefined;
 
-let typeReading: TypeReading | undefined;
-
-function readingOfTypes(): TypeReading {
-  if (!typeReading) {
-    const forms: { words: string[]; type: string }[] = [];
-    for (const [type, written] of Object.entries(SETTLEMENT_TYPE_FORMS)) {
-      for (const words of formWords([type, ...written])) forms.push({ words, type });
-    }
-    forms.sort((a, b) => b.words.length - a.words.length);
-    typeReading = { forms, words: forms.map((form) => form.words) };
-  }
-  return typeReading;
-}
-
-/** The type whose form is the first `length` words of `words` (`leadingForm` found one). */
-function typeOf(words: readonly string[], length: number): string {
-  return readingOfTypes().forms.find((form) => form.words.length === length && form.words.every((word, i) => word === words[i]))!.type;
+/** The type written in front of a name's words (its form's length and the catalog type), or undefined. */
+function leadingType(words: readonly string[]): { length: number; value: string } | undefined {
+  typeForms ??= formIndex(Object.entries(SETTLEMENT_TYPE_FORMS).flatMap(([type, written]) => [type, ...written].map((form) => [form, type] as const)));
+  return leadingIn(words, typeForms);
 }
 
 /** A settlement's type as written in front of its name, and the name after it (as written). */
@@ -50,10 +32,9 @@ export interface SplitSettlement {
  */
 export function splitSettlementType(text: string): SplitSettlement {
   const { words, ends } = nameWords(text);
-  const reading = readingOfTypes();
-  const length = leadingForm(words, reading.words);
-  if (!length) return { type: null, name: text.trim() };
-  return { type: typeOf(words, length), name: text.slice(ends[length - 1]).replace(/^[\s.,;:\-–—/]+/u, '').trim() };
+  const leading = leadingType(words);
+  if (!leading) return { type: null, name: text.trim() };
+  return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(/^[\s.,;:\-–—/]+/u, '').trim() };
 }
 
 /**
@@ -79,8 +60,8 @@ interface Keyed {
 /** A name's keys, read once: the words after a leading type are the rest's key. */
 function keyed(text: string): Keyed {
   const { words } = nameWords(text);
-  const length = leadingForm(words, readingOfTypes().words);
-  return { whole: words.join(' '), rest: length ? words.slice(length).join(' ') : '', type: length ? typeOf(words, length) : null };
+  const leading = leadingType(words);
+  return { whole: words.join(' '), rest: leading ? words.slice(leading.length).join(' ') : '', type: leading ? leading.value : null };
 }
 
 /**

@@ -7,7 +7,8 @@
  * only in the codes that hold its rarest trigram.
  */
 import type { Catalog } from './catalog.js';
-import { foldSettlementName } from './names.js';
+import { DISTINGUISHING_TYPES } from './name-forms.js';
+import { foldForMatch, foldSettlementName, nameKey, splitSettlementType } from './names.js';
 
 interface StateIndex {
   /** The state's code indices, ascending; a code's place in this list is its position. */
@@ -68,15 +69,15 @@ function stateIndex(catalog: Catalog, state: number): StateIndex {
   return (states[state] ??= buildIndex(catalog, state));
 }
 
-function buildIndex(catalog: Catalog, state: number): StateIndex {
-  const runs = catalog.codeRunsOfState(state);
-  const codeList: number[] = [];
-  for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) codeList.push(code);
-  const codes = Uint32Array.from(codeList);
+/**
+ * The settlement names of `codes`, code by code, each read by `read` (once per distinct name):
+ * each with its code's position, and where each position's names start in their text joined
+ * with "\n" (one more entry: the text's length).
+ */
+function namesOf(catalog: Catalog, codes: Uint32Array, read: (name: string) => string): { parts: string[]; partCode: number[]; starts: Uint32Array } {
   const starts = new Uint32Array(codes.length + 1);
-  const folded = new Map<number, string>();
+  const seen = new Map<number, string>();
   const parts: string[] = [];
-  /** The position of each entry of `parts`. */
   const partCode: number[] = [];
   let length = 0;
   for (let k = 0; k < codes.length; k++) {
@@ -84,14 +85,24 @@ function buildIndex(catalog: Catalog, state: number): StateIndex {
     const code = codes[k]!;
     for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
       const nameIndex = catalog.settlementNameIndex(s);
-      let name = folded.get(nameIndex);
-      if (name === undefined) folded.set(nameIndex, (name = foldSettlementName(catalog.settlementNameAt(nameIndex))));
+      let name = seen.get(nameIndex);
+      if (name === undefined) seen.set(nameIndex, (name = read(catalog.settlementNameAt(nameIndex))));
       parts.push(name);
       partCode.push(k);
       length += name.length + 1;
     }
   }
   starts[codes.length] = length;
+  return { parts, partCode, starts };
+}
+
+function buildIndex(catalog: Catalog, state: number): StateIndex {
+  const runs = catalog.codeRunsOfState(state);
+  const codeList: number[] = [];
+  for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) codeList.push(code);
+  const codes = Uint32Array.from(codeList);
+  const { parts, partCode, starts } = namesOf(catalog, codes, foldSettlementName);
+  const length = starts[codes.length]!;
 
   // One pass over every n-gram records each (gram, position) once, positions ascending; a
   // counting sort then lays each gram's positions out in one array.
@@ -151,6 +162,79 @@ export function codesWithSettlement(catalog: Catalog, state: number, needle: str
     const code = codes[k]!;
     if (municipality >= 0 && catalog.municipalityIndexOf(code) !== municipality) continue;
     if (exact || text.slice(starts[k], starts[k + 1]).includes(needle)) found.push(catalog.postalCode(code));
+  }
+  return found;
+}
+
+/**
+ * What a `colonia` names once read as validation reads settlements: the key (`nameKey`) of the
+ * name after a type written in front (`Col. Roma Norte`, `COLONIA ROMA NORTE`, `Fracc. Las
+ * Palmas` → `roma norte`, `las palmas`; `Amp. Granada` keeps its type, which distinguishes a
+ * place), or of a name written with shortened words (`Sta. María`, `1a. Secc.`, `Gral.`).
+ * Undefined for anything else. Asked only when the contract's substring search finds nothing,
+ * and matched as whole words, so a piece of a name (`res h`, `sta`) is never widened.
+ */
+export function readColonia(colonia: string): string | undefined {
+  const { type, name } = splitSettlementType(colonia);
+  if (type && !DISTINGUISHING_TYPES.includes(type)) return nameKey(name) || undefined;
+  if (!/[\p{L}\p{N}]\./u.test(colonia)) return undefined;
+  // Written with a dot after a word: read only when the reading changes a word.
+  const key = nameKey(colonia);
+  return key && key !== foldForMatch(colonia) ? key : undefined;
+}
+
+interface KeyIndex {
+  codes: Uint32Array;
+  /** The keys of the state's settlements, code by code, each followed by "\n" (no key holds one). */
+  text: string;
+  /** Where each position's keys start in `text`; one more entry, `text.length`. */
+  starts: Uint32Array;
+}
+
+const keyIndexes = new WeakMap<Catalog, (KeyIndex | undefined)[]>();
+
+/** The keys of a state's settlement names, made at the first `colonia` of that state that needs reading. */
+function keyIndex(catalog: Catalog, state: number): KeyIndex {
+  let states = keyIndexes.get(catalog);
+  if (!states) keyIndexes.set(catalog, (states = []));
+  let index = states[state];
+  if (!index) {
+    const { codes } = stateIndex(catalog, state);
+    const { parts, starts } = namesOf(catalog, codes, nameKey);
+    parts.push('');
+    states[state] = index = { codes, text: parts.join('\n'), starts };
+  }
+  return index;
+}
+
+/**
+ * The codes of `state` (ascending, at most `limit`) with a settlement whose key holds `key`
+ * (from `readColonia`) as whole words, only those of `municipality` when it is not -1.
+ */
+export function codesWithSettlementKey(catalog: Catalog, state: number, key: string, municipality: number, limit: number): string[] {
+  const { codes, text, starts } = keyIndex(catalog, state);
+  const found: string[] = [];
+  const boundary = (at: number) => at < 0 || at >= text.length || text.charCodeAt(at) === 0x20 || text.charCodeAt(at) === 0x0a;
+  let k = 0;
+  let at = text.indexOf(key);
+  while (at >= 0 && found.length < limit) {
+    if (!boundary(at - 1) || !boundary(at + key.length)) {
+      at = text.indexOf(key, at + 1);
+      continue;
+    }
+    // The position holding the match: the last whose names start at or before it.
+    let low = k;
+    let high = codes.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    const code = codes[low]!;
+    if (municipality < 0 || catalog.municipalityIndexOf(code) === municipality) found.push(catalog.postalCode(code));
+    k = low + 1;
+    if (k >= codes.length) break;
+    at = text.indexOf(key, starts[k]!);
   }
   return found;
 }

@@ -5,9 +5,11 @@
  */
 import { distance } from 'fastest-levenshtein';
 import type { CpmxClient } from '../client/client.js';
+import { retiredReason, type RetiredCode } from '../core/catalog-history.js';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf, stateSpellings } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
+import { Remembered } from './remembered.js';
 
 export { FIELDS, type Field } from './fields.js';
 
@@ -36,8 +38,13 @@ export interface ValidationError {
   field: Field | null;
   code_error: number;
   error_message: string;
-  /** Why a record could not be read (130 only): `expected 5 fields, found 4`, `unterminated quote`, ... */
+  /**
+   * Why: for 130, why the record could not be read (`expected 5 fields, found 4`, ...); for 124,
+   * `retired since 2019-03-01; last in Tuxtla Gutiérrez, Chiapas (Centro, ...)`.
+   */
   reason?: string;
+  /** 124 only: when the code was retired and where the last catalog that had it put it. */
+  retired?: RetiredCode;
 }
 
 export interface ValidationResult {
@@ -53,6 +60,7 @@ export const VALIDATION_ERRORS = {
   121: 'El municipio no corresponde al cp',
   122: 'El asentamiento no pertenece al cp',
   123: 'La ciudad no corresponde al cp',
+  124: 'El cp fue dado de baja',
   130: 'Registro ilegible',
 } as const;
 // Frozen: the exported table is what every result says, for every caller.
@@ -137,8 +145,9 @@ class CodeEntry {
   }
 
   /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
-  isState(written: string): boolean {
-    const key = stateKeyOf(written);
+  isState(written: WrittenName): boolean {
+    if (this.stateNames.has(written.folded)) return true;
+    const key = stateKeyOfWritten(written);
     return key >= 0 && key === stateKeyOf(this.estado);
   }
 
@@ -147,15 +156,16 @@ class CodeEntry {
   private ciudadKey: string | undefined;
 
   /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
-  isMunicipality(written: string): boolean {
-    return municipalityKeys(written).includes((this.municipioKey ??= nameKey(this.municipio)));
+  isMunicipality(written: WrittenName): boolean {
+    return written.folded === this.foldedMunicipio || keysOf(written).includes((this.municipioKey ??= nameKey(this.municipio)));
   }
 
   /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City) is this code's city. */
-  isCity(written: string): boolean {
-    if (this.ciudad && municipalityKeys(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
+  isCity(written: WrittenName): boolean {
+    if (written.folded === this.foldedCiudad) return true;
+    if (this.ciudad && keysOf(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
     const city = stateKeyOf(this.ciudad);
-    return city >= 0 && stateKeyOf(written) === city;
+    return city >= 0 && stateKeyOfWritten(written) === city;
   }
 
   hasName(name: string): boolean {
@@ -171,7 +181,7 @@ class CodeEntry {
     return this.foldedLookup;
   }
 
-  /** The folded names, in the order of `names`. */
+  /** The folded names, in the order of `names` (from the joined form, for the rare record that asks). */
   foldedNames(): string[] {
     const lookup = this.folded();
     return typeof lookup === 'string' ? lookup.slice(1, -1).split(SEPARATOR) : this.foldedList!;
@@ -188,6 +198,31 @@ class CodeEntry {
   get foldedCiudad(): string {
     return this.folds!.of(this.ciudad);
   }
+}
+
+/**
+ * A state, municipality or city name as written, read once per distinct spelling (they repeat
+ * far more than they vary): its fold, and its readings made only when a record needs them.
+ */
+interface WrittenName {
+  readonly text: string;
+  readonly folded: string;
+  /** `stateKeyOf` the text, once asked. */
+  stateKey?: number;
+  /** `municipalityKeys` of the text, once asked. */
+  keys?: string[];
+}
+
+function readWritten(text: string): WrittenName {
+  return { text, folded: foldForMatch(text) };
+}
+
+function stateKeyOfWritten(written: WrittenName): number {
+  return (written.stateKey ??= stateKeyOf(written.text));
+}
+
+function keysOf(written: WrittenName): string[] {
+  return (written.keys ??= municipalityKeys(written.text));
 }
 
 /** Between names in a joined lookup: a control character no name holds. */
@@ -235,6 +270,8 @@ export class AddressValidator {
   private readonly errorEntries = new Map<number, CodeEntry>();
   private readonly states = new Map<string, Set<string>>();
   private readonly folds = new CatalogFolds();
+  /** States, municipalities and cities as written, each read once. */
+  private readonly written = new Remembered(readWritten);
 
   constructor(private readonly client: CpmxClient) {}
 
@@ -261,6 +298,10 @@ export class AddressValidator {
       };
       return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds, types);
     }
+    if (body.code_error === 105) {
+      const retired = this.retired(cp);
+      if (retired) return retired;
+    }
     let entry = this.errorEntries.get(body.code_error);
     if (!entry) {
       const error: ValidationError = { field: 'cp', code_error: body.code_error, error_message: body.error_message };
@@ -268,6 +309,20 @@ export class AddressValidator {
       this.errorEntries.set(body.code_error, entry);
     }
     return entry;
+  }
+
+  /**
+   * A code the catalog lacks that an earlier one had (the artifact's history, see
+   * `cpmx build --previous`): error 124 instead of 105, with since when and where it was.
+   */
+  private retired(cp: string): CodeEntry | undefined {
+    if (typeof this.client.codeHistory !== 'function' || !/^\d{5}$/.test(cp)) return undefined;
+    const history = this.client.codeHistory(cp);
+    if (history.status !== 'retired') return undefined;
+    const { retiredSince, lastSeen, lastPlace } = history;
+    const retired = { retiredSince, lastSeen, lastPlace };
+    const error: ValidationError = { field: 'cp', code_error: 124, error_message: VALIDATION_ERRORS[124], reason: retiredReason(retired), retired };
+    return new CodeEntry(error, NO_NAMES, '', '', '', NO_STATES, undefined);
   }
 
   private lookup(cp: string): CodeEntry {
@@ -323,18 +378,16 @@ export class AddressValidator {
     let failed: Failed | undefined;
     const estado = text(estadoValue);
     // Past the folds, each field is read in the forms people write (core/names): only then.
-    if (estado !== code.estado && estado.trim() && !code.stateNames.has(foldForMatch(estado)) && !code.isState(estado)) failed = fail(failed, 'estado', 120, code.estado);
+    if (estado !== code.estado && estado.trim() && !code.isState(this.written.get(estado))) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && foldForMatch(municipio) !== code.foldedMunicipio && !code.isMunicipality(municipio)) {
-      failed = fail(failed, 'municipio', 121, code.municipio);
-    }
+    if (municipio !== code.municipio && municipio.trim() && !code.isMunicipality(this.written.get(municipio))) failed = fail(failed, 'municipio', 121, code.municipio);
     const asentamiento = text(asentamientoValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = foldForMatch(asentamiento);
       if (!code.hasFoldedName(given) && code.readSettlement(asentamiento) === undefined) failed = fail(failed, 'asentamiento', 122, suggestSettlement(asentamiento, given, code));
     }
     const ciudad = text(ciudadValue);
-    if (ciudad !== code.ciudad && ciudad.trim() && foldForMatch(ciudad) !== code.foldedCiudad && !code.isCity(ciudad)) failed = fail(failed, 'ciudad', 123, code.ciudad || undefined);
+    if (ciudad !== code.ciudad && ciudad.trim() && !code.isCity(this.written.get(ciudad))) failed = fail(failed, 'ciudad', 123, code.ciudad || undefined);
     return failed ?? VALID;
   }
 

@@ -5,6 +5,16 @@
  */
 /** Answers kept at most, per kind. */
 const REMEMBERED = 50_000;
+/** Keys longer than this (no catalog name is) are not kept. */
+const MAX_KEY_CHARS = 256;
+
+/**
+ * A key of its own: a key cut from a record is a slice of the whole range's text, which a
+ * kept slice would keep alive. The engine copies the joined string when it slices it.
+ */
+function own(key: string): string {
+  return `${key} `.slice(0, -1);
+}
 
 export class Remembered<T> {
   private readonly answers = new Map<string, T>();
@@ -14,9 +24,13 @@ export class Remembered<T> {
   get(key: string): T {
     let answer = this.answers.get(key);
     if (answer === undefined) {
-      answer = this.compute(key);
+      // Longer keys than any name are answered afresh: memory bounded by bytes, not only by count.
+      if (key.length > MAX_KEY_CHARS) return this.compute(key);
+      // The answer is made from the kept copy, so what it holds of the key holds no input either.
+      const kept = own(key);
+      answer = this.compute(kept);
       if (this.answers.size >= REMEMBERED) this.answers.clear();
-      this.answers.set(key, answer);
+      this.answers.set(kept, answer);
     }
     return answer;
   }

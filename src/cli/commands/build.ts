@@ -9,7 +9,7 @@ import { runDownload, stateOption } from './download.js';
 export const buildCommand = command({
   name: 'build',
   synopsis: '',
-  usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--out FILE] [--if-found]',
+  usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--corrections CSV] [--previous OLD ...] [--out FILE] [--if-found]',
   summary: 'compile the official catalog into the artifact',
   description: `Compiles the official catalog of Correos de México (CPdescarga.txt, or the CPdescargatxt.zip
 it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups read.
@@ -32,13 +32,28 @@ The artifact records the catalog's own date
 data/cpmx.msgpack in the package, through a temporary file: a refused catalog never replaces
 a good artifact, and temporary files left by killed builds are removed. A device or a FIFO
 is written in place, a symlink to a file through to its target; the catalog itself is
-never written over.`,
+never written over.
+
+--corrections CSV applies an operator's fixes to the catalog (UTF-8 CSV, header by name:
+action,cp,asentamiento,tipo_asentamiento,nuevo_asentamiento,nuevo_tipo_asentamiento,estado,municipio,ciudad,nota;
+actions add-settlement, remove-settlement, rename-settlement, move-code-municipality,
+move-code-city; see the README). Every row is checked against the catalog: if one does not
+apply, the build is refused with each problem and its line, and nothing is written. The
+artifact records them (cpmx status lists them).
+
+--previous OLD (repeatable: earlier catalog files, or earlier artifacts, whose own history is
+carried on) records the codes they had and this catalog lacks, with their last place and the
+date of the first catalog without them; cpmx validate and parse then say "retired since".
+Catalogs are dated and ordered as above; a code counts as gone only in the states the catalog
+built covers.`,
   exit: 'Exit status: 0 when built, 1 when the catalog is missing, refused or cannot be downloaded, 2 on a usage error.',
   options: {
     source: { type: 'string', multiple: true, value: 'FILE', help: 'a catalog to compile; several are merged; - is stdin' },
     download: { type: 'boolean', help: 'download the catalog first (see cpmx download)' },
     state: { type: 'string', value: 'CLAVE', help: 'with --download: one state, 01 to 32, instead of all' },
     out: { type: 'string', value: 'FILE', help: 'where to write the artifact' },
+    corrections: { type: 'string', value: 'CSV', help: 'apply these corrections (see above); refused wholly if any row does not apply' },
+    previous: { type: 'string', multiple: true, value: 'OLD', help: 'an earlier catalog or artifact: record the codes it had that are gone' },
     'max-bytes': { type: 'string', value: 'N', help: `the largest source, and catalog text in a zip (default ${DEFAULT_LIMITS.maxBytes})` },
     'max-line-bytes': { type: 'string', value: 'N', help: `the longest line (default ${DEFAULT_LIMITS.maxLineBytes})` },
     'max-rows': { type: 'string', value: 'N', help: `the most rows, all sources together (default ${DEFAULT_LIMITS.maxRows})` },
@@ -79,6 +94,8 @@ never written over.`,
         out: values.out,
         limits,
         builtAt,
+        corrections: values.corrections,
+        previous: values.previous,
         onWaiting: (path) => process.stderr.write(`cpmx build: ${path} is a FIFO; waiting for a process to write to it (at most ${DEFAULT_LIMITS.openTimeoutMs / 1000} s)\n`),
         onProgress: (rows) => {
           if (tty) process.stderr.write(`\r  ${rows.toLocaleString('en-US')} rows`);
@@ -91,7 +108,11 @@ never written over.`,
         `cpmx build: wrote ${summary.out}\n` +
           `  rows ${n(summary.rows)}, codes ${n(summary.codes)}, states ${n(summary.states)}, municipalities ${n(summary.municipalities)}\n` +
           `  ${n(summary.bytes)} bytes in ${(summary.milliseconds / 1000).toFixed(2)} s; source ${summary.encoding}, sha256 ${summary.sha256}\n` +
-          `  catalog dated ${summary.catalogDate ?? 'unknown (read from a pipe)'}\n`,
+          `  catalog dated ${summary.catalogDate ?? 'unknown (read from a pipe)'}\n` +
+          (summary.corrections ? `  ${n(summary.corrections)} corrections applied\n` : '') +
+          (summary.history
+            ? `  against ${summary.history.previous.length} earlier catalog(s): ${n(summary.history.retired)} codes retired, ${n(summary.history.added)} added\n`
+            : ''),
       );
       return EXIT.ok;
     } catch (error) {

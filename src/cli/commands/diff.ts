@@ -18,7 +18,9 @@ c_estado and c_mnpio); code-added, code-removed, code-state-changed,
 code-municipality-changed, code-city-changed; settlement-renamed, -retyped, -removed,
 -added. Within a code, a settlement removed and one added whose names are at least 70%
 alike (ignoring case and accents) are reported as renamed; the same name with another type as
-retyped.`,
+retyped. A change to a code that a correction touches (cpmx build --corrections) lists them,
+"corrections":[{"side":"new","line":3,"action":"rename-settlement"}], and the summary gives
+each side's applied corrections.`,
   exit: 'Exit status: 0 when the catalogs are the same, 1 when they differ, 2 when either cannot be read (or on a usage error).',
   options: { ...HELP_OPTION },
   async run({ positionals }) {

@@ -25,8 +25,9 @@ with the line.
 Columns are found by name, ignoring case and accents: cp, codigo_postal, "código postal",
 d_codigo; asentamiento, colonia; municipio, alcaldia, delegacion; estado; ciudad.
 
-Errors: 101, 102, 104, 105 for the code (as the API answers them); 120 estado, 121 municipio,
-122 asentamiento, 123 ciudad not matching the code; 130 a record that cannot be read, with its
+Errors: 101, 102, 104, 105 for the code (as the API answers them); 124 for a code an earlier
+catalog had (an artifact built with --previous), with its "reason": "retired since DATE; last
+in PLACE"; 120 estado, 121 municipio, 122 asentamiento, 123 ciudad not matching the code; 130 a record that cannot be read, with its
 "reason" ("expected 5 fields, found 4", "unterminated quote", "invalid JSON at column 17",
 "record longer than 65536 bytes", "not a JSON object").
 Matching ignores case, accents, punctuation and repeated spaces, and reads names as people

@@ -22,7 +22,7 @@ import {
 } from '../contract.js';
 import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
 import type { MunicipalityRequest, SearchCpAdvancedRequest } from '../checked-requests.js';
-import { codesWithSettlement } from '../settlement-search.js';
+import { codesWithSettlement, codesWithSettlementKey, readColonia } from '../settlement-search.js';
 
 const PAIS = 'México';
 
@@ -102,7 +102,14 @@ export function answerSearchCpAdvanced(catalog: Catalog, request: SearchCpAdvanc
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
   // A `colonia` of only white space folds to nothing, which every name contains: no filter.
   const needle = request.colonia === undefined ? '' : foldSettlementName(request.colonia);
-  if (needle) return success({ cp: codesWithSettlement(catalog, state, needle, municipality, limit) });
+  if (needle) {
+    const found = codesWithSettlement(catalog, state, needle, municipality, limit);
+    // What the contract's search does not find, written as people write a settlement (`Col.
+    // Roma Norte`, `Sta. María`), finds the codes of the settlements it names, read as
+    // validation reads them.
+    const read = found.length ? undefined : readColonia(request.colonia!);
+    return success({ cp: read === undefined ? found : codesWithSettlementKey(catalog, state, read, municipality, limit) });
+  }
   return success({ cp: municipality < 0 ? catalog.codesOfState(state, limit) : catalog.codesOfMunicipalities([municipality], limit) });
 }
 
