@@ -23,6 +23,11 @@ export function registryOption(flag: string | undefined): string | undefined {
   return flag ?? env.CPMX_REGISTRY;
 }
 
+/** `--metrics-token`, else CPMX_METRICS_TOKEN (an empty one is none): out of the process list, where a flag shows. */
+export function metricsTokenOption(flag: string | undefined): string | undefined {
+  return flag ?? (env.CPMX_METRICS_TOKEN || undefined);
+}
+
 /** A host name as DNS spells one (RFC 1123 labels), or an IP address. */
 const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 

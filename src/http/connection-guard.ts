@@ -7,6 +7,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { checkInterval, type ConnectionLimits } from './connection-limits.js';
+import type { LimitLabel } from './metrics.js';
 
 /** One accepted connection, as the guard follows it. */
 interface Connection {
@@ -53,7 +54,9 @@ export interface GuardedServer {
   /** Answers 503 and closes the connection: its client pipelined more requests than allowed. */
   overflow(req: IncomingMessage, res: ServerResponse): void;
   /** Answers a connection refused at a connection limit and closes it. */
-  refuse(socket: Socket): void;
+  refuse(socket: Socket, limit: LimitLabel): void;
+  /** Told when a connection held is closed because of `limit` (for metrics). */
+  closed?: ((limit: LimitLabel) => void) | undefined;
 }
 
 /**
@@ -124,14 +127,16 @@ export class ConnectionGuard {
     let peers = this.#byAddress.get(address);
     const atAddressLimit = peers !== undefined && peers.size >= this.#limits.maxConnectionsPerAddress;
     if (atAddressLimit || this.#connections.size >= this.#limits.maxConnections) {
+      const limit = atAddressLimit ? 'max_connections_per_address' : 'max_connections';
       const evicted = this.#evictFrom(atAddressLimit ? peers! : this.#largestAddress());
       if (!evicted) {
         // Whatever its client sends is not parsed into requests that would wait for the close.
         const parser = parserOf(socket);
         if (typeof parser?.onIncoming === 'function') parser.onIncoming = () => STOP_PARSING;
-        this.#server.refuse(socket);
+        this.#server.refuse(socket, limit);
         return;
       }
+      this.#server.closed?.(limit);
     }
     const now = Date.now();
     const connection: Connection = { socket, address, opened: now, lastProgress: now, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0, maxUnsentBytes: this.#limits.maxUnsentBytes };
@@ -200,6 +205,7 @@ export class ConnectionGuard {
     if (++connection.received - connection.finished > this.#limits.maxPipelined) {
       connection.closing = true;
       connection.computing++;
+      this.#server.closed?.('max_pipelined');
       this.#server.overflow(req, res);
       return;
     }
@@ -235,6 +241,11 @@ export class ConnectionGuard {
     res.on('finish', answerWritten);
   }
 
+  /** Connections held now. */
+  get held(): number {
+    return this.#connections.size;
+  }
+
   /** Whether answers on this socket are still to be written (an error answer written now would come before them). */
   answering(socket: Socket): boolean {
     const connection = connectionOf(socket);
@@ -252,14 +263,15 @@ export class ConnectionGuard {
     const { idleTimeout, sendTimeout } = this.#limits;
     for (const connection of this.#connections.values()) {
       if (connection.socket.bytesRead === 0) {
-        if (now - connection.opened >= idleTimeout) this.#drop(connection);
+        if (now - connection.opened >= idleTimeout) this.#drop(connection, 'idle_timeout');
       } else if (connection.computing === 0 && connection.received > connection.finished && now - connection.lastProgress >= sendTimeout) {
-        this.#drop(connection);
+        this.#drop(connection, 'send_timeout');
       }
     }
   }
 
-  #drop(connection: Connection): void {
+  #drop(connection: Connection, limit?: LimitLabel): void {
+    if (limit) this.#server.closed?.(limit);
     this.#forget(connection);
     connection.socket.destroy();
   }

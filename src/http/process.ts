@@ -15,6 +15,7 @@ import { checkRegistry, openServed, type ServedOptions } from '../registry/open.
 import type { RefreshOutcome } from './catalog-status.js';
 import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createLogSink } from './log-sink.js';
+import type { MetricsEndpoint } from './metrics-endpoint.js';
 import { scheduleRefresh } from './refresh.js';
 import { startReloads, type Reloads } from './reload.js';
 import { createCpmxServer } from './server.js';
@@ -36,6 +37,8 @@ export interface ServeProcessOptions {
   limits?: Partial<ConnectionLimits> | undefined;
   /** The control panel under /panel (needs a registry). */
   panel?: { freeCredits: number; behindProxy: boolean; listenHost?: string; hosts?: readonly string[] } | undefined;
+  /** `--metrics`: GET /metrics with the whole server's numbers, behind a Bearer token when one is given. */
+  metrics?: { token?: string | undefined } | undefined;
   /** `--refresh-every`: download, build, check and swap the catalog this often (refresh.ts). */
   refresh?: { everyMs: number; maxLoss: number; pageUrl?: string | undefined } | undefined;
 }
@@ -98,7 +101,10 @@ export async function serve(options: ServeProcessOptions): Promise<void> {
   // or has a newer schema is refused with what to do. Later, workers never refuse: while the
   // registry is unavailable they answer paying requests 503 and keep trying.
   if (options.registry && !cluster.isWorker) await checkRegistry(options.registry, options.registryOptions);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(workers, options);
+  if (workers > 1 && cluster.isPrimary) {
+    if (options.metrics) (await import('./metrics-cluster.js')).gatherWorkerMetrics();
+    return runPrimary(workers, options);
+  }
   return runWorker(options, !cluster.isWorker);
 }
 
@@ -191,6 +197,14 @@ function runPrimary(count: number, options: ServeProcessOptions): Promise<void> 
   });
 }
 
+/** The metrics of a server process: its own numbers, or (a cluster's worker) the whole server's, gathered by the primary. */
+async function servedMetrics(options: { token?: string | undefined }): Promise<MetricsEndpoint> {
+  const [{ ServerMetrics }, { MetricsEndpoint }] = await Promise.all([import('./metrics.js'), import('./metrics-endpoint.js')]);
+  const counters = new ServerMetrics();
+  const collect = cluster.isWorker ? (await import('./metrics-cluster.js')).workerMetrics(counters) : undefined;
+  return new MetricsEndpoint(counters, { token: options.token, collect });
+}
+
 async function runWorker(options: ServeProcessOptions, announce: boolean): Promise<void> {
   // At once: SIGHUP's default is to end the process, and the registry may take a while to open.
   let reloads: Reloads | undefined;
@@ -198,9 +212,11 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
   const registry = options.registry ? await openServed(options.registry, options.registryOptions) : undefined;
   // Loaded only when asked for: a server without the panel never reads its modules.
   const panel = options.panel && registry ? (await import('../panel/handler.js')).createPanel({ store: registry.panel, ...options.panel }) : undefined;
+  const metrics = options.metrics ? await servedMetrics(options.metrics) : undefined;
   const instance = createCpmxServer({
     dataPath: options.dataPath,
-    registry,
+    registry: registry && metrics ? metrics.counters.countRegistry(registry) : registry,
+    metrics,
     defaultToken: options.defaultToken,
     limits: options.limits,
     // Not through process.stdout: its reader leaving, stalling or a full disk must not end or

@@ -14,8 +14,11 @@ import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
 import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
 import { closeWith, endSoon } from './connection-answer.js';
+import { catalogStatus } from './catalog-status.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
+import type { MetricsEndpoint } from './metrics-endpoint.js';
+import { isMetricsTarget } from './metrics-endpoint.js';
 import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
 import { repairedHead, type RawHead } from './raw-request.js';
 import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from './respond.js';
@@ -36,6 +39,8 @@ export interface ServeOptions {
   limits?: Partial<ConnectionLimits> | undefined;
   /** The control panel (src/panel/): the answer to a request under /panel, or undefined for the API's. */
   panel?: ((req: IncomingMessage) => Promise<HttpAnswer & { close?: boolean }> | undefined) | undefined;
+  /** `--metrics`: GET /metrics, and the counters every answer adds to (none kept without it). */
+  metrics?: MetricsEndpoint | undefined;
 }
 
 export interface CpmxServer {
@@ -79,31 +84,36 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const respond = createResponder({ source, registry: options.registry, version: packageVersion(), defaultToken: options.defaultToken });
   const log = options.log;
   const panel = options.panel;
+  const metrics = options.metrics;
+  const counters = metrics?.counters;
   /** Set once closing: answers then end their connection instead of keeping it alive. */
   let closing = false;
 
   /** Sockets whose last answer closes them: a parse error of what follows gets no answer of its own. */
   const ending = new WeakSet<Socket>();
 
-  /** Writes `answer` (a wire answer) and hands it to the guard and the log. */
-  function send(req: IncomingMessage, res: ServerResponse, answer: WireAnswer, close = answer.close) {
+  /** Writes `answer` (a wire answer) and hands it to the guard, the log and the metrics (`started`: when it began, with metrics on). */
+  function send(req: IncomingMessage, res: ServerResponse, answer: WireAnswer, close = answer.close, started = 0) {
     if (close) ending.add(req.socket);
     writeNodeAnswer(res, answer, closing || close);
     guard.sent(req, res, answer.bytes === '-' ? 0 : answer.bytes);
+    if (counters) counters.answered(req.method, answer.status, started || performance.now());
     if (log) log(accessLogLine({ address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion }, answer.status, answer.bytes));
   }
 
   const report = (error: unknown) => process.stderr.write(`cpmx serve: ${(error as Error)?.stack ?? String(error)}\n`);
 
-  function write(req: IncomingMessage, res: ServerResponse, answer: WireAnswer | Promise<WireAnswer>) {
-    if (!isPromise(answer)) return send(req, res, answer);
-    answer.then((final) => send(req, res, final));
+  function write(req: IncomingMessage, res: ServerResponse, answer: WireAnswer | Promise<WireAnswer>, started: number) {
+    if (!isPromise(answer)) return send(req, res, answer, answer.close, started);
+    answer.then((final) => send(req, res, final, final.close, started));
   }
 
   function answer(req: IncomingMessage, res: ServerResponse) {
+    const started = counters ? performance.now() : 0;
+    if (metrics && isMetricsTarget(req.url)) return write(req, res, metrics.answer(req), started);
     const page = panel?.(req);
-    if (page) return write(req, res, wireOf(page, req.method ?? 'GET', report));
-    write(req, res, answerNode(respond, req, req.url ?? '/', true, report));
+    if (page) return write(req, res, wireOf(page, req.method ?? 'GET', report), started);
+    write(req, res, answerNode(respond, req, req.url ?? '/', true, report), started);
   }
 
   const server = createServer({
@@ -121,8 +131,13 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const guard = new ConnectionGuard(server, limits, {
     answer,
     overflow: (req, res) => send(req, res, envelope(503, `Más de ${limits.maxPipelined} peticiones sin leer en esta conexión; se cierra`, undefined, req.method), true),
-    refuse: (socket) => closeWith(socket, envelope(503, 'Demasiadas conexiones abiertas; intente de nuevo', ['Retry-After', '1'])),
+    refuse: (socket, limit) => {
+      counters?.refused(limit);
+      closeWith(socket, envelope(503, 'Demasiadas conexiones abiertas; intente de nuevo', ['Retry-After', '1']));
+    },
+    closed: counters && ((limit) => counters.closed(limit)),
   });
+  counters?.attach({ catalog: () => catalogStatus(source), connections: () => guard.held });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
   // An Expect other than 100-continue: answered 417 by the answer path, with the envelope.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => guard.request(req, res));
@@ -134,8 +149,10 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   /** A request whose target carried raw UTF-8 bytes, read again (raw-request.ts): answered, and its connection closed. */
   function answerRepaired(socket: Socket, head: RawHead) {
     const request = readRequestHead(head.method, head.target, head.rawHeaders, head.http11, true);
+    const started = counters ? performance.now() : 0;
     const done = (answer: WireAnswer) => {
       closeWith(socket, answer);
+      counters?.answered(head.method, answer.status, started);
       if (log) log(accessLogLine({ address: socket.remoteAddress, method: head.method, target: head.target, httpVersion: head.http11 ? '1.1' : '1.0' }, answer.status, answer.bytes));
     };
     const answer = answerHead(respond, request, report);
@@ -150,12 +167,21 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     if (ending.has(socket)) return endSoon(socket); // its last answer is on its way
     if (guard.answering(socket)) return closeWith(socket, undefined);
     const head = error.code === 'HPE_INVALID_URL' && error.rawPacket ? repairedHead(error.rawPacket) : undefined;
-    if (head) answerRepaired(socket, head);
-    else closeWith(socket, clientErrorAnswer(error));
+    if (head) return answerRepaired(socket, head);
+    const answer = clientErrorAnswer(error);
+    if (counters && answer) {
+      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') counters.closed('request_timeout');
+      counters.answered(undefined, answer.status, performance.now());
+    }
+    closeWith(socket, answer);
   });
   // CONNECT (a proxy tunnel) is a method like any other here: 405.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    void Promise.resolve(answerWith(respond, { method: req.method ?? 'CONNECT', target: req.url ?? '', ifNoneMatch: undefined }, report)).then((answer) => closeWith(socket, answer));
+    const started = counters ? performance.now() : 0;
+    void Promise.resolve(answerWith(respond, { method: req.method ?? 'CONNECT', target: req.url ?? '', ifNoneMatch: undefined }, report)).then((answer) => {
+      counters?.answered(req.method, answer.status, started);
+      closeWith(socket, answer);
+    });
   });
 
   return {

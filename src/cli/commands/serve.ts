@@ -1,7 +1,7 @@
 /** `cpmx serve`: the COPOMEX HTTP API on this machine. */
 import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { DEFAULT_CREDITS } from '../../registry/types.js';
-import { DATA_HELP, dataOption, downloadPageOption, hostOption, portOption, registryOption } from '../environment.js';
+import { DATA_HELP, dataOption, downloadPageOption, hostOption, metricsTokenOption, portOption, registryOption } from '../environment.js';
 import { intervalOption, shareOption } from '../duration.js';
 import { DEFAULT_LIMITS as LIMITS, type ConnectionLimits } from '../../http/connection-limits.js';
 
@@ -17,12 +17,12 @@ function seconds(value: string | undefined, name: string, fallback: number): num
 export const serveCommand = command({
   name: 'serve',
   synopsis: '',
-  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--refresh-every 1d] [--log]',
+  usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--refresh-every 1d] [--log] [--metrics [--metrics-token T]]',
   summary: 'the COPOMEX HTTP API on this machine',
   description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
 once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
-GET /health. Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
+GET /health (and GET /metrics, with --metrics). Real-data answers carry a strong ETag and Cache-Control; If-None-Match gives 304.
 The limits below keep any one client from taking the server from the others (each worker
 process holds its own); what the server refuses gets an envelope with the HTTP status as
 code_error. Seconds may have decimals.
@@ -75,6 +75,17 @@ are served without it, any other name answers 421 (against DNS
 rebinding); behind a proxy, X-Forwarded-Host must be one of these`,
     },
     log: { type: 'boolean', help: 'one line per request on stdout, Common Log Format, tokens redacted' },
+    metrics: {
+      type: 'boolean',
+      help: `serve GET /metrics: Prometheus text with the whole server's numbers
+(requests, latency, credits, registry, catalog age, limits); free of credit`,
+    },
+    'metrics-token': {
+      type: 'string',
+      value: 'T',
+      help: `with --metrics: /metrics answers only Authorization: Bearer T, others
+401 (default: CPMX_METRICS_TOKEN; none: open to whoever reaches the port)`,
+    },
     'max-connections': {
       type: 'string',
       value: 'N',
@@ -139,6 +150,7 @@ of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
     const badHost = panelHosts.find((name) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(name) || name.length > 253);
     if (badHost !== undefined) throw new UsageError(`--panel-host: "${badHost}" is not a host name (letters, digits, hyphens and dots, like panel.ejemplo.mx)`);
     const registry = registryOption(values.registry);
+    const metrics = metricsOption(values.metrics === true, values['metrics-token'], host);
     if (values.panel && !registry) {
       throw new UsageError('--panel needs a registry: add --registry FILE|URL (or set CPMX_REGISTRY); the panel keeps its accounts, sessions and projects there');
     }
@@ -169,6 +181,7 @@ of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
         defaultToken: values['default-token'] || undefined,
         limits: connectionLimits(values),
         refresh,
+        metrics,
       });
     } catch (error) {
       if (error instanceof RegistryError) throw new UsageError(error.message);
@@ -181,6 +194,29 @@ of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
     return new Promise<number>(() => undefined); // serves until a signal ends the process
   },
 });
+
+/**
+ * `--metrics` and its token, checked. Served open on an address other hosts reach, it is said
+ * once on stderr: the numbers are the operator's, and a network rule or a token keeps them so.
+ */
+function metricsOption(on: boolean, flag: string | undefined, host: string): { token?: string | undefined } | undefined {
+  const token = metricsTokenOption(flag);
+  if (!on) {
+    if (flag !== undefined) throw new UsageError('--metrics-token is an option of /metrics: add --metrics');
+    return undefined;
+  }
+  if (token !== undefined && !/^[\x21-\x7e]{16,512}$/.test(token)) {
+    throw new UsageError(`${flag === undefined ? 'CPMX_METRICS_TOKEN' : '--metrics-token'} must be 16 to 512 visible ASCII characters (no spaces), as a Bearer header carries it`);
+  }
+  if (token === undefined && !isLoopback(host)) {
+    process.stderr.write(`cpmx serve: GET /metrics is open to every client that reaches ${host}; keep it behind a network rule or add --metrics-token\n`);
+  }
+  return { token };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
 
 /** The connection limits from the options, checked. */
 function connectionLimits(values: Record<string, string | string[] | boolean | undefined>): ConnectionLimits {
