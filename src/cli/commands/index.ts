@@ -5,6 +5,7 @@ import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
 import { exportCommand } from './export.js';
 import { lookupCommands } from './lookups.js';
+import { mcpCommand } from './mcp.js';
 import { openapiCommand } from './openapi.js';
 import { panelCommand } from './panel.js';
 import { parseCommand } from './parse.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   panelCommand,
   validateCommand,
   parseCommand,
+  mcpCommand,
 ] as Command[];
 
 export function findCommand(name: string): Command | undefined {
