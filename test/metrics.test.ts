@@ -91,6 +91,15 @@ function requestCounts(families: Map<string, Family>): Map<string, number> {
   return counts;
 }
 
+/** `cpmx_api_requests_total` by `api_method status`. */
+function apiCounts(families: Map<string, Family>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const metric of family(families, 'cpmx_api_requests_total', 'COUNTER').metrics) counts.set(`${metric.labels!.api_method} ${metric.labels!.status}`, Number(metric.value));
+  return counts;
+}
+
+const sum = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+
 function spentInRegistry(path: string): number {
   const db = new Database(path, { readonly: true });
   try {
@@ -167,6 +176,36 @@ describe('GET /metrics of cpmx serve --workers 2 --metrics', () => {
       tally.add('GET', 200);
       expect(value(families, 'cpmx_processes', 'GAUGE')).toBe(2);
     }
+  });
+
+  it('counts answers by the API method the target names (its COPOMEX name; other for none), every answer once', async () => {
+    const before = apiCounts((await scrape(served)).families);
+    tally.add('GET', 200);
+    const sent: [string, string][] = [
+      ['/query/info_cp/09810?token=pruebas', 'info_cp'],
+      ['/query/info_cp/09810?type=simplified&token=pruebas', 'info_cp'],
+      ['/query/info_cp/0981?token=pruebas', 'info_cp'],
+      ['/query/get_estados?token=pruebas', 'get_estados'],
+      ['/query/cuenta/consultas_disponibles?token=pruebas', 'cuenta/consultas_disponibles'],
+      ['/query/info_cp_geocoding/09810?token=pruebas', 'info_cp_geocoding'],
+      ['/query/no_such_method?token=pruebas', 'other'],
+      ['/health', 'other'],
+    ];
+    // The first scrape's own answer is counted by the next one.
+    const expected = new Map<string, number>([['other 200', 1]]);
+    for (const [target, label] of sent) {
+      const { status } = await send(served, 'GET', target);
+      tally.add('GET', status);
+      const key = `${label} ${status}`;
+      expected.set(key, (expected.get(key) ?? 0) + 1);
+    }
+    expect([...expected.keys()]).toEqual(expect.arrayContaining(['info_cp 200', 'info_cp 400', 'info_cp_geocoding 501', 'other 404']));
+    const { families } = await scrape(served);
+    tally.add('GET', 200);
+    const after = apiCounts(families);
+    for (const [key, count] of expected) expect(`${key}: ${(after.get(key) ?? 0) - (before.get(key) ?? 0)}`).toBe(`${key}: ${count}`);
+    // Every answer is in both families once: by HTTP method and by API method.
+    expect(sum(after)).toBe(sum(requestCounts(families)));
   });
 
   it('has a latency histogram whose buckets are cumulative and whose count is every answer', async () => {

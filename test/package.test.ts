@@ -3,8 +3,10 @@
  * types check, its bin answers, and the artifact inside it is used.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { root, tempDir } from './helpers.js';
 import { packAndInstall } from './support/packed.js';
@@ -68,8 +70,8 @@ describe('installing the tarball', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'cpmx', 'package.json'), 'utf8'));
     expect(manifest.scripts).toBeUndefined();
     expect(manifest.devDependencies).toBeUndefined();
-    expect(manifest.peerDependenciesMeta).toEqual({ 'better-sqlite3': { optional: true }, pg: { optional: true } });
-    for (const absent of ['pg', 'better-sqlite3', 'fflate', 'msgpackr', 'msgpackr-extract']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
+    expect(manifest.peerDependenciesMeta).toEqual({ '@modelcontextprotocol/sdk': { optional: true }, 'better-sqlite3': { optional: true }, pg: { optional: true } });
+    for (const absent of ['pg', 'better-sqlite3', 'fflate', 'msgpackr', 'msgpackr-extract', '@modelcontextprotocol/sdk', 'zod']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
   });
 
   it('says to `npm install pg` when a PostgreSQL registry is asked for without it', () => {
@@ -83,6 +85,44 @@ describe('installing the tarball', () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
   });
+});
+
+describe('cpmx mcp and the MCP SDK, its optional peer', () => {
+  it('says to `npm install @modelcontextprotocol/sdk` when the SDK is not installed, and still helps', () => {
+    const bin = join(project, 'node_modules', '.bin', 'cpmx');
+    const run = spawnSync(bin, ['mcp'], { cwd: project, encoding: 'utf8', input: '', timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('run `npm install @modelcontextprotocol/sdk` beside cpmx');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const help = spawnSync(bin, ['mcp', '--help'], { cwd: project, encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('"mcpServers"');
+  });
+
+  it('serves its tools to the SDK’s client once the lowest SDK its peer range accepts is installed beside it', async () => {
+    // A project of its own (cpmx from the same tarball, and the SDK), as a user adds it. The
+    // checkout develops with a newer SDK (test/mcp.test.ts, the Node versions): this is the oldest.
+    const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'))!;
+    const range = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies['@modelcontextprotocol/sdk'] as string;
+    const sdk = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
+    expect(sdk, `the peer range ${range} is read as ^X.Y.Z here`).toBeDefined();
+    const agent = join(dir, 'agent');
+    mkdirSync(agent);
+    writeFileSync(join(agent, 'package.json'), JSON.stringify({ name: 'agent', version: '1.0.0', type: 'module', private: true }));
+    const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball), `@modelcontextprotocol/sdk@${sdk}`], { cwd: agent, encoding: 'utf8' });
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(agent, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'), 'utf8')).version).toBe(sdk);
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: join(agent, 'node_modules', '.bin', 'cpmx'), args: ['mcp'], cwd: agent, env: { ...process.env, CPMX_DATA: '' } as Record<string, string> }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('info_cp');
+      const answer = (await client.callTool({ name: 'info_cp', arguments: { cp: '09810', type: 'simplified' } })) as { content: { text: string }[] };
+      expect(JSON.parse(answer.content[0]!.text).response.municipio).toBe('Iztapalapa');
+    } finally {
+      await client.close();
+    }
+  }, 180_000);
 });
 
 describe('the installed package', () => {

@@ -40,6 +40,17 @@ function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | unde
   const extraAt = first + required.length + (optionsAt === ABSENT ? 0 : 1);
   const from = (parameter: Parameter) => (!parameters.includes(parameter) ? ABSENT : required.includes(parameter) ? first + required.indexOf(parameter) : IN_OPTIONS);
   const [type, estado, municipio, colonia, limit] = (['type', 'estado', 'municipio', 'colonia', 'limit'] as const).map(from) as [number, number, number, number, number];
+  // The shapes of most rows, each as direct as a method written by hand: nothing, the segment, the segment and options.
+  if (!required.length && first) {
+    if (optionsAt === ABSENT) return (a, b) => ask(rawRequest(method, text(a), token), b as E | undefined);
+    type Options = Partial<Record<Parameter, unknown>> | undefined;
+    const take = (at: number, value: unknown) => (at === ABSENT ? undefined : optionalText(value));
+    return (a, b, c) => {
+      const o = b as Options;
+      return ask(rawRequest(method, text(a), token, take(type, o?.type), take(estado, o?.estado), take(municipio, o?.municipio), take(colonia, o?.colonia), take(limit, o?.limit)), c as E | undefined);
+    };
+  }
+  if (!parameters.length) return (a) => ask(rawRequest(method, undefined, token), a as E | undefined);
   return (a, b, c, d) => {
     const options = (optionsAt === ABSENT ? undefined : argument(optionsAt, a, b, c, d)) as Partial<Record<Parameter, unknown>> | undefined;
     return ask(

@@ -6,6 +6,7 @@
  * does not compile; apart from the table so that the browser module carries none of it.
  */
 import { MAX_LIMIT } from './checks.js';
+import type { ErrorCode } from './contract.js';
 import { METHODS, type Method, type Parameter, type SegmentKind } from './methods.js';
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
@@ -236,4 +237,28 @@ export function argumentsSchema(method: Method): JsonSchema {
     required: segment ? [segment, ...required] : [...required],
     additionalProperties: false,
   };
+}
+
+/** The errors a segment or parameter's checks and lookup can give, in the contract's order. */
+const VALUE_ERRORS: Readonly<Record<SegmentKind | Parameter, readonly ErrorCode[]>> = {
+  cp: [101, 102, 104, 105],
+  partial: [101, 102, 104],
+  estado: [109, 110],
+  municipio: [114, 115],
+  clave: [109, 116, 110],
+  colonia: [],
+  limit: [117],
+  type: [112],
+};
+
+/**
+ * Every error a method can answer, ascending: its token's (106, 107, and 108 where a success
+ * costs a credit), then its segment's and parameters' checks and lookups.
+ */
+export function errorsOf(method: Method): ErrorCode[] {
+  const { segment, parameters, credit } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[]; credit: 'spend' | 'count' };
+  const codes = new Set<ErrorCode>([106, 107]);
+  if (credit === 'spend') codes.add(108);
+  for (const name of segment ? [segment, ...parameters] : parameters) for (const code of VALUE_ERRORS[name]) codes.add(code);
+  return [...codes].sort((a, b) => a - b);
 }

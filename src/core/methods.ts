@@ -117,7 +117,17 @@ export interface MethodRow<Q, B extends Body, C extends string | undefined = str
 }
 
 /** A row, its request and body types inferred from its check and answers (so they must agree). */
-const row = <Q, B extends Body, const C extends string | undefined = undefined>(spec: MethodRow<Q, B, C>): MethodRow<Q, B, C> => spec;
+const row = <Q, B extends Body, const C extends string | undefined = undefined>(spec: MethodRow<Q, B, C>): MethodRow<Q, B, C> => ({
+  // Every row in one shape (absent fields undefined, the same order), so that the router's reads of a row stay monomorphic.
+  segment: spec.segment,
+  parameters: spec.parameters,
+  required: spec.required,
+  client: spec.client,
+  credit: spec.credit,
+  check: spec.check,
+  answer: spec.answer,
+  testMode: spec.testMode,
+});
 
 /** The checks of a method of one state named by `estado` in the segment. */
 const stateCheck =
@@ -261,7 +271,7 @@ export const METHODS = {
   }),
   search_cp_advanced: SEARCH_CP_ADVANCED,
   // The older name of search_cp_advanced: the same row, without a client method of its own.
-  get_cp_advanced: { ...SEARCH_CP_ADVANCED, client: undefined },
+  get_cp_advanced: row({ ...SEARCH_CP_ADVANCED, client: undefined }),
   get_estado_clave: row({
     parameters: [],
     client: 'getEstadoClave',

@@ -12,7 +12,7 @@ import { isUnavailable, parseRequestPath, type RawRequest, type Request } from '
 export type { RouterContext };
 
 /** The rows by name, typed for any request: each row is called with the request its own check made. */
-const ROWS = METHODS as Readonly<Record<string, AnyRow>>;
+const ROWS: ReadonlyMap<string, AnyRow> = new Map(Object.entries(METHODS));
 
 /**
  * What an answer asks of the token registry: nothing (test mode, or an error found before the
@@ -42,7 +42,7 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
   const token = raw.token;
   if (!token) return errorAnswer(106, token, 'none');
   const testing = token === TEST_TOKEN;
-  const row = ROWS[raw.method]!;
+  const row = ROWS.get(raw.method)!;
   const request: Request | ErrorCode = row.check(raw, token);
   if (typeof request === 'number') return errorAnswer(request, token, testing ? 'none' : 'check');
   if (testing) return { status: 200, body: row.testMode(request), credit: 'none', token };

@@ -13,7 +13,7 @@ import { serverAnswer, type HttpAnswer, type HttpRequest, type Responder } from 
 /** What a transport writes: every header it sends but its own framing (Date, Connection). */
 export interface WireAnswer {
   status: number;
-  /** Flat [name, value, ...], Content-Length last. */
+  /** Flat [name, value, ...], Content-Length last; may be shared by many answers: copy it to add to it. */
   headers: string[];
   /** The body's bytes; undefined when none is sent (HEAD, 204, 304). */
   body: Uint8Array | undefined;
@@ -31,6 +31,11 @@ export const INTERNAL_ERROR = 'Error interno del servidor';
 /** The answer as sent to a request of `method`: a HEAD announces the GET's length; 204 and 304 have none. */
 export function toWire(answer: HttpAnswer & { close?: boolean | undefined }, method: string): WireAnswer {
   const { status, headers } = answer;
+  // Kept whole (body-cache.ts): its headers are complete, and shared, so never pushed to.
+  if (answer.prepared) {
+    const body = method === 'HEAD' ? undefined : (answer.body as Uint8Array);
+    return { status, headers, body, bytes: body ? body.length : '-', refund: undefined, close: false };
+  }
   const noLength = status === 304 || status === 204;
   const body = noLength ? undefined : typeof answer.body === 'string' ? utf8(answer.body) : answer.body;
   headers.push('Content-Length', body ? String(body.length) : '0');

@@ -45,6 +45,13 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     out.sample('cpmx_http_requests_total', count, { method, status });
   }
 
+  out.family('cpmx_api_requests_total', 'counter', 'HTTP answers written, by the API method the request target names (its COPOMEX name; "other" for none: an unknown method, /health, /openapi.json, /metrics, the panel, what never became a request) and status');
+  const apiRequests = Object.entries(counters.apiRequests).sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [key, count] of apiRequests) {
+    const space = key.lastIndexOf(' ');
+    out.sample('cpmx_api_requests_total', count, { api_method: key.slice(0, space), status: key.slice(space + 1) });
+  }
+
   out.family('cpmx_http_request_duration_seconds', 'histogram', 'Seconds from a request reaching the answer path to its answer given to the connection');
   let cumulative = 0;
   LATENCY_BUCKETS.forEach((bound, i) => {

@@ -7,6 +7,8 @@
  */
 import { isPromise, type Consumption } from '../core/credits.js';
 import { recordedTime } from '../core/format.js';
+import { METHODS as API_METHOD_TABLE, UNAVAILABLE_METHODS } from '../core/methods.js';
+import { parseRequestPath } from '../core/request.js';
 import type { CatalogStatus } from './catalog-status.js';
 import type { ResponderRegistry } from './respond.js';
 
@@ -22,6 +24,21 @@ export const LIMITS = ['max_connections', 'max_connections_per_address', 'max_pi
 export type LimitLabel = (typeof LIMITS)[number];
 /** The limits that turn a new connection away (the rest close one already held). */
 export const ADMISSION_LIMITS = ['max_connections', 'max_connections_per_address'] as const satisfies readonly LimitLabel[];
+
+/**
+ * The API method label's values: each method of the contract by its COPOMEX name (the 113 ones
+ * too), `other` for a target that names none (an unknown method, /health, /openapi.json, the panel).
+ */
+export const API_METHODS: readonly string[] = [...Object.keys(API_METHOD_TABLE), ...UNAVAILABLE_METHODS, 'other'];
+const API_INDEX: ReadonlyMap<string, number> = new Map(API_METHODS.map((name, i) => [name, i]));
+const API_OTHER = API_METHODS.length - 1;
+
+/** The API method a request target names, read by the one path parser the router reads it with. */
+function apiMethodIndex(target: string | undefined): number {
+  if (target === undefined) return API_OTHER;
+  const request = parseRequestPath(target);
+  return request === undefined ? API_OTHER : (API_INDEX.get(request.method) ?? API_OTHER);
+}
 
 const STATUSES = 600;
 const UNPARSED = METHODS.indexOf('unparsed');
@@ -43,6 +60,8 @@ function methodIndex(method: string | undefined): number {
 export interface MetricCounters {
   /** Answers by `METHOD STATUS`. */
   requests: Record<string, number>;
+  /** Answers by `api_method STATUS` (the contract's method the target names; `other` for none). */
+  apiRequests: Record<string, number>;
   /** Answers per latency bucket, not cumulative; the last is past the largest bound. */
   buckets: number[];
   /** Seconds spent answering, all answers together. */
@@ -92,7 +111,7 @@ export function catalogAgeSeconds(date: string | null, now: number): { timestamp
 }
 
 export function emptyCounters(): MetricCounters {
-  return { requests: {}, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), latencySum: 0, creditsSpent: 0, creditsRefunded: 0, refused: {}, closed: {} };
+  return { requests: {}, apiRequests: {}, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), latencySum: 0, creditsSpent: 0, creditsRefunded: 0, refused: {}, closed: {} };
 }
 
 function addCounts(into: Record<string, number>, from: Record<string, number>): void {
@@ -102,6 +121,7 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
 /** Adds `from`'s counters into `into`. */
 export function addCounters(into: MetricCounters, from: MetricCounters): void {
   addCounts(into.requests, from.requests);
+  addCounts(into.apiRequests, from.apiRequests ?? {});
   for (let i = 0; i < into.buckets.length; i++) into.buckets[i]! += from.buckets[i] ?? 0;
   into.latencySum += from.latencySum;
   into.creditsSpent += from.creditsSpent;
@@ -137,6 +157,8 @@ export function mergeSnapshots(parts: readonly MetricsSnapshot[], retired?: Metr
 export class ServerMetrics {
   /** Answers by method index × STATUSES + status. */
   readonly #requests = new Float64Array(METHODS.length * STATUSES);
+  /** Answers by API method index × STATUSES + status. */
+  readonly #apiRequests = new Float64Array(API_METHODS.length * STATUSES);
   readonly #buckets = new Float64Array(LATENCY_BUCKETS.length + 1);
   #latencySum = 0;
   #creditsSpent = 0;
@@ -151,10 +173,15 @@ export class ServerMetrics {
     this.#view = view;
   }
 
-  /** An answer of `status` to a request of `method` (undefined: it never became a request), begun at `started` (performance.now()). */
-  answered(method: string | undefined, status: number, started: number): void {
+  /**
+   * An answer of `status` to a request of `method` (undefined: it never became a request) for
+   * `target` (its request target, when there was one), begun at `started` (performance.now()).
+   */
+  answered(method: string | undefined, status: number, started: number, target?: string): void {
     const row = method === undefined ? UNPARSED : methodIndex(method);
-    this.#requests[row * STATUSES + (status < STATUSES ? status : 0)]!++;
+    const column = status < STATUSES ? status : 0;
+    this.#requests[row * STATUSES + column]!++;
+    this.#apiRequests[(method === undefined ? API_OTHER : apiMethodIndex(target)) * STATUSES + column]!++;
     const seconds = (performance.now() - started) / 1000;
     this.#latencySum += seconds;
     let bucket = 0;
@@ -205,12 +232,18 @@ export class ServerMetrics {
       const count = this.#requests[i]!;
       if (count > 0) requests[`${METHODS[Math.floor(i / STATUSES)]} ${i % STATUSES}`] = count;
     }
+    const apiRequests: Record<string, number> = {};
+    for (let i = 0; i < this.#apiRequests.length; i++) {
+      const count = this.#apiRequests[i]!;
+      if (count > 0) apiRequests[`${API_METHODS[Math.floor(i / STATUSES)]} ${i % STATUSES}`] = count;
+    }
     const catalog = this.#view?.catalog();
     const age = catalog?.loaded ? catalogAgeSeconds(catalog.catalogDate, now) : null;
     const health = this.#registry?.health?.();
     return {
       counters: {
         requests,
+        apiRequests,
         buckets: Array.from(this.#buckets),
         latencySum: this.#latencySum,
         creditsSpent: this.#creditsSpent,

@@ -85,8 +85,8 @@ export function readNodeRequest(req: IncomingRequest, target: string, requireHos
 export function writeNodeAnswer(res: NodeResponse, answer: WireAnswer, close = answer.close): void {
   // Before the write: Node reports an answer ended on a connection already gone as finished.
   if (answer.refund) refundUnlessWritten(res, answer.refund);
-  if (close) answer.headers.push('Connection', 'close');
-  res.writeHead(answer.status, answer.headers);
+  // A copy: the headers of an answer kept whole are shared by every request for it.
+  res.writeHead(answer.status, close ? [...answer.headers, 'Connection', 'close'] : answer.headers);
   if (answer.body) res.end(answer.body);
   else res.end();
 }

@@ -1,6 +1,6 @@
 /**
  * The HTTP API's semantics, free of any server: from a method, a request target and the
- * If-None-Match header to a status, headers and a body. Methods, CORS, /health, caching and
+ * If-None-Match header to a status, headers and a body. Methods, CORS, /health, /openapi.json, caching and
  * credits are decided here, once; the Node server (and any other transport) only carries
  * the bytes.
  */
@@ -8,14 +8,16 @@ import { ArtifactError, type Catalog } from '../core/catalog.js';
 import { serverError } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { FORMAT_VERSION } from '../core/format.js';
-import { parseRequestPath } from '../core/request.js';
+import { parseRequestPath, type RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
 import { RegistryUnavailableError } from '../registry/errors.js';
 import type { ServedRegistry } from '../registry/types.js';
-import { BodyCache } from './body-cache.js';
+import { infoCpJson } from '../core/answers/info-cp-json.js';
+import { AnswerCache } from './body-cache.js';
 import { catalogStatus } from './catalog-status.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
+import { OPENAPI_PATH, openApiDocument } from './openapi.js';
 
 /** Longest request target served; longer ones answer 414. */
 export const MAX_URL_LENGTH = 2048;
@@ -42,6 +44,8 @@ export interface HttpAnswer {
   body: string | Uint8Array;
   /** Set when a credit was spent for this answer: the transport calls it if the answer is never written. */
   refund?: (() => void) | undefined;
+  /** Set on an answer kept whole (body-cache.ts): its headers already end with Content-Length, and it is shared. */
+  readonly prepared?: true | undefined;
 }
 
 /** A registry; a served one also takes back credits of unwritten answers and reports its health. */
@@ -114,12 +118,20 @@ export function createResponder(options: ResponderOptions): Responder {
   };
   load();
   let tag: string | undefined;
-  /** The catalog `tag` names: a catalog loaded anew (a rebuilt artifact) gets its own. */
-  let tagged: unknown;
-  const bodies = new BodyCache(options.bodyCacheBytes);
+  /** The answers made from the catalog loaded: a catalog loaded anew (a rebuilt artifact) gets its own cache and tag. */
+  let cache: AnswerCache | undefined;
+  /** With no registry, nothing but the request decides a real-data answer: answers are kept whole by target. */
+  const keepWhole = registry === undefined;
+  /** The OpenAPI document's text, made at its first request. */
+  let openapi: string | undefined;
 
   return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
     const { method, target } = request;
+    // An answer kept whole for this target, unless the request asks about its ETag.
+    if (keepWhole && cache !== undefined && (method === 'GET' || method === 'HEAD') && request.ifNoneMatch === undefined && cache.catalog === source.loaded()) {
+      const kept = cache.answer(target);
+      if (kept !== undefined) return kept;
+    }
     if (target.length > MAX_URL_LENGTH) return serverAnswer(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
     if (method === 'OPTIONS') {
       return {
@@ -136,6 +148,10 @@ export function createResponder(options: ResponderOptions): Responder {
     if (method !== 'GET' && method !== 'HEAD') {
       return serverAnswer(405, `Método HTTP ${method} no permitido; use ${ALLOW}`, ['Allow', ALLOW]);
     }
+    if (target.startsWith(OPENAPI_PATH) && (target.length === OPENAPI_PATH.length || target.charAt(OPENAPI_PATH.length) === '?')) {
+      openapi ??= JSON.stringify(openApiDocument({ version: options.version }));
+      return json(200, openapi, ['Cache-Control', 'public, max-age=3600']);
+    }
     if (target.startsWith('/health') && (target.length === 7 || '/?'.includes(target.charAt(7)))) {
       if (!source.loaded()) load();
       return json(200, health(options, loadError), ['Cache-Control', 'no-store']);
@@ -143,7 +159,8 @@ export function createResponder(options: ResponderOptions): Responder {
 
     const raw = parseRequestPath(target);
     // The query's token first; where it is absent or empty, a Bearer header; then the default.
-    if (raw && raw.token === undefined) raw.token = bearerToken(request.authorization) ?? options.defaultToken;
+    const tokenInTarget = raw?.token !== undefined;
+    if (raw && !tokenInTarget) raw.token = bearerToken(request.authorization) ?? options.defaultToken;
     pinned = undefined;
     let answer: Answer;
     try {
@@ -161,9 +178,9 @@ export function createResponder(options: ResponderOptions): Responder {
       }
     }
     const catalog = pinned ?? source.get();
-    if (catalog !== tagged) {
+    if (cache?.catalog !== catalog) {
+      cache = new AnswerCache(catalog, options.bodyCacheBytes);
       tag = catalogTag(catalog, options.version);
-      tagged = catalog;
     }
     const etag = etagOf(tag!, raw);
     // A client that holds the answer (304) or asks only for headers (HEAD) spends nothing,
@@ -171,7 +188,8 @@ export function createResponder(options: ResponderOptions): Responder {
     const notModified = matches(request.ifNoneMatch, etag);
     const mode = notModified || method === 'HEAD' ? 'look' : 'spend';
     try {
-      return settled(settle(answer, registry, mode), { etag, notModified, catalog, bodies }, mode === 'spend' ? registry : undefined);
+      const cacheable: Cacheable = { etag, notModified, raw, cache, target: keepWhole && tokenInTarget ? target : undefined };
+      return settled(settle(answer, registry, mode), cacheable, mode === 'spend' ? registry : undefined);
     } catch (error) {
       return registryUnavailable(error);
     }
@@ -188,9 +206,21 @@ export function bearerToken(header: string | undefined): string | undefined {
 interface Cacheable {
   etag: string;
   notModified: boolean;
-  /** The catalog answering, and the bytes of its answers already made. */
-  catalog: unknown;
-  bodies: BodyCache;
+  raw: RawRequest;
+  /** The catalog answering's cache of answers. */
+  cache: AnswerCache;
+  /** The request target, when it alone decides the answer: the answer is kept whole for it. */
+  target: string | undefined;
+}
+
+/** The JSON of a real-data answer: info_cp's made from its code's quoted strings (the same text), any other serialised. */
+function serialize(answer: Answer, cacheable: Cacheable): string {
+  const { raw } = cacheable;
+  if (raw.method === 'info_cp' && raw.segment !== undefined) {
+    const json = infoCpJson(cacheable.cache.catalog as Catalog, raw.segment, raw.type !== undefined);
+    if (json !== undefined) return json;
+  }
+  return JSON.stringify(answer.body);
 }
 
 function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer | Promise<HttpAnswer> {
@@ -210,7 +240,9 @@ function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: Res
   if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
   if (cacheable.notModified) return json(304, '', ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL]);
   const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
-  const http: HttpAnswer = { status: answer.status, headers, body: cacheable.bodies.bytes(cacheable.catalog, cacheable.etag, answer.body) };
+  const body = cacheable.cache.bytes(cacheable.etag, () => serialize(answer, cacheable));
+  const http: HttpAnswer = { status: answer.status, headers, body };
+  if (cacheable.target !== undefined) return cacheable.cache.keep(cacheable.target, http, cacheable.etag, body);
   // A credit was spent for it: given back if the answer never reaches the client's socket.
   if (spentFrom?.refund) http.refund = () => spentFrom.refund!(answer.token!);
   return http;

@@ -97,7 +97,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     if (close) ending.add(req.socket);
     writeNodeAnswer(res, answer, closing || close);
     guard.sent(req, res, answer.bytes === '-' ? 0 : answer.bytes);
-    if (counters) counters.answered(req.method, answer.status, started || performance.now());
+    if (counters) counters.answered(req.method, answer.status, started || performance.now(), req.url);
     if (log) log(accessLogLine({ address: req.socket.remoteAddress, method: req.method, target: req.url ?? '', httpVersion: req.httpVersion }, answer.status, answer.bytes));
   }
 
@@ -152,7 +152,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
     const started = counters ? performance.now() : 0;
     const done = (answer: WireAnswer) => {
       closeWith(socket, answer);
-      counters?.answered(head.method, answer.status, started);
+      counters?.answered(head.method, answer.status, started, head.target);
       if (log) log(accessLogLine({ address: socket.remoteAddress, method: head.method, target: head.target, httpVersion: head.http11 ? '1.1' : '1.0' }, answer.status, answer.bytes));
     };
     const answer = answerHead(respond, request, report);
@@ -179,7 +179,7 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     const started = counters ? performance.now() : 0;
     void Promise.resolve(answerWith(respond, { method: req.method ?? 'CONNECT', target: req.url ?? '', ifNoneMatch: undefined }, report)).then((answer) => {
-      counters?.answered(req.method, answer.status, started);
+      counters?.answered(req.method, answer.status, started, req.url);
       closeWith(socket, answer);
     });
   });

@@ -17,7 +17,7 @@ const dir = tempDir();
 let dataPath: string;
 let serve: string;
 
-/** Every kind of answer: each method and error of the contract, test mode, CORS, HEAD, 304, 405, 414, /health. */
+/** Every kind of answer: each method and error of the contract, test mode, CORS, HEAD, 304, 405, 414, /health, /openapi.json. */
 const CASES: [method: string, target: string, headers?: Record<string, string>][] = [
   ['GET', '/query/info_cp/09810?token=demo'],
   ['GET', '/query/info_cp/09810?token=demo&type=simplified'],
@@ -47,6 +47,9 @@ const CASES: [method: string, target: string, headers?: Record<string, string>][
   ['GET', `/query/search_cp/0?token=demo&pad=${'x'.repeat(2100)}`],
   ['GET', '/health'],
   ['GET', '/health?verbose=1'],
+  ['GET', '/openapi.json'],
+  ['HEAD', '/openapi.json'],
+  ['GET', '/openapi.json?x=1'],
 ];
 
 /** What a transport adds on its own (the date, and how the connection is kept). */

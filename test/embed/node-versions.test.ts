@@ -3,8 +3,8 @@
  * newest 22.x and 24.x (the maintained lines). Each is the official binary, installed from npm
  * (node-<platform>-<arch>, no install script) into node_modules/.cache/ once (about 40 MB
  * each), and runs test/embed/node-versions/ with `node --test` against the packed tarball
- * installed in an empty project (both entries in both forms, and the command line) and the real
- * artifact.
+ * installed in an empty project (both entries in both forms, the command line, and `cpmx mcp`
+ * with the MCP SDK installed beside it) and the real artifact.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
@@ -25,12 +25,15 @@ function lowestOf(range: string): string {
 
 const platform = process.platform === 'win32' ? 'win' : process.platform;
 const binaryPackage = `node-${platform}-${process.arch}`;
-const suites = ['library.test.mjs', 'library.test.cjs', 'cli.test.mjs'];
+const suites = ['library.test.mjs', 'library.test.cjs', 'cli.test.mjs', 'mcp.test.mjs'];
 const dir = tempDir();
 let project: string;
 
 beforeAll(() => {
   ({ project } = packAndInstall(dir, 'node-versions'));
+  // `cpmx mcp`'s optional peer, as a user adds it: the version this checkout tests with.
+  const sdk = JSON.parse(readFileSync(join(root, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'), 'utf8')).version;
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `@modelcontextprotocol/sdk@${sdk}`], { cwd: project, stdio: 'pipe' });
   for (const file of suites) copyFileSync(join(root, 'test', 'embed', 'node-versions', file), join(project, file));
 }, 180_000);
 
@@ -63,13 +66,13 @@ const versions: [string, string, RegExp][] = [
 
 describe('cpmx on Node', () => {
   for (const [name, version, expected] of versions) {
-    it(`${name}: imports and requires both entries, answers through both handlers, and runs the command line`, async () => {
+    it(`${name}: imports and requires both entries, answers through both handlers, runs the command line and serves MCP`, async () => {
       const node = await nodeBinary(version);
       expect(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()).toMatch(expected);
       const { status, report } = await runSuites(node);
       expect(status, report).toBe(0);
       expect(report).toMatch(/^# fail 0$/m);
-      expect(Number(/^# pass (\d+)$/m.exec(report)?.[1])).toBe(9);
+      expect(Number(/^# pass (\d+)$/m.exec(report)?.[1])).toBe(10);
     }, 400_000);
   }
 });

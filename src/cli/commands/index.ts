@@ -5,6 +5,8 @@ import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
 import { exportCommand } from './export.js';
 import { lookupCommands } from './lookups.js';
+import { mcpCommand } from './mcp.js';
+import { openapiCommand } from './openapi.js';
 import { panelCommand } from './panel.js';
 import { parseCommand } from './parse.js';
 import { queryCommand } from './query.js';
@@ -22,10 +24,12 @@ export const COMMANDS: readonly Command[] = [
   diffCommand,
   exportCommand,
   serveCommand,
+  openapiCommand,
   tokensCommand,
   panelCommand,
   validateCommand,
   parseCommand,
+  mcpCommand,
 ] as Command[];
 
 export function findCommand(name: string): Command | undefined {

@@ -141,7 +141,8 @@ function simplifiedRecord(catalog: Catalog, code: number, cp: string): SuccessEn
     error_message: null,
     response: {
       cp,
-      asentamiento: entry.slice(ENTRY_NAMES, ENTRY_NAMES + n),
+      // One settlement (most codes): a literal, allocated with the objects around it, not a slice.
+      asentamiento: n === 1 ? [entry[ENTRY_NAMES]!] : entry.slice(ENTRY_NAMES, ENTRY_NAMES + n),
       tipo_asentamiento: entry[ENTRY_NAMES + n]!,
       municipio: entry[ENTRY_MUNICIPIO]!,
       estado: entry[ENTRY_ESTADO]!,
