@@ -105,11 +105,12 @@ function firstParts(request: Request): string[] {
   // A checked request holds its segment under the kind's name.
   const code = kind === 'cp' || kind === 'partial' ? (request as unknown as Record<string, string>)[kind] : undefined;
   if (code === undefined) return ['e'];
-  return /^\d{3}/.test(code) ? [`d${code[0]}`, `c${code.slice(0, 3)}`] : /^\d/.test(code) ? [`d${code[0]}`] : [];
+  // Checked: 1 to 5 digits.
+  return code.length < 3 ? [`d${code[0]}`] : [`d${code[0]}`, `c${code.slice(0, 3)}`];
 }
 
 export function createWebClient(options: WebClientOptions): WebClient {
-  if (!options || options.base === undefined || options.base === '') throw new TypeError('createWebClient: give `base`, the address of the tree `cpmx export web DIR` wrote');
+  if (!options || options.base === undefined || options.base === '') throw new TypeError('createWebClient: give `base`, where `cpmx export web` output is served');
   const files = new TreeFiles(options);
   // As the Node client: without a token the typed lookups answer (a static tree counts no credits).
   const token = options.token || LOCAL_TOKEN;

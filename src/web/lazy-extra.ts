@@ -22,9 +22,7 @@ export function loadExtra(): Promise<Extra> {
     (module) => (loaded = module),
     (error: unknown) => {
       loading = undefined;
-      throw new Error(
-        `cpmx/web: could not load web-extra.js, which reads written names, searches settlements and answers test mode (serve it beside web.js): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new Error(`cpmx/web: could not load web-extra.js (serve it beside web.js): ${error}`);
     },
   );
   return loading;

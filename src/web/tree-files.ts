@@ -39,7 +39,7 @@ export interface TreeFetchOptions {
 export class TreeReplaced {}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-const AGAIN = 'export the tree again and copy all of it, manifest last';
+const AGAIN = 'export and copy the tree again, manifest last';
 
 /** `promise`, or the signal's reason as soon as it aborts; what is fetched goes on for the next caller. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -76,7 +76,7 @@ export class TreeFiles {
     try {
       this.base = new URL(base, page);
     } catch {
-      throw new TypeError(`createWebClient: base "${base}" is not a URL${page ? '' : ' (outside a page, give an absolute one: https://host/path/)'}`);
+      throw new TypeError(`createWebClient: base "${base}" is not a URL${page ? '' : ' (outside a page, give an absolute one)'}`);
     }
     this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.retries = options.retries ?? 2;
