@@ -189,3 +189,11 @@ function latin1Text(bytes: Uint8Array): string {
   for (let at = 0; at < bytes.length; at += 8192) text += String.fromCharCode(...bytes.subarray(at, at + 8192));
   return text;
 }
+
+/**
+ * A whole number with its thousands grouped (`2500` → `2,500`), for texts built at import:
+ * `toLocaleString` there loads ICU's locale data, which costs a cold start ~15 ms.
+ */
+export function groupDigits(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

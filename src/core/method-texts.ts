@@ -7,6 +7,7 @@
  */
 import { MAX_LIMIT } from './checks.js';
 import type { ErrorCode } from './contract.js';
+import { groupDigits } from './format.js';
 import { METHODS, type Method, type Parameter, type SegmentKind } from './methods.js';
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
@@ -69,7 +70,7 @@ export const PARAMETER_TEXTS: Readonly<Record<Parameter, { readonly value: strin
   estado: { value: 'E', help: 'the state (name or alias)' },
   municipio: { value: 'M', help: 'the municipality' },
   colonia: { value: 'C', help: 'only codes with a settlement whose name contains C' },
-  limit: { value: 'N', help: `at most N codes (1 to ${MAX_LIMIT.toLocaleString('en')}; others answer error 117)` },
+  limit: { value: 'N', help: `at most N codes (1 to ${groupDigits(MAX_LIMIT)}; others answer error 117)` },
   type: { value: 'simplified', help: 'the simplified answer (any other value answers error 112)' },
 };
 

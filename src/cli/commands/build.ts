@@ -1,6 +1,7 @@
 /** `cpmx build`: compile the official catalog into the artifact the lookups read. */
 import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_LIMITS, SHAPE_LIMITS } from '../../../build/limits.js';
+import { groupDigits } from '../../core/format.js';
 import { defaultDownloadPath, insideNodeModules } from '../../../build/locations.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { buildTimeOption, downloadPageOption } from '../environment.js';
@@ -24,8 +25,8 @@ of them disagree about a postal code. A FIFO, a pipe, or - (stdin) is read as a 
 What is read is checked: a zip must hold exactly one CPdescarga.txt that inflates to its
 declared size and passes its CRC-32; the size, the length of a line and the number of rows
 are bounded (the options below raise the bounds), and so is the catalog's shape, so that no
-answer can be large: names of at most ${SHAPE_LIMITS.maxNameChars} characters, ${SHAPE_LIMITS.maxSettlementsPerCode.toLocaleString('en-US')} settlements
-per code, ${SHAPE_LIMITS.maxSettlementsPerMunicipalityName.toLocaleString('en-US')} per municipality name (all states), ${SHAPE_LIMITS.maxCitiesPerState.toLocaleString('en-US')} cities per state.
+answer can be large: names of at most ${SHAPE_LIMITS.maxNameChars} characters, ${groupDigits(SHAPE_LIMITS.maxSettlementsPerCode)} settlements
+per code, ${groupDigits(SHAPE_LIMITS.maxSettlementsPerMunicipalityName)} per municipality name (all states), ${groupDigits(SHAPE_LIMITS.maxCitiesPerState)} cities per state.
 The artifact records the catalog's own date
 (the zip member's timestamp, or the text file's modification time) and the build time
 (SOURCE_DATE_EPOCH, if set, for byte-identical rebuilds). It is written to --out FILE, default
