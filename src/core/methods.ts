@@ -341,3 +341,6 @@ export type UnavailableMethod = (typeof UNAVAILABLE_METHODS)[number];
 /** The row of a method (any row: the router calls it with the request its own check made). */
 // biome-ignore lint/suspicious/noExplicitAny: rows differ in their request; each is called with what its own check made
 export type AnyRow = MethodRow<any, Body>;
+
+/** The rows by name, made once: the path parser and the router look a method up here. */
+export const ROWS: ReadonlyMap<string, AnyRow> = new Map(Object.entries(METHODS));

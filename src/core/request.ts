@@ -6,13 +6,12 @@
  */
 import type { ErrorCode } from './contract.js';
 import type { Request } from './checked-requests.js';
-import { METHODS, UNAVAILABLE_METHODS, rawRequest, type AnyRow, type Method, type RawRequest, type UnavailableMethod } from './methods.js';
+import { ROWS, UNAVAILABLE_METHODS, rawRequest, type Method, type RawRequest, type UnavailableMethod } from './methods.js';
 
 export { isPostalCode, MAX_LIMIT } from './checks.js';
 export type * from './checked-requests.js';
 export { METHODS, UNAVAILABLE_METHODS, rawRequest, type Method, type Parameter, type RawRequest, type SegmentKind, type UnavailableMethod } from './methods.js';
 
-const ROWS: ReadonlyMap<string, AnyRow> = new Map(Object.entries(METHODS));
 const UNAVAILABLE: ReadonlySet<string> = new Set(UNAVAILABLE_METHODS);
 
 /** True for a method the contract answers with 113. */

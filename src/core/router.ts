@@ -6,13 +6,12 @@
 import { answerInfoCp } from './answers/catalog.js';
 import { isPostalCode } from './checks.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { METHODS, type AnyRow, type RouterContext } from './methods.js';
+import { ROWS, type RouterContext } from './methods.js';
 import { isUnavailable, parseRequestPath, type RawRequest, type Request } from './request.js';
 
 export type { RouterContext };
 
 /** The rows by name, typed for any request: each row is called with the request its own check made. */
-const ROWS: ReadonlyMap<string, AnyRow> = new Map(Object.entries(METHODS));
 
 /**
  * What an answer asks of the token registry: nothing (test mode, or an error found before the
