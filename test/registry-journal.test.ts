@@ -54,13 +54,17 @@ function creditsOf(path: string): { credits: number; spent: number } {
 }
 
 describe('the SQLite registry\'s -wal or -shm deleted while serving', () => {
-  for (const suffix of ['-wal', '-shm']) {
-    it(`${suffix}: paying requests answer 503 from then on, /health and the log name the file, every 200 has its credit`, async () => {
-      const { path, token } = await registry(`journal${suffix}.db`, 1000);
+  // Deleted after 20 paid answers, and before any: a worker that had answered none still
+  // holds the files as they were at start (it once opened its connection only at its first
+  // paying request, made a fresh -shm, saw nothing wrong and answered 200 beside a worker
+  // answering 503: CI caught it when the kernel gave all 20 first requests to one worker).
+  for (const [suffix, before] of [['-wal', 20], ['-shm', 20], ['-shm', 0]] as const) {
+    it(`${suffix} after ${before} paid answers: paying requests answer 503 from then on, /health and the log name the file, every 200 has its credit`, async () => {
+      const { path, token } = await registry(`journal${suffix}-${before}.db`, 1000);
       const served = await startServe(['--registry', path, '--data', dataPath, '--workers', '2']);
       let answered = 0;
-      for (let i = 0; i < 20; i++) if ((await status(served, PAID(token))) === 200) answered++;
-      expect(answered).toBe(20);
+      for (let i = 0; i < before; i++) if ((await status(served, PAID(token))) === 200) answered++;
+      expect(answered).toBe(before);
       rmSync(path + suffix);
       const after: number[] = [];
       for (let i = 0; i < 20; i++) after.push(await status(served, PAID(token)));

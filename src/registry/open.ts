@@ -65,5 +65,9 @@ export async function openServed(given: string, options: ServedOptions = DEFAULT
     return new PostgresRegistry(location.url, { poolSize: options.poolSize, timeoutMs: options.timeoutMs, served: true });
   }
   const { SqliteThreadRegistry } = await import('./sqlite-thread.js');
-  return new SqliteThreadRegistry(location.path, { timeoutMs: options.timeoutMs });
+  const registry = new SqliteThreadRegistry(location.path, { timeoutMs: options.timeoutMs });
+  // Serve only once the connection is open, so that every worker holds the -wal and -shm that
+  // were there at start (see sqlite-worker.ts).
+  await registry.started;
+  return registry;
 }

@@ -51,6 +51,9 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
   protected readonly batcher: Batcher;
   private readonly state: RegistryState;
   private closing = false;
+  private markStarted!: () => void;
+  /** Settles once the thread has tried to open the file (resolved whether or not it could). */
+  readonly started: Promise<void> = new Promise((resolve) => (this.markStarted = resolve));
   /** The panel's part: its calls run in the registry's thread, after the batches before them. */
   readonly panel: PanelStore = forwardPanel((method, args) => this.call(method, args));
 
@@ -71,9 +74,11 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
     this.thread = thread;
     thread.on('message', (reply: ThreadReply) => this.receive(reply));
     thread.on('error', (error) => {
+      this.markStarted();
       this.failAll(`the registry thread failed: ${error.message}`);
     });
     thread.on('exit', () => {
+      this.markStarted();
       if (this.closing) return;
       this.failAll('the registry thread stopped');
       this.startThread();
@@ -90,6 +95,10 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
   }
 
   private receive(reply: ThreadReply): void {
+    if (reply.type === 'started') {
+      this.markStarted();
+      return;
+    }
     if (reply.type === 'opened') {
       this.identity = { dev: reply.dev, ino: reply.ino, journal: reply.journal };
       return;

@@ -25,7 +25,8 @@ export type ThreadReply =
   | { type: 'done'; id: number; outcomes: number[]; lefts: (number | undefined)[] }
   | { type: 'failed'; id: number; message: string; kind?: 'unavailable' | 'registry' | 'bug' }
   | { type: 'result'; id: number; value: unknown }
-  | ({ type: 'opened' } & OpenedFiles);
+  | ({ type: 'opened' } & OpenedFiles)
+  | { type: 'started' };
 
 const { path, busyTimeoutMs } = workerData as ThreadData;
 const port = parentPort!;
@@ -95,3 +96,15 @@ port.on('message', (request: ThreadRequest) => {
     port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies ThreadReply);
   }
 });
+
+// Opened now, not at the first paying request: the -wal and -shm this connection will use are
+// the ones beside the file as the server starts, so one deleted later is noticed by every
+// worker. A worker that first opened after the deletion would make a fresh -shm and never see
+// anything wrong (it answered 200 while the other worker answered 503). What fails here is
+// reported by the first batch, as before.
+try {
+  open();
+} catch {
+  // the first batch meets the same problem and answers 503 with it
+}
+port.postMessage({ type: 'started' } satisfies ThreadReply);
