@@ -29,11 +29,8 @@ function procAddress(hex: string): string {
   return [6, 4, 2, 0].map((at) => Number.parseInt(ip.slice(at, at + 2), 16)).join('.');
 }
 
-/**
- * The TCP connections the process holds, counted by the client's IPv4 address: its socket
- * descriptors (/proc/PID/fd) matched by inode with /proc/net/tcp, listening sockets left out.
- */
-export function connectionsByAddress(pid: number): Map<string, number> {
+/** The inodes of the sockets the process holds open (/proc/PID/fd): its connections, its listening socket, its stdio pipes. */
+export function socketsOf(pid: number): Set<string> {
   const inodes = new Set<string>();
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
@@ -43,14 +40,38 @@ export function connectionsByAddress(pid: number): Map<string, number> {
       // closed while listed
     }
   }
-  const counts = new Map<string, number>();
-  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
-    const fields = line.trim().split(/\s+/);
-    if (fields.length < 10 || fields[3] === '0A' || !inodes.has(fields[9]!)) continue;
-    const client = procAddress(fields[2]!);
-    counts.set(client, (counts.get(client) ?? 0) + 1);
+  return inodes;
+}
+
+/** The connections a server holds at one instant: how many, and how many from each client IPv4 address. */
+export interface HeldConnections {
+  total: number;
+  byAddress: Map<string, number>;
+}
+
+/**
+ * The TCP connections the process holds: its sockets (one listing of /proc/PID/fd, taken at
+ * an instant) but for those it held before any client came (`before`: its listening socket
+ * and stdio), attributed to their clients' addresses through /proc/net/tcp. That table is
+ * written a page at a time, and each read resumes by position: while connections come and go,
+ * a line can be read twice or not at all (with a full test run's thousands of TIME_WAIT lines
+ * it is megabytes long, and one run read 1,147 lines for 1,024 sockets held). So the total is
+ * the listing's, each socket is attributed once (by its inode), and the table is read twice so
+ * that a line one read skips is found by the other.
+ */
+export function heldConnections(pid: number, before: Set<string>): HeldConnections {
+  const held = [...socketsOf(pid)].filter((inode) => !before.has(inode));
+  const wanted = new Set(held);
+  const clients = new Map<string, string>();
+  for (let read = 0; read < 2; read++) {
+    for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length >= 10 && wanted.has(fields[9]!)) clients.set(fields[9]!, procAddress(fields[2]!));
+    }
   }
-  return counts;
+  const byAddress = new Map<string, number>();
+  for (const client of clients.values()) byAddress.set(client, (byAddress.get(client) ?? 0) + 1);
+  return { total: held.length, byAddress };
 }
 
 /** Resolves once `condition()` holds, checking every 20 ms; fails after `timeoutMs` saying what was awaited. */
