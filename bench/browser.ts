@@ -1,6 +1,6 @@
 /**
  * Chromium for the benchmark's browser parts: the tests' (bench/chromium.ts): CPMX_CHROMIUM,
- * else a Chromium or Chrome on the PATH, else the npm one, installed on first need, so that
+ * else a Chromium or Chrome on the PATH, else the npm one (a devDependency), so that
  * `npm run bench` measures the browser on a fresh machine with only Node. `--no-browser`
  * leaves the browser parts out (the report then says they were not measured).
  */

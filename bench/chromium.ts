@@ -2,8 +2,9 @@
  * A real browser for the tests and the benchmark, driven by playwright-core: CPMX_CHROMIUM when set, else a Chromium
  * or Chrome on the PATH, else the Chromium that npm has, so that `npm test` needs nothing but
  * Node and npm. That one is @sparticuz/chromium (a headless-shell build for AWS Lambda, with
- * the few libraries it needs that a bare Linux may lack), installed on first need into
- * node_modules/.cache/ like the lowest-Node binaries: about 65 MB, once.
+ * the few libraries it needs that a bare Linux may lack), a devDependency that `npm install`
+ * and `npm ci` fetch with the rest (pinned in package-lock.json; about 65 MB, brotli files and
+ * no install script), unpacked on first need into node_modules/.cache/ (about 200 MB, once).
  *
  * Its own launcher is not used, for two reasons. Its default arguments turn web security off
  * (`--disable-web-security`, site isolation off, a single process), under which a CORS test
@@ -24,14 +25,27 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
-import { cacheFolder, installCached } from './npm-cache.js';
+import { packageRoot } from '../src/package-root.js';
+import { cacheFolder } from './npm-cache.js';
 
-/** The npm Chromium: 147 is the newest whose `engines` takes Node 20 (148 and later want 22.17). */
-export const NPM_CHROMIUM = { name: '@sparticuz/chromium', version: '147.0.0' };
-/** For a test or hook that launches the first browser: the npm Chromium's first install (a 65 MB download) may come first. */
+/**
+ * The npm Chromium, a devDependency (package.json pins it): 147 is the newest whose `engines`
+ * takes Node 20 (148 and later want 22.17).
+ */
+export const NPM_CHROMIUM = { name: '@sparticuz/chromium' };
+/** For a test or hook that launches the first browser: the npm Chromium's first unpacking (200 MB, or waiting for another process's) may come first. */
 export const BROWSER_INSTALL_TIMEOUT = 600_000;
-const cache = cacheFolder(join('cpmx-chromium', NPM_CHROMIUM.version));
 const run = promisify(execFile);
+
+/** Where npm installed the npm Chromium, and its version; an error saying what to do when it is missing. */
+function npmPackage(): { folder: string; version: string } {
+  const folder = join(packageRoot, 'node_modules', ...NPM_CHROMIUM.name.split('/'));
+  try {
+    return { folder, version: (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string }).version };
+  } catch {
+    throw new Error(`no Chromium: ${NPM_CHROMIUM.name} is not installed in ${folder} (run \`npm install\`: it is a devDependency), and none is on the PATH or in CPMX_CHROMIUM`);
+  }
+}
 
 /** The browsers looked for on the PATH, in order. */
 const SYSTEM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
@@ -73,7 +87,7 @@ export interface BrowserBinary {
 /** What the npm Chromium's folder holds once complete (the last file written before the rename). */
 const COMPLETE = 'complete.json';
 
-function npmBinary(): BrowserBinary {
+function npmBinary(cache: string): BrowserBinary {
   return {
     executablePath: join(cache, 'chromium'),
     env: {
@@ -94,14 +108,13 @@ async function unbrotli(file: string, to: string, tarInto?: string): Promise<voi
   rmSync(to);
 }
 
-/** Installs the npm Chromium into a folder of this process's, unpacks it, and renames it into place whole. */
-async function installNpmChromium(): Promise<void> {
+/** Unpacks the npm Chromium into a folder of this process's, and renames it into place (`cache`) whole. */
+async function unpackNpmChromium(npm: { folder: string; version: string }, cache: string): Promise<void> {
   const work = `${cache}.part-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    const npmDir = await installCached(`cpmx-chromium-package-${NPM_CHROMIUM.version}`, [`${NPM_CHROMIUM.name}@${NPM_CHROMIUM.version}`]);
-    const bin = join(npmDir, 'node_modules', ...NPM_CHROMIUM.name.split('/'), 'bin');
+    const bin = join(npm.folder, 'bin');
     await unbrotli(join(bin, 'chromium.br'), join(work, 'chromium'));
     // SwiftShader's libraries sit beside the binary, where Chromium looks for them.
     await unbrotli(join(bin, 'swiftshader.tar.br'), join(work, 'swiftshader.tar'), work);
@@ -113,13 +126,11 @@ async function installNpmChromium(): Promise<void> {
       join(fonts, 'fonts.conf'),
       `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(cache, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(cache, 'fonts', 'cache')}</cachedir>\n</fontconfig>\n`,
     );
-    // Its brotli files are no longer needed once unpacked (this process holds the lock).
-    rmSync(npmDir, { recursive: true });
-    writeFileSync(join(work, COMPLETE), `${JSON.stringify(NPM_CHROMIUM)}\n`);
+    writeFileSync(join(work, COMPLETE), `${JSON.stringify({ name: NPM_CHROMIUM.name, version: npm.version })}\n`);
     renameSync(work, cache);
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
-    throw new Error(`could not install ${NPM_CHROMIUM.name}@${NPM_CHROMIUM.version} for the browser tests and the benchmark (npm, then brotli and tar): ${(error as Error).message}`);
+    throw new Error(`could not unpack ${NPM_CHROMIUM.name}@${npm.version} from ${npm.folder} for the browser tests and the benchmark (brotli, then tar): ${(error as Error).message}`);
   }
 }
 
@@ -146,10 +157,12 @@ function holderAlive(lock: string): boolean {
 }
 
 /**
- * The npm Chromium, installed by one process at a time: the one that makes the lock folder
- * installs; the others wait for the folder to be complete, or take over a lock whose holder died.
+ * The npm Chromium, unpacked by one process at a time: the one that makes the lock folder
+ * unpacks; the others wait for the folder to be complete, or take over a lock whose holder died.
  */
 async function npmChromium(): Promise<BrowserBinary> {
+  const npm = npmPackage();
+  const cache = cacheFolder(join('cpmx-chromium', npm.version));
   const lock = `${cache}.lock`;
   const deadline = Date.now() + BROWSER_INSTALL_TIMEOUT;
   mkdirSync(join(cache, '..'), { recursive: true });
@@ -158,7 +171,7 @@ async function npmChromium(): Promise<BrowserBinary> {
       mkdirSync(lock);
     } catch {
       if (!holderAlive(lock)) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out waiting for another test process to install ${NPM_CHROMIUM.name} into ${cache} (lock ${lock})`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for another test process to unpack ${NPM_CHROMIUM.name} into ${cache} (lock ${lock})`);
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
@@ -167,13 +180,13 @@ async function npmChromium(): Promise<BrowserBinary> {
       // A folder left by a process that died before its rename has no COMPLETE file.
       if (!existsSync(join(cache, COMPLETE))) {
         rmSync(cache, { recursive: true, force: true });
-        await installNpmChromium();
+        await unpackNpmChromium(npm, cache);
       }
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
-  return npmBinary();
+  return npmBinary(cache);
 }
 
 /** The browser to launch: one installed on this machine, else the npm Chromium. */

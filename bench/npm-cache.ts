@@ -1,6 +1,6 @@
 /**
- * Packages the tests and the benchmark install on first need rather than with `npm install` (Node binaries of
- * other versions, other TypeScripts, a Chromium): each into a folder of its own under
+ * Packages the tests install on first need rather than with `npm install` (Node binaries of
+ * other versions, other TypeScripts: several versions of one package): each into a folder of its own under
  * node_modules/.cache/, so a fresh checkout (and CI) downloads it once. Installed into a folder
  * of this process's and renamed into place whole, so test files running at once never see a
  * half-installed package: the loser of a race drops its copy and takes the winner's.

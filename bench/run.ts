@@ -8,7 +8,7 @@
  *
  * --out (default bench/) is where results.json, RESULTS.md and chart.svg go; --no-write
  * prints the targets and writes nothing; --no-browser leaves out what is measured in Chromium
- * (otherwise the one the tests use: installed from npm on first need, bench/chromium.ts).
+ * (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts).
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,6 +1,6 @@
 /**
  * The tests' browser: bench/chromium.ts's Chromium (CPMX_CHROMIUM, else one on the PATH, else
- * the npm one, installed on first need), closed after the calling file's tests. A test that
+ * the npm one, a devDependency unpacked on first need), closed after the calling file's tests. A test that
  * needs a browser fails, never skips, when none can be had.
  */
 import type { Browser } from 'playwright-core';
