@@ -44,7 +44,9 @@ function stored(email: string): { id: number; admin: number; password_hash: stri
 beforeAll(async () => {
   const data = await buildInto(FIXTURE, dir);
   expect(await createAdmin(registry, 'admin@ejemplo.mx', 'contraseña del admin')).toMatchObject({ code: 0 });
-  served = await startServe(['--registry', registry, '--data', data, '--workers', '2', '--panel', '--panel-behind-proxy', '--panel-host', 'panel.ejemplo.mx']);
+  // --registry-timeout: 140 project creations at once queue for one account (test 16); on a
+  // loaded machine the default 2 s can answer the last ones 503 (as panel-postgres's did).
+  served = await startServe(['--registry', registry, '--data', data, '--workers', '2', '--panel', '--panel-behind-proxy', '--panel-host', 'panel.ejemplo.mx', '--registry-timeout', '30000']);
   base = served.url;
 });
 
