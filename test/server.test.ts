@@ -3,10 +3,11 @@
  * over HTTP with fetch: the contract's statuses, CORS, caching, limits, health, credits,
  * several workers sharing a registry, shutdown, and a SIGKILL that loses no credit.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS } from '../src/index.js';
 import { CLI, FIXTURE, buildInto, tempDir } from './helpers.js';
@@ -18,12 +19,19 @@ let dataPath: string;
 /** `cpmx serve` on the fixture's artifact (a later `--data` in `args` wins). */
 const startServer = (args: string[] = [], env: Record<string, string> = {}) => startCpmx(['--data', dataPath, ...args], env);
 
-function tokens(args: string[]): string {
-  return execFileSync(process.execPath, [CLI, 'tokens', ...args], { encoding: 'utf8' });
+/**
+ * `cpmx tokens ARGS`, its stdout. Not run synchronously: blocking this process for the seconds
+ * a loaded machine takes kept fetch's keep-alive connections past the server's idle timeout
+ * without fetch seeing them close, and the next request went on a closed one ("other side closed").
+ */
+const run = promisify(execFile);
+
+async function tokens(args: string[]): Promise<string> {
+  return (await run(process.execPath, [CLI, 'tokens', ...args], { encoding: 'utf8' })).stdout;
 }
 
-function project(registry: string, token: string) {
-  return (JSON.parse(tokens(['list', '--registry', registry, '--json'])) as { token: string; credits: number; used: number }[]).find((p) => p.token === token)!;
+async function project(registry: string, token: string) {
+  return (JSON.parse(await tokens(['list', '--registry', registry, '--json'])) as { token: string; credits: number; used: number }[]).find((p) => p.token === token)!;
 }
 
 let server: Started;
@@ -182,7 +190,7 @@ describe('the contract over HTTP', () => {
 describe('tokens and credits', () => {
   it('answers 107 for unknown or revoked tokens and 108 once credits are spent; only real successes cost', async () => {
     const registry = join(dir, 'credits.db');
-    const token = tokens(['create', '--registry', registry, '--name', 'Tienda', '--credits', '3']).trim();
+    const token = (await tokens(['create', '--registry', registry, '--name', 'Tienda', '--credits', '3'])).trim();
     expect(token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const served = await startServer(['--registry', registry]);
     const get = (path: string, headers: Record<string, string> = {}) => fetch(served.url + path, { headers });
@@ -192,11 +200,11 @@ describe('tokens and credits', () => {
     expect((await get(`/query/info_cp/0981?token=${token}`)).status).toBe(400);
     expect((await get('/query/get_estados?token=pruebas')).status).toBe(200);
     expect((await get(`/query/get_estados?token=${token}`, {}).then((r) => r.status))).toBe(200);
-    expect(project(registry, token)).toMatchObject({ credits: 2, used: 1 });
+    expect(await project(registry, token)).toMatchObject({ credits: 2, used: 1 });
     const etag = (await get(`/query/info_cp/09810?token=${token}`)).headers.get('etag')!;
     expect((await get(`/query/info_cp/09810?token=${token}`, { 'If-None-Match': etag })).status).toBe(304);
     expect((await fetch(`${served.url}/query/info_cp/09810?token=${token}`, { method: 'HEAD' })).status).toBe(200);
-    expect(project(registry, token)).toMatchObject({ credits: 1, used: 2 });
+    expect(await project(registry, token)).toMatchObject({ credits: 1, used: 2 });
     expect((await get(`/query/search_cp/0?token=${token}`)).status).toBe(200);
     const spent = await get(`/query/search_cp/0?token=${token}`);
     expect(spent.status).toBe(402);
@@ -204,10 +212,10 @@ describe('tokens and credits', () => {
     expect((await fetch(`${served.url}/query/search_cp/0?token=${token}`, { method: 'HEAD' })).status).toBe(402);
     // lookup errors come before the credit check
     expect((await get(`/query/info_cp/99999?token=${token}`)).status).toBe(404);
-    expect(project(registry, token)).toMatchObject({ credits: 0, used: 3 });
-    tokens(['credit', token, '2', '--registry', registry]);
+    expect(await project(registry, token)).toMatchObject({ credits: 0, used: 3 });
+    await tokens(['credit', token, '2', '--registry', registry]);
     expect((await get(`/query/search_cp/0?token=${token}`)).status).toBe(200);
-    tokens(['revoke', token, '--registry', registry]);
+    await tokens(['revoke', token, '--registry', registry]);
     expect((await get(`/query/search_cp/0?token=${token}`)).status).toBe(401);
     served.child.kill('SIGTERM');
     expect(await served.exited).toBe(0);
@@ -215,14 +223,14 @@ describe('tokens and credits', () => {
 
   it('never oversells the last credits across several workers', async () => {
     const registry = join(dir, 'workers.db');
-    const token = tokens(['create', '--registry', registry, '--name', 'Concurrida', '--credits', '25']).trim();
+    const token = (await tokens(['create', '--registry', registry, '--name', 'Concurrida', '--credits', '25'])).trim();
     const served = await startServer(['--registry', registry, '--workers', '3']);
     const statuses = await Promise.all(
       Array.from({ length: 90 }, (_, i) => fetch(`${served.url}/query/info_cp/${i % 2 ? '09810' : '55800'}?token=${token}`).then((r) => r.status)),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(25);
     expect(statuses.filter((s) => s === 402)).toHaveLength(65);
-    expect(project(registry, token)).toMatchObject({ credits: 0, used: 25 });
+    expect(await project(registry, token)).toMatchObject({ credits: 0, used: 25 });
     const pids = new Set<number>();
     for (let i = 0; i < 30; i++) pids.add((await body<Health>(fetch(`${served.url}/health`, { headers: { Connection: 'close' } }))).pid);
     expect(pids.size).toBeGreaterThan(1);
@@ -232,16 +240,16 @@ describe('tokens and credits', () => {
 
   it('loses no consumed credit when killed with SIGKILL and restarted', async () => {
     const registry = join(dir, 'crash.db');
-    const token = tokens(['create', '--registry', registry, '--name', 'Crash', '--credits', '50']).trim();
+    const token = (await tokens(['create', '--registry', registry, '--name', 'Crash', '--credits', '50'])).trim();
     const first = await startServer(['--registry', registry]);
     let seen = 0;
     for (let i = 0; i < 12; i++) if ((await fetch(`${first.url}/query/info_cp/09810?token=${token}`)).status === 200) seen++;
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(project(registry, token)).toMatchObject({ used: seen, credits: 50 - seen });
+    expect(await project(registry, token)).toMatchObject({ used: seen, credits: 50 - seen });
     const second = await startServer(['--registry', registry]);
     expect((await fetch(`${second.url}/query/info_cp/09810?token=${token}`)).status).toBe(200);
-    expect(project(registry, token)).toMatchObject({ used: seen + 1 });
+    expect(await project(registry, token)).toMatchObject({ used: seen + 1 });
     second.child.kill('SIGTERM');
     await second.exited;
     expect(seen).toBe(12);
