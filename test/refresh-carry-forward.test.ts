@@ -170,6 +170,14 @@ describe('a scheduled refresh carries the served artifact forward', () => {
       expect(march.codeHistory('99999')).toMatchObject({ status: 'never-existed', catalogsKnown: 4 });
       expect(march.catalogInfo().corrections!.dropped).toEqual(droppedRows(februaryDate));
       expect(march.infoCp('01000', { type: 'simplified' })).toMatchObject({ response: { asentamiento: ['San Ángel Inn'] } });
+
+      // A changed catalog dated before the one served would end its history: refused, said why, nothing written.
+      const written = readFileSync(data);
+      replica.zipFor = (state) => catalogZip(FEBRUARY, state, dates.served);
+      const refused = await everyWorker(server.url, workers, (h) => h.lastRefresh?.result === 'refused', 'the older catalog refused');
+      expect(refused[0]!.lastRefresh!.reason).toMatch(/^the downloaded catalog cannot be built: .*\.msgpack: is dated 2026-03-16T10:30:00, not before the catalog being built \(2026-01-15T10:30:00\)/);
+      await outputMatches(server, /refresh refused: the downloaded catalog cannot be built: .* is dated .*; the catalog served is kept/);
+      expect(readFileSync(data).equals(written)).toBe(true);
     } finally {
       await stopServer(server);
     }

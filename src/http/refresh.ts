@@ -92,9 +92,9 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
       compiled = serving ? await compileSuccessor([zip], new Date(), { catalog: serving, path: options.path }) : await compileArtifact([zip], new Date());
     } catch (error) {
       if (!(error instanceof CatalogError)) throw error;
-      // An error in the download is said without the temporary file's name; one about the served artifact names it.
-      const what = error.file.startsWith(dir) ? error.reason : error.message;
-      return outcome('refused', `the downloaded catalog cannot be built: ${what}${error.line === undefined || !error.file.startsWith(dir) ? '' : ` (line ${error.line})`}`);
+      // An error in the download is said without the temporary file's name; one about the served artifact (its history) names it.
+      if (error.file.includes(options.path)) return outcome('refused', `the downloaded catalog cannot be built: ${error.message}`);
+      return outcome('refused', `the downloaded catalog cannot be built: ${error.reason}${error.line === undefined ? '' : ` (line ${error.line})`}`);
     }
     const { bytes, dropped } = compiled;
     // Read back as the servers will read it: what would not load is never written.
