@@ -12,8 +12,9 @@ let required: NodeJS.Require | undefined;
 
 function builtin<T>(name: string): T {
   if (typeof process.getBuiltinModule === 'function') return process.getBuiltinModule(name) as T;
-  // The base only matters to files: a built-in resolves from anywhere (and an app's CommonJS bundle of this module has no URL).
-  return (required ??= createRequire(import.meta.url || `${process.cwd()}/`))(name) as T;
+  // The base only matters to files: a built-in resolves from anywhere. No import.meta here: an
+  // app's CommonJS bundle of this module (webpack's) would not even parse.
+  return (required ??= createRequire('/'))(name) as T;
 }
 
 export const nodeFs = (): typeof import('node:fs') => builtin('node:fs');

@@ -3,14 +3,12 @@
  * description that the command line's help, the OpenAPI document and the MCP tools all show,
  * an example request, and the JSON Schema of the success's `response`. A row of its own per
  * method, keyed by the table's names, so that a method added to the table without its texts
- * does not compile. Apart from the table's answers (it reads only their shapes, method-shapes.ts),
- * so that the library loads it only when the help, OpenAPI or MCP need it, and the browser
- * module carries none of it.
+ * does not compile; apart from the table so that the browser module carries none of it.
  */
 import { MAX_LIMIT } from './checks.js';
 import type { ErrorCode } from './contract.js';
 import { groupDigits } from './format.js';
-import { shapeOf, type Method, type Parameter, type SegmentKind } from './method-shapes.js';
+import { METHODS, type Method, type Parameter, type SegmentKind } from './methods.js';
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -201,7 +199,7 @@ mode). Costs no credit and reads no catalog.`,
 
 /** A method's example as a request target (`/query/info_cp/09810`), without a token: `?` or `&` follows for one. */
 export function exampleTarget(method: Method): string {
-  const { segment, parameters } = shapeOf(method);
+  const { segment, parameters } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[] };
   const { example } = METHOD_TEXTS[method];
   let target = `/query/${method}`;
   if (segment) target += `/${encodeURIComponent(example[segment] ?? '')}`;
@@ -232,7 +230,7 @@ export function valueSchema(name: SegmentKind | Parameter): JsonSchema {
  * arguments (MCP). The same names as the example's.
  */
 export function argumentsSchema(method: Method): JsonSchema {
-  const { segment, parameters, required = [] } = shapeOf(method);
+  const { segment, parameters, required = [] } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[]; required?: readonly Parameter[] };
   const names: (SegmentKind | Parameter)[] = segment ? [segment, ...parameters] : [...parameters];
   return {
     type: 'object',
@@ -259,7 +257,7 @@ const VALUE_ERRORS: Readonly<Record<SegmentKind | Parameter, readonly ErrorCode[
  * costs a credit), then its segment's and parameters' checks and lookups.
  */
 export function errorsOf(method: Method): ErrorCode[] {
-  const { segment, parameters, credit } = shapeOf(method);
+  const { segment, parameters, credit } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[]; credit: 'spend' | 'count' };
   const codes = new Set<ErrorCode>([106, 107]);
   if (credit === 'spend') codes.add(108);
   for (const name of segment ? [segment, ...parameters] : parameters) for (const code of VALUE_ERRORS[name]) codes.add(code);

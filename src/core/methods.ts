@@ -4,10 +4,8 @@
  * (the narrowed request or the error), how it is answered from the catalog and in test mode,
  * what it costs, and the typed client's name for it. The router, the path parser, the typed
  * clients, the command line, its help, the OpenAPI document and the MCP tools are made from
- * these rows. A row's first columns (its path, cost and client name) are its shape in
- * method-shapes.ts, joined here to its checks and answers; what it says in words is its text in
- * method-texts.ts. Both are apart so that what only the help, OpenAPI and MCP read loads on its
- * own, lazily, and the browser module (cpmx/web) carries no help text.
+ * these rows; what they say in words is the row's text in method-texts.ts, apart so that the
+ * browser module (cpmx/web) carries no help text.
  *
  * A row missing its check or one of its answers does not compile; nor does a row whose
  * answers take another request than its check makes.
@@ -30,8 +28,7 @@ import {
 import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { Catalog } from './catalog.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
-import { success, type Body, type ConsultasDisponiblesBody, type CpListBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { METHOD_SHAPES, type Method, type MethodShape, type Parameter, type SegmentKind, type UnavailableMethod } from './method-shapes.js';
+import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import type {
   ColoniaPorCpRequest,
   InfoCpRequest,
@@ -43,7 +40,10 @@ import type {
   StateRequest,
 } from './checked-requests.js';
 
-export { UNAVAILABLE_METHODS, type Method, type Parameter, type SegmentKind, type UnavailableMethod } from './method-shapes.js';
+/** What a method's path segment holds, named as the contract names it. */
+export type SegmentKind = 'cp' | 'partial' | 'estado' | 'municipio' | 'clave';
+/** The query parameters the contract reads (besides `token`), in the order they are checked. */
+export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type';
 
 /**
  * A request as received: every field of every method in one shape, so that the router's
@@ -92,11 +92,22 @@ export interface RouterContext {
   catalog: () => Catalog;
 }
 
-/** A method's typed client name, from its shape (undefined for an older name). */
-type ClientOf<M extends Method> = (typeof METHOD_SHAPES)[M] extends { readonly client: infer C extends string } ? C : undefined;
-
-/** How a method is checked and answered: the columns of its row that its shape (method-shapes.ts) has not. */
-interface MethodAnswers<Q, B extends Body> {
+/** One method of the contract. `Q` is the request its checks make, `B` the body of its success. */
+export interface MethodRow<Q, B extends Body, C extends string | undefined = string | undefined> {
+  /** The one path segment the method takes; none when absent. */
+  readonly segment?: SegmentKind;
+  /** The query parameters it reads, in the order they are checked. */
+  readonly parameters: readonly Parameter[];
+  /** Those of them it requires (the others are optional). */
+  readonly required?: readonly Parameter[];
+  /**
+   * The typed clients' method (createClient, createWebClient): its arguments are the segment,
+   * then the required parameters, then an options object of the optional ones. None for an
+   * older name of a method the clients already have.
+   */
+  readonly client?: C;
+  /** What a success costs: one credit, or (the account method) nothing, the token's count filled in by the credit step. */
+  readonly credit: 'spend' | 'count';
   /** The contract's parameter checks (101, 102, 104, 109, 112, 114, 116, 117) in its order: the narrowed request, or the error. */
   readonly check: (raw: RawRequest, token: string) => Q | ErrorCode;
   /** The answer with a real token: the body, or a lookup error (105, 110, 115). */
@@ -105,26 +116,18 @@ interface MethodAnswers<Q, B extends Body> {
   readonly testMode: (request: Q) => B;
 }
 
-/** One method of the contract: its shape and its answers. `Q` is the request its checks make, `B` the body of its success. */
-export interface MethodRow<Q, B extends Body, C extends string | undefined = string | undefined> extends Omit<MethodShape, 'client'>, MethodAnswers<Q, B> {
-  readonly client?: C;
-}
-
-/** A method's row: its shape joined to its answers, their request and body types inferred from its check and answers (so they must agree). */
-const row = <const M extends Method, Q, B extends Body>(method: M, answers: MethodAnswers<Q, B>): MethodRow<Q, B, ClientOf<M>> => {
-  const shape: MethodShape = METHOD_SHAPES[method];
+/** A row, its request and body types inferred from its check and answers (so they must agree). */
+const row = <Q, B extends Body, const C extends string | undefined = undefined>(spec: MethodRow<Q, B, C>): MethodRow<Q, B, C> => ({
   // Every row in one shape (absent fields undefined, the same order), so that the router's reads of a row stay monomorphic.
-  return {
-    segment: shape.segment,
-    parameters: shape.parameters,
-    required: shape.required,
-    client: shape.client as ClientOf<M>,
-    credit: shape.credit,
-    check: answers.check,
-    answer: answers.answer,
-    testMode: answers.testMode,
-  };
-};
+  segment: spec.segment,
+  parameters: spec.parameters,
+  required: spec.required,
+  client: spec.client,
+  credit: spec.credit,
+  check: spec.check,
+  answer: spec.answer,
+  testMode: spec.testMode,
+});
 
 /** The checks of a method of one state named by `estado` in the segment. */
 const stateCheck =
@@ -163,16 +166,23 @@ const plain =
   <M extends PlainRequest['method']>(method: M) =>
   (_raw: RawRequest, token: string): PlainRequest => ({ method, token });
 
-/** search_cp_advanced's answers, also those of its older name get_cp_advanced. */
-const SEARCH_CP_ADVANCED: MethodAnswers<SearchCpAdvancedRequest, CpListBody> = {
+const SEARCH_CP_ADVANCED = row({
+  segment: 'estado',
+  parameters: ['municipio', 'colonia', 'limit'],
+  client: 'searchCpAdvanced',
+  credit: 'spend',
   check: checkSearchCpAdvanced,
   answer: (request, { catalog }) => answerSearchCpAdvanced(catalog(), request),
   testMode: (request) => test.codes(request.limit),
-};
+});
 
 /** Every method of the contract answered here, by its COPOMEX name, in the contract's order. */
 export const METHODS = {
-  info_cp: row('info_cp', {
+  info_cp: row({
+    segment: 'cp',
+    parameters: ['type'],
+    client: 'infoCp',
+    credit: 'spend',
     check(raw, token): InfoCpRequest | ErrorCode {
       const error = checkCode(raw.segment, 5);
       if (error) return error;
@@ -183,42 +193,73 @@ export const METHODS = {
     answer: (request, { catalog }) => answerInfoCp(catalog(), request.cp, request.simplified),
     testMode: (request) => test.infoCp(request.cp, request.simplified),
   }),
-  search_cp: row('search_cp', {
+  search_cp: row({
+    segment: 'partial',
+    parameters: [],
+    client: 'searchCp',
+    credit: 'spend',
     check: (raw, token): SearchCpRequest | ErrorCode => checkCode(raw.segment, 1) ?? { method: 'search_cp', token, partial: raw.segment! },
     answer: (request, { catalog }) => answerSearchCp(catalog(), request.partial),
     testMode: (request) => test.codesStartingWith(request.partial),
   }),
-  get_estados: row('get_estados', {
+  get_estados: row({
+    parameters: [],
+    client: 'getEstados',
+    credit: 'spend',
     check: plain('get_estados'),
     answer: (_request, { catalog }) => answerEstados(catalog()),
     testMode: test.states,
   }),
-  get_municipio_por_estado: row('get_municipio_por_estado', {
+  get_municipio_por_estado: row({
+    segment: 'estado',
+    parameters: [],
+    client: 'getMunicipioPorEstado',
+    credit: 'spend',
     check: stateCheck('get_municipio_por_estado'),
     answer: (request, { catalog }) => answerMunicipios(catalog(), request.estado),
     testMode: test.municipalities,
   }),
-  get_colonia_por_cp: row('get_colonia_por_cp', {
+  get_colonia_por_cp: row({
+    segment: 'cp',
+    parameters: [],
+    client: 'getColoniaPorCp',
+    credit: 'spend',
     check: (raw, token): ColoniaPorCpRequest | ErrorCode => checkCode(raw.segment, 5) ?? { method: 'get_colonia_por_cp', token, cp: raw.segment! },
     answer: (request, { catalog }) => answerColoniaPorCp(catalog(), request.cp),
     testMode: test.settlements,
   }),
-  get_cp_por_estado: row('get_cp_por_estado', {
+  get_cp_por_estado: row({
+    segment: 'estado',
+    parameters: [],
+    client: 'getCpPorEstado',
+    credit: 'spend',
     check: stateCheck('get_cp_por_estado'),
     answer: (request, { catalog }) => answerCpPorEstado(catalog(), request.estado),
     testMode: () => test.codes(),
   }),
-  get_cp_por_municipio: row('get_cp_por_municipio', {
+  get_cp_por_municipio: row({
+    segment: 'municipio',
+    parameters: ['estado'],
+    client: 'getCpPorMunicipio',
+    credit: 'spend',
     check: municipalityCheck('get_cp_por_municipio'),
     answer: (request, { catalog }) => answerCpPorMunicipio(catalog(), request),
     testMode: () => test.codes(),
   }),
-  get_colonia_por_municipio: row('get_colonia_por_municipio', {
+  get_colonia_por_municipio: row({
+    segment: 'municipio',
+    parameters: ['estado'],
+    client: 'getColoniaPorMunicipio',
+    credit: 'spend',
     check: municipalityCheck('get_colonia_por_municipio'),
     answer: (request, { catalog }) => answerColoniaPorMunicipio(catalog(), request),
     testMode: test.settlements,
   }),
-  get_colonia_por_estado_municipio: row('get_colonia_por_estado_municipio', {
+  get_colonia_por_estado_municipio: row({
+    parameters: ['estado', 'municipio'],
+    required: ['estado', 'municipio'],
+    client: 'getColoniaPorEstadoMunicipio',
+    credit: 'spend',
     // get_colonia_por_municipio with `estado` required: the same request once checked.
     check(raw, token): MunicipalityRequest | ErrorCode {
       if (blank(raw.estado)) return 109;
@@ -228,42 +269,74 @@ export const METHODS = {
     answer: (request, { catalog }) => answerColoniaPorMunicipio(catalog(), request),
     testMode: test.settlements,
   }),
-  search_cp_advanced: row('search_cp_advanced', SEARCH_CP_ADVANCED),
-  // The older name of search_cp_advanced: the same answers, without a client method of its own (its shape has none).
-  get_cp_advanced: row('get_cp_advanced', SEARCH_CP_ADVANCED),
-  get_estado_clave: row('get_estado_clave', {
+  search_cp_advanced: SEARCH_CP_ADVANCED,
+  // The older name of search_cp_advanced: the same row, without a client method of its own.
+  get_cp_advanced: row({ ...SEARCH_CP_ADVANCED, client: undefined }),
+  get_estado_clave: row({
+    parameters: [],
+    client: 'getEstadoClave',
+    credit: 'spend',
     check: plain('get_estado_clave'),
     answer: (_request, { catalog }) => answerEstadoClave(catalog()),
     testMode: test.stateKeys,
   }),
-  get_municipio_clave_por_estado: row('get_municipio_clave_por_estado', {
+  get_municipio_clave_por_estado: row({
+    segment: 'estado',
+    parameters: [],
+    client: 'getMunicipioClavePorEstado',
+    credit: 'spend',
     check: stateCheck('get_municipio_clave_por_estado'),
     answer: (request, { catalog }) => answerMunicipioClave(catalog(), request.estado),
     testMode: test.municipalityKeys,
   }),
-  get_municipio_clave_por_clave_estado: row('get_municipio_clave_por_clave_estado', {
+  get_municipio_clave_por_clave_estado: row({
+    segment: 'clave',
+    parameters: [],
+    client: 'getMunicipioClavePorClaveEstado',
+    credit: 'spend',
     check: stateKeyCheck('get_municipio_clave_por_clave_estado'),
     answer: (request, { catalog }) => answerMunicipioClavePorClave(catalog(), request.clave),
     testMode: test.municipalityKeys,
   }),
-  getCitiesByStateCode: row('getCitiesByStateCode', {
+  getCitiesByStateCode: row({
+    segment: 'clave',
+    parameters: [],
+    client: 'getCitiesByStateCode',
+    credit: 'spend',
     check: stateKeyCheck('getCitiesByStateCode'),
     answer: (request, { catalog }) => answerCitiesByStateCode(catalog(), request.clave),
     testMode: test.cities,
   }),
-  'cuenta/consultas_disponibles': row('cuenta/consultas_disponibles', {
+  'cuenta/consultas_disponibles': row({
+    parameters: [],
+    client: 'consultasDisponibles',
+    // Reads no catalog: the credit step fills in the token's count.
+    credit: 'count',
     check: plain('cuenta/consultas_disponibles'),
     answer: (): ConsultasDisponiblesBody => success({ consultas_disponibles: null }),
     testMode: test.credits,
   }),
-} as const satisfies Record<Method, AnyRow>;
+} as const satisfies Record<string, AnyRow>;
 
+export type Method = keyof typeof METHODS;
 type Rows = typeof METHODS;
 
 /** The body a method answers: its success, or an error envelope. */
 export type BodyOf<M extends Method> = (Rows[M] extends MethodRow<infer _Q, infer B, infer _C> ? B : never) | ErrorEnvelope;
 /** The typed client's method name of each method that has one. */
 export type ClientName = Exclude<{ [M in Method]: Rows[M]['client'] }[Method], undefined>;
+
+/** COPOMEX methods whose data (coordinates, INEGI localities, streets) the postal catalog does not hold: 113. */
+export const UNAVAILABLE_METHODS = [
+  'info_cp_geocoding',
+  'info_cp_geocoding_reverse',
+  'get_localidad_por_estado_municipio',
+  'get_localidad_por_clave_estado_municipio',
+  'info_localidad',
+  'get_vialidad',
+  'get_tipo_vialidad',
+] as const;
+export type UnavailableMethod = (typeof UNAVAILABLE_METHODS)[number];
 
 /** The row of a method (any row: the router calls it with the request its own check made). */
 // biome-ignore lint/suspicious/noExplicitAny: rows differ in their request; each is called with what its own check made

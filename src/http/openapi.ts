@@ -3,13 +3,13 @@
  * (`/query/<name>/{segment}`), its query parameters, the token (query or Bearer), the success
  * body (the envelope around the row's `response` schema; info_cp's full and simplified bodies)
  * and every error the row can answer, each with its HTTP status, code and message. Pure: what
- * `GET /openapi.json` serves and `cpmx openapi` prints. Reads the method table's shapes and
- * texts, never its answers: the library loads it (and them) only when the document is asked for
- * (respond.ts; in the bundles, a file of its own, scripts/bundle.mjs).
+ * `GET /openapi.json` serves and `cpmx openapi` prints. The library loads it (and the method
+ * texts) only when the document is asked for (respond.ts; in the bundles, a file of its own,
+ * scripts/bundle.mjs, which holds its own copy of the method table).
  */
 import { ERRORS, type ErrorCode } from '../core/contract.js';
 import { INFO_CP_SCHEMAS, METHOD_TEXTS, PARAMETER_TEXTS, errorsOf, valueSchema, type JsonSchema } from '../core/method-texts.js';
-import { METHOD_SHAPES, UNAVAILABLE_METHODS, shapeOf, type Method, type Parameter } from '../core/method-shapes.js';
+import { METHODS, UNAVAILABLE_METHODS, type Method, type Parameter, type SegmentKind } from '../core/methods.js';
 import { OPENAPI_PATH } from './openapi-path.js';
 
 export { OPENAPI_PATH } from './openapi-path.js';
@@ -75,7 +75,13 @@ function successSchema(method: Method): JsonSchema {
 }
 
 function operation(method: Method): Record<string, unknown> {
-  const { segment, parameters, required = [], client, credit } = shapeOf(method);
+  const { segment, parameters, required = [], client, credit } = METHODS[method] as {
+    segment?: SegmentKind;
+    parameters: readonly Parameter[];
+    required?: readonly Parameter[];
+    client?: string;
+    credit: 'spend' | 'count';
+  };
   const texts = METHOD_TEXTS[method];
   const example = texts.example;
   const cost = credit === 'spend' ? 'A success costs one credit of the token (none in test mode).' : 'Costs no credit.';
@@ -107,8 +113,8 @@ function operation(method: Method): Record<string, unknown> {
 /** The OpenAPI 3.1 document of the HTTP API. */
 export function openApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  for (const method of Object.keys(METHOD_SHAPES) as Method[]) {
-    const { segment } = shapeOf(method);
+  for (const method of Object.keys(METHODS) as Method[]) {
+    const { segment } = METHODS[method] as { segment?: SegmentKind };
     paths[`/query/${method}${segment ? `/{${segment}}` : ''}`] = { get: operation(method) };
   }
   for (const method of UNAVAILABLE_METHODS) {
