@@ -70,8 +70,12 @@ export interface HandlerHttpStat extends HttpStat {
 export interface EmbedResults {
   /** Fresh processes, interleaved: the package reading its artifact, and the app reading it and giving the bytes. */
   cold: { file: ColdStat; bytes: ColdStat };
-  /** The whole library as esbuild bundles it for a browser, minified. */
-  browserBundle: { bytes: number; gzipBytes: number };
+  /**
+   * The whole library as esbuild bundles it for a browser, minified and split as app bundlers
+   * split it: the entry a page loads, and (absent in results before they existed) the chunks
+   * it loads only on need (the OpenAPI document's builder, at GET /openapi.json).
+   */
+  browserBundle: { bytes: number; gzipBytes: number; lazyBytes?: number; lazyGzipBytes?: number };
 }
 
 /** cpmx/web and its tree (absent from runs before it was measured). */

@@ -146,7 +146,10 @@ function embedding(e: EmbedResults): string[] {
     load('a file cpmx reads (`dataPath`, the default)', e.cold.file),
     load('bytes the app gives (`createClient({ data })`)', e.cold.bytes),
     '',
-    `The library bundled for browsers (its \`browser\` build, every export kept, esbuild, minified): ${kilobytes(e.browserBundle.bytes)}, ${kilobytes(e.browserBundle.gzipBytes)} gzipped; the page then fetches the artifact itself.`,
+    `The library bundled for browsers (its \`browser\` build, every export kept, esbuild, minified): ${kilobytes(e.browserBundle.bytes)}, ${kilobytes(e.browserBundle.gzipBytes)} gzipped; the page then fetches the artifact itself.` +
+      (e.browserBundle.lazyGzipBytes === undefined
+        ? ''
+        : ` Split as app bundlers split it: the OpenAPI document's builder (\`GET /openapi.json\` of the fetch handler) is a chunk of its own, ${kilobytes(e.browserBundle.lazyBytes!)}, ${kilobytes(e.browserBundle.lazyGzipBytes)} gzipped, fetched only when the document is first asked for.`),
     '',
   ];
 }
