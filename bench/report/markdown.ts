@@ -7,6 +7,7 @@ import { CPMX_EXTRAS, OPS } from '../ops.js';
 import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
 import { count, format, kilobytes, megabytes, percent, ratio } from './format.js';
 import { missNote } from './miss-notes.js';
+import { webFirstAnswer } from './web-page.js';
 import type { Target } from './targets.js';
 
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -275,6 +276,7 @@ export function renderMarkdown(results: Results, targets: Target[]): string {
     ...(results.panel ? controlPanel(results.panel, results.machine.cpus) : []),
     ...(results.validate ? addressValidation(results.validate) : []),
     ...(results.embed ? embedding(results.embed) : []),
+    ...(results.web ? webFirstAnswer(results.web) : []),
     ...sizeOnDisk(results),
     ...build(results),
     ...diff(results),
