@@ -126,7 +126,7 @@ export async function httpLoad(options: {
     }
     const ratiosOf = (results: autocannon.Result[], bareRuns = runs.bare) => results.map((run, i) => run.requests.average / bareRuns[i]!.requests.average);
     const ratios = ratiosOf(runs.cpmx);
-    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios) };
+    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios), alternating: true };
     if (honoRuns.length > 0) measured.honoConstant = stat(honoRuns);
     if (handlers.length > 0) {
       measured.handlers = Object.fromEntries(
