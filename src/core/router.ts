@@ -3,8 +3,8 @@
  * token, parameters, lookup). What the answer costs is only named here (`credit`); the
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
-import { answerInfoCp } from './answers/catalog.js';
-import { isPostalCode } from './checks.js';
+import { infoCpRecords } from './answers/catalog.js';
+import type { Catalog } from './catalog.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import { ROWS, type RouterContext } from './methods.js';
 import { isUnavailable, parseRequestPath, type RawRequest, type Request } from './request.js';
@@ -55,13 +55,13 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
  * What `handle` answers to `info_cp` of a known, well-formed code with a real token (`type`
  * absent or `simplified`), by the same checks and the same answer, without the request and
  * answer objects `handle` makes; undefined for anything else, which `handle` then answers.
- * For callers with no credit to settle (the library client without a registry): its most
- * frequent call costs little more than the answer itself.
+ * For callers with no credit to settle (the library client without a registry, which holds its
+ * loaded catalog): its most frequent call costs little more than the answer itself. A code the
+ * catalog has is 5 ASCII digits (Catalog.postalCodeEntry checks), so no 101/102/104 check runs first.
  */
-export function infoCpBody(cp: string, simplified: boolean, context: RouterContext): Body | undefined {
-  if (!isPostalCode(cp)) return undefined;
-  const body = answerInfoCp(context.catalog(), cp, simplified);
-  return typeof body === 'number' ? undefined : body;
+export function infoCpBody(cp: string, simplified: boolean, catalog: Catalog): Body | undefined {
+  const entry = catalog.postalCodeEntry(cp);
+  return entry === undefined ? undefined : infoCpRecords(entry, cp, simplified);
 }
 
 /** Routes a request path to its answer (before the credit step). */

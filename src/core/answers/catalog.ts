@@ -4,7 +4,7 @@
  * (105, 110, 115) are answered here, a state before a municipality; everything before them is
  * the router's.
  */
-import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type Catalog } from '../catalog.js';
+import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type Catalog, type CodeEntry } from '../catalog.js';
 import {
   success,
   type CitiesByStateCodeBody,
@@ -74,9 +74,13 @@ export function answerCitiesByStateCode(catalog: Catalog, clave: string): Cities
 
 /** `info_cp`'s body for a code that passed its checks, or 105. */
 export function answerInfoCp(catalog: Catalog, cp: string, simplified: boolean): InfoCpBody | ErrorCode {
-  const code = catalog.codeIndex(cp);
-  if (code < 0) return 105;
-  return simplified ? simplifiedRecord(catalog, code, cp) : fullRecords(catalog, code, cp);
+  const entry = catalog.postalCodeEntry(cp);
+  return entry === undefined ? 105 : infoCpRecords(entry, cp, simplified);
+}
+
+/** `info_cp`'s body for code `cp`, from its entry. */
+export function infoCpRecords(entry: CodeEntry, cp: string, simplified: boolean): InfoCpBody {
+  return simplified ? simplifiedRecord(entry, cp) : fullRecords(entry, cp);
 }
 
 /** The municipalities a request names (all of that name, or the one in `estado`), or 110 / 115. */
@@ -113,8 +117,7 @@ export function answerSearchCpAdvanced(catalog: Catalog, request: SearchCpAdvanc
   return success({ cp: municipality < 0 ? catalog.codesOfState(state, limit) : catalog.codesOfMunicipalities([municipality], limit) });
 }
 
-function fullRecords(catalog: Catalog, code: number, cp: string): SuccessEnvelope<PostalCodeRecord>[] {
-  const entry = catalog.codeEntry(code);
+function fullRecords(entry: CodeEntry, cp: string): SuccessEnvelope<PostalCodeRecord>[] {
   const n = entrySettlements(entry);
   const municipio = entry[ENTRY_MUNICIPIO]!;
   const estado = entry[ENTRY_ESTADO]!;
@@ -132,8 +135,7 @@ function fullRecords(catalog: Catalog, code: number, cp: string): SuccessEnvelop
 }
 
 /** Fresh objects each time from the code's kept entry: a caller that changes its answer changes no other. */
-function simplifiedRecord(catalog: Catalog, code: number, cp: string): SuccessEnvelope<SimplifiedPostalCodeRecord> {
-  const entry = catalog.codeEntry(code);
+function simplifiedRecord(entry: CodeEntry, cp: string): SuccessEnvelope<SimplifiedPostalCodeRecord> {
   const n = entrySettlements(entry);
   return {
     error: false,
