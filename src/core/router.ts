@@ -5,6 +5,7 @@
  */
 import { infoCpRecords } from './answers/catalog.js';
 import type { Catalog } from './catalog.js';
+import { isPostalCode } from './checks.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import { ROWS, type RouterContext } from './methods.js';
 import { isUnavailable, parseRequestPath, type RawRequest, type Request } from './request.js';
@@ -52,16 +53,17 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
 }
 
 /**
- * What `handle` answers to `info_cp` of a known, well-formed code with a real token (`type`
- * absent or `simplified`), by the same checks and the same answer, without the request and
- * answer objects `handle` makes; undefined for anything else, which `handle` then answers.
- * For callers with no credit to settle (the library client without a registry, which holds its
- * loaded catalog): its most frequent call costs little more than the answer itself. A code the
- * catalog has is 5 ASCII digits (Catalog.postalCodeEntry checks), so no 101/102/104 check runs first.
+ * What `handle` answers to `info_cp` of a well-formed code with a real token (`type` absent or
+ * `simplified`), by the same checks and the same answer (105 for a code the catalog lacks),
+ * without the request and answer objects `handle` makes; undefined for anything else (101, 102,
+ * 104), which `handle` then answers. For callers with no credit to settle (the library client
+ * without a registry, which holds its loaded catalog): its most frequent call costs little more
+ * than the answer itself.
  */
 export function infoCpBody(cp: string, simplified: boolean, catalog: Catalog): Body | undefined {
   const entry = catalog.postalCodeEntry(cp);
-  return entry === undefined ? undefined : infoCpRecords(entry, cp, simplified);
+  if (entry !== undefined) return infoCpRecords(entry, cp, simplified);
+  return isPostalCode(cp) ? failure(105) : undefined;
 }
 
 /** Routes a request path to its answer (before the credit step). */
