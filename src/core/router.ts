@@ -3,7 +3,7 @@
  * token, parameters, lookup). What the answer costs is only named here (`credit`); the
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
-import { infoCpRecords } from './answers/catalog.js';
+import { fullRecords, simplifiedRecord } from './answers/catalog.js';
 import type { Catalog } from './catalog.js';
 import { isPostalCode } from './checks.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
@@ -62,7 +62,7 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
  */
 export function infoCpBody(cp: string, simplified: boolean, catalog: Catalog): Body | undefined {
   const entry = catalog.postalCodeEntry(cp);
-  if (entry !== undefined) return infoCpRecords(entry, cp, simplified);
+  if (entry !== undefined) return simplified ? simplifiedRecord(entry, cp) : fullRecords(entry, cp);
   return isPostalCode(cp) ? failure(105) : undefined;
 }
 
