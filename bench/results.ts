@@ -70,8 +70,12 @@ export interface HandlerHttpStat extends HttpStat {
 export interface EmbedResults {
   /** Fresh processes, interleaved: the package reading its artifact, and the app reading it and giving the bytes. */
   cold: { file: ColdStat; bytes: ColdStat };
-  /** The whole library as esbuild bundles it for a browser, minified. */
-  browserBundle: { bytes: number; gzipBytes: number };
+  /**
+   * The whole library as esbuild bundles it for a browser, minified and split as app bundlers
+   * split it: the entry a page loads, and (absent in results before they existed) the chunks
+   * it loads only on need (the OpenAPI document's builder, at GET /openapi.json).
+   */
+  browserBundle: { bytes: number; gzipBytes: number; lazyBytes?: number; lazyGzipBytes?: number };
 }
 
 /** cpmx/web and its tree (absent from runs before it was measured). */
@@ -88,7 +92,15 @@ export interface WebResults {
   /** The artifact gzipped: what the library's browser build fetches before its first answer. */
   artifactGzipBytes: number;
   /** First answer of a cold page in Chromium over loopback (ms from navigation); null without a browser. */
-  firstAnswer: { webMs: Spread; libraryMs: Spread; ratio: number } | null;
+  firstAnswer: {
+    webMs: Spread;
+    libraryMs: Spread;
+    ratio: number;
+    /** An empty cold page's one module script (absent from runs before it was measured): Chromium's own part. */
+    floorMs?: Spread;
+    /** The web page's moments, medians over its runs, ms from navigation start (see bench/measure/web.ts `WebPagePhases`). */
+    phasesMs?: { html: number; module: number; asked: number; files: number; answered: number };
+  } | null;
 }
 
 /** `cpmx serve` answering paying requests with no registry, a SQLite one and a PostgreSQL one. */

@@ -4,18 +4,16 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ArtifactHeader } from '../src/core/format.js';
+import { loadCatalog } from '../src/client/catalog-source.js';
+import { ArtifactError } from '../src/core/catalog.js';
+import type { DroppedCorrection, HistorySummary } from '../src/core/catalog-history.js';
 import { defaultArtifactPath } from '../src/paths.js';
+import { compileSuccessor, type Predecessor } from './carry-forward.js';
+import { compileArtifact, compileCatalog, type CompileOptions, type Compiled } from './compile.js';
 import { ArtifactWriteError, CatalogError } from './errors.js';
 import { defaultCatalogPaths } from './locations.js';
-import { decodeCatalog } from '../src/core/catalog.js';
-import type { HistorySummary } from '../src/core/catalog-history.js';
-import { readCorrections } from './corrections.js';
-import { catalogHistory } from './history.js';
-import { openCatalog } from './open-catalog.js';
-import { provenance } from './provenance.js';
 import { readCatalogs, type ReadOptions } from './read-catalogs.js';
-import { checkArtifactPath, encodeArtifact, writeFileAtomic } from './write.js';
+import { checkArtifactPath, writeFileAtomic } from './write.js';
 
 export interface CatalogLocation {
   /** The first (or only) catalog. */
@@ -50,6 +48,8 @@ export interface BuildOptions extends CompileOptions {
   out?: string;
   /** Recorded in the header as the build time; default now (the CLI takes SOURCE_DATE_EPOCH). */
   builtAt?: Date;
+  /** Build as the successor of the artifact at `out` (build/carry-forward.ts): its corrections re-applied, its history carried forward. */
+  update?: boolean;
 }
 
 export interface BuildSummary {
@@ -69,43 +69,21 @@ export interface BuildSummary {
   milliseconds: number;
   /** Corrections applied (0 without --corrections). */
   corrections: number;
+  /** With `update`: the artifact's corrections that no longer apply, dropped now. */
+  dropped: DroppedCorrection[];
   /** With --previous: the codes recorded as retired and as added since an earlier catalog. */
   history: HistorySummary | undefined;
 }
 
-export interface CompileOptions extends Omit<ReadOptions, 'corrections'> {
-  /** A corrections file (CSV, build/corrections.ts) to apply; refused wholly if any row does not apply. */
-  corrections?: string | undefined;
-  /** Earlier catalogs (files or artifacts) whose codes this one lacks are recorded as retired (build/history.ts). */
-  previous?: readonly string[] | undefined;
-}
-
-/** Reads the catalog(s) and compiles them into the artifact's bytes, writing nothing (`cpmx serve --refresh-every` checks them first). */
-export async function compileArtifact(paths: readonly string[], builtAt: Date, { corrections, previous = [], ...options }: CompileOptions = {}): Promise<{ bytes: Buffer; header: ArtifactHeader }> {
-  const correctionsFile = corrections === undefined ? undefined : await readCorrections(corrections);
-  const { model, sources, corrections: applied } = await readCatalogs(paths, { ...options, corrections: correctionsFile });
-  const artifact = model.toArtifact({ ...provenance(sources, builtAt), ...(applied ? { corrections: applied } : {}) });
-  let bytes = encodeArtifact(artifact);
-  if (previous.length) {
-    const earlier = [];
-    for (const path of previous) earlier.push({ catalog: await openCatalog(path, options), path });
-    const { data, summary } = catalogHistory(decodeCatalog(bytes, paths.join(' + ')), paths.join(' + '), earlier);
-    artifact.header.history = summary;
-    artifact.history = Buffer.from(JSON.stringify(data));
-    bytes = encodeArtifact(artifact);
-  }
-  return { bytes, header: artifact.header };
-}
-
 /** Compiles the catalog(s) at `source` into the artifact at `out`; throws CatalogError on bad input. */
-export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), corrections, previous = [], ...options }: BuildOptions): Promise<BuildSummary> {
+export async function buildArtifact({ source, out = defaultArtifactPath(), builtAt = new Date(), corrections, previous = [], update = false, ...options }: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const paths = typeof source === 'string' ? [source] : [...source];
   // The catalogs (and the corrections and earlier catalogs) are never written over (`-` is
   // stdin); a path that cannot be written is refused before anything is read, not after.
   const inputs = [...paths, ...(corrections ? [corrections] : []), ...previous].map((path) => (path === '-' ? 0 : path));
   checkArtifactPath(resolve(out), inputs);
-  const compiled = await compileArtifact(paths, builtAt, { ...options, corrections, previous });
+  const compiled = update ? await compileSuccessor(paths, builtAt, predecessorAt(resolve(out)), options) : await compileArtifact(paths, builtAt, { ...options, corrections, previous });
   const bytes = writeFileAtomic(resolve(out), compiled.bytes, inputs);
   const { header } = compiled;
   return {
@@ -122,8 +100,19 @@ export async function buildArtifact({ source, out = defaultArtifactPath(), built
     bytes,
     milliseconds: performance.now() - started,
     corrections: header.corrections?.applied.length ?? 0,
+    dropped: compiled.dropped,
     history: header.history,
   };
 }
 
-export { ArtifactWriteError, CatalogError, defaultCatalogPaths, readCatalogs, type ReadOptions };
+/** The artifact `--update` builds the successor of; CatalogError when there is none to read. */
+function predecessorAt(path: string): Predecessor {
+  try {
+    return { catalog: loadCatalog(path), path };
+  } catch (error) {
+    if (!(error instanceof ArtifactError)) throw error;
+    throw new CatalogError(path, `--update builds over the artifact there, and it cannot be read (${error.reason}); build without --update first`);
+  }
+}
+
+export { ArtifactWriteError, CatalogError, compileArtifact, compileCatalog, defaultCatalogPaths, readCatalogs, type CompileOptions, type Compiled, type ReadOptions };

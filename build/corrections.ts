@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { CORRECTION_ACTIONS, type Correction, type CorrectionAction, type CorrectionsRecord } from '../src/core/catalog-history.js';
+import { CORRECTION_ACTIONS, type Correction, type CorrectionAction, type CorrectionsRecord, type DroppedCorrection } from '../src/core/catalog-history.js';
 import { foldForMatch } from '../src/core/names.js';
 import { CatalogError } from './errors.js';
 import type { CatalogRow } from './reader.js';
@@ -157,6 +157,53 @@ interface Touched {
  * is gone from the catalog.
  */
 export function applyCorrections(rows: readonly CatalogRow[], corrections: CorrectionsFile): { rows: CatalogRow[]; record: CorrectionsRecord } {
+  const result = correct(rows, corrections);
+  if ('problems' in result) refuse(corrections.path, result.problems);
+  return result as { rows: CatalogRow[]; record: CorrectionsRecord };
+}
+
+/**
+ * The corrections an artifact records, as a file read again (its rows passed their form check
+ * when it was built): what a scheduled refresh and `cpmx build --update` re-apply to a newer
+ * catalog. `where` names them in errors.
+ */
+export function recordedCorrections(record: CorrectionsRecord, where: string): CorrectionsFile {
+  return { path: where, file: record.file, sha256: record.sha256, rows: record.applied.map((row) => ({ ...row })), problems: [] };
+}
+
+/**
+ * `corrections` applied to a newer catalog, where some may no longer apply (Correos fixed the
+ * error, the code is gone): those are dropped, each with its problem as the reason and
+ * `catalogDate` as when, and the rest applied by the same rule as applyCorrections (dropping one
+ * may change whether another applies, so it is checked again until all that are left apply).
+ * The record lists the rows applied and, after `earlier` (the record's earlier drops), the dropped ones.
+ */
+export function reapplyCorrections(
+  rows: readonly CatalogRow[],
+  corrections: CorrectionsFile,
+  catalogDate: string | null,
+  earlier: readonly DroppedCorrection[] = [],
+): { rows: CatalogRow[]; record: CorrectionsRecord; dropped: DroppedCorrection[] } {
+  const dropped: DroppedCorrection[] = [];
+  let kept = corrections.rows;
+  for (;;) {
+    const result = correct(rows, { ...corrections, rows: kept });
+    if (!('problems' in result)) {
+      const all = [...earlier, ...dropped];
+      return { rows: result.rows, record: { ...result.record, ...(all.length ? { dropped: all } : {}) }, dropped };
+    }
+    const reasons = new Map<number, string>();
+    for (const problem of result.problems) if (!reasons.has(problem.line)) reasons.set(problem.line, problem.reason);
+    const left = kept.filter((row) => !reasons.has(row.line));
+    // A problem on no row of the file (never expected) must not loop: refuse as a build does.
+    if (left.length === kept.length) refuse(corrections.path, result.problems);
+    for (const row of kept) if (reasons.has(row.line)) dropped.push({ ...row, reason: reasons.get(row.line)!, droppedAt: catalogDate });
+    kept = left;
+  }
+}
+
+/** The catalog's rows with `corrections` applied, or every problem found when any does not apply. */
+function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { rows: CatalogRow[]; record: CorrectionsRecord } | { problems: Problem[] } {
   const byCode = new Map<string, number[]>();
   const municipalities = new Map<number, Municipality>();
   const cityKeys = new Map<number, Map<string, number>>();
@@ -331,7 +378,7 @@ export function applyCorrections(rows: readonly CatalogRow[], corrections: Corre
     const left = byCode.get(cp)!.filter((i) => !removed.has(i));
     if (!left.length && !added.has(cp)) problems.push({ line: move.line, reason: `postal code ${cp} is moved, but every settlement of it is removed` });
   }
-  refuse(corrections.path, problems);
+  if (problems.length) return { problems };
 
   const out: CatalogRow[] = [];
   const pending = [...newCodes.keys()].sort();

@@ -8,7 +8,8 @@
  * about the states it does not cover (a per-state download): a code counts as absent from a
  * catalog only when that catalog has its state, and as retired only when the catalog being built
  * has its state. An earlier artifact given as OLD brings its own history along, so monthly
- * builds need only the last artifact, not every catalog since the first.
+ * builds need only the last artifact, not every catalog since the first (and a scheduled refresh
+ * carries the served artifact's history forward by the same rule: build/carry-forward.ts).
  */
 import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type Catalog } from '../src/core/catalog.js';
 import type { HistoryData, HistorySummary, LastPlace, PreviousCatalog, RetiredCode } from '../src/core/catalog-history.js';
@@ -59,7 +60,7 @@ export function catalogHistory(current: Catalog, currentPath: string, previous: 
   const earlier = previous.map(({ catalog, path }) => dated(catalog, path, 'an earlier catalog'));
   for (const entry of earlier) {
     if (entry.time >= now.time) {
-      throw new CatalogError(entry.path, `is dated ${entry.date}, not before the catalog being built (${now.date}); --previous takes earlier catalogs`);
+      throw new CatalogError(entry.path, `is dated ${entry.date}, not before the catalog being built (${now.date}); only an older catalog's codes can be recorded as retired (--previous takes earlier catalogs)`);
     }
   }
   // Oldest first; the stable sort keeps the order given between catalogs of one date.
@@ -106,12 +107,16 @@ export function catalogHistory(current: Catalog, currentPath: string, previous: 
     retired[cp] = record;
   }
   const sorted = Object.fromEntries(Object.entries(retired).sort(([a], [b]) => (a < b ? -1 : 1)));
-  const previousCatalogs: PreviousCatalog[] = earlier.map((entry) => ({
-    file: entry.catalog.header.source.file,
-    sha256: entry.catalog.header.source.sha256,
-    date: entry.date,
-    codes: entry.catalog.codeCount,
-  }));
+  // The catalogs known: those given, and those an earlier artifact was itself compared with (so
+  // that a history carried from artifact to artifact keeps counting them), once each, oldest first.
+  const known = new Map<string, PreviousCatalog>();
+  for (const entry of earlier) {
+    for (const before of entry.catalog.header.history?.previous ?? []) known.set(before.sha256, before);
+    const { file, sha256 } = entry.catalog.header.source;
+    known.set(sha256, { file, sha256, date: entry.date, codes: entry.catalog.codeCount });
+  }
+  known.delete(current.header.source.sha256);
+  const previousCatalogs = [...known.values()].sort((a, b) => recordedTime(a.date) - recordedTime(b.date));
   return {
     data: { catalogDate: now.date, retired: sorted, added },
     summary: { previous: previousCatalogs, retired: Object.keys(sorted).length, added: Object.keys(added).length },

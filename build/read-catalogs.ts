@@ -2,10 +2,11 @@
  * Reads one catalog, or several per-state files merged, into one model, with an operator's
  * corrections applied: what `cpmx build` compiles and what `cpmx diff` compares.
  */
-import type { CorrectionsRecord } from '../src/core/catalog-history.js';
-import { applyCorrections, type CorrectionsFile } from './corrections.js';
+import type { CorrectionsRecord, DroppedCorrection } from '../src/core/catalog-history.js';
+import { applyCorrections, reapplyCorrections, type CorrectionsFile } from './corrections.js';
 import { CatalogError } from './errors.js';
 import { SourceMerge } from './merge.js';
+import { provenance } from './provenance.js';
 import { CatalogModel } from './model.js';
 import { CatalogReader, DEFAULT_LIMITS, type CatalogRow, type CatalogSourceInfo, type ReadLimits } from './reader.js';
 
@@ -18,6 +19,11 @@ export interface ReadOptions {
   onWaiting?: (path: string) => void;
   /** Corrections to apply to the catalog read (build/corrections.ts). */
   corrections?: CorrectionsFile;
+  /**
+   * The corrections are an artifact's, re-applied to a newer catalog: those that no longer
+   * apply are dropped (listed after `earlier`, the artifact's earlier drops), not refused.
+   */
+  reapply?: { earlier: readonly DroppedCorrection[] };
 }
 
 /**
@@ -27,7 +33,7 @@ export interface ReadOptions {
 export async function readCatalogs(
   paths: readonly string[],
   options: ReadOptions = {},
-): Promise<{ model: CatalogModel; sources: CatalogSourceInfo[]; corrections?: CorrectionsRecord }> {
+): Promise<{ model: CatalogModel; sources: CatalogSourceInfo[]; corrections?: CorrectionsRecord; dropped?: DroppedCorrection[] }> {
   if (!paths.length) throw new TypeError('readCatalogs needs at least one catalog path');
   const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, v]) => v !== undefined)) };
   const merge = new SourceMerge(paths.length > 1);
@@ -61,14 +67,14 @@ export async function readCatalogs(
   }
   if (!kept || !options.corrections) return { model, sources };
   const wheres = new Map(kept.map(({ row, where }) => [row, where]));
-  const corrected = applyCorrections(
-    kept.map(({ row }) => row),
-    options.corrections,
-  );
+  const rowsRead = kept.map(({ row }) => row);
+  const corrected = options.reapply
+    ? reapplyCorrections(rowsRead, options.corrections, provenance(sources, new Date()).source.date ?? null, options.reapply.earlier)
+    : { ...applyCorrections(rowsRead, options.corrections), dropped: undefined };
   for (const row of corrected.rows) {
     // A row a correction made is named as coming from the corrections file.
     model.readingFrom(wheres.get(row) ?? options.corrections.path);
     model.add(row);
   }
-  return { model, sources, corrections: corrected.record };
+  return { model, sources, corrections: corrected.record, ...(corrected.dropped ? { dropped: corrected.dropped } : {}) };
 }

@@ -64,6 +64,19 @@ export function packageArtifactPath() {
   },
 };
 
+/** The CommonJS bundles' built-ins: `require`, at first use (src/client/node-builtins.ts is the ES modules' way). */
+const commonJsBuiltins = {
+  name: 'commonjs-builtins',
+  setup(bundler) {
+    bundler.onLoad({ filter: /src[\\/]client[\\/]node-builtins\.ts$/ }, () => ({
+      loader: 'js',
+      contents: `export const nodeFs = () => require('node:fs');
+export const nodeZlib = () => require('node:zlib');
+`,
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -87,15 +100,39 @@ function refuse(result, pattern, why) {
   }
 }
 
-await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' });
+/**
+ * What only `GET /openapi.json` needs (the OpenAPI builder, the method table's texts and
+ * schemas) is a file of its own beside each library bundle, imported by src/http/respond.ts at
+ * the document's first request: importing cpmx, opening the artifact and answering load and
+ * compile none of it, and a browser app's bundler makes it a chunk of its own.
+ */
+function lazyOpenApi(file) {
+  return {
+    name: 'lazy-openapi',
+    setup(bundler) {
+      bundler.onResolve({ filter: /\/openapi\.js$/ }, (args) =>
+        resolve(args.resolveDir, args.path) === resolve('src/http/openapi.js') && args.kind === 'dynamic-import' ? { path: `./${file}`, external: true } : undefined,
+      );
+    },
+  };
+}
+
+await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js')] });
+// The document's own file: no `node:` module, so browsers and edge runtimes load it as Node does.
+await build({ ...common, platform: 'neutral', entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
 
-const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [commonJsArtifact] };
+const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [commonJsArtifact, commonJsBuiltins] };
 // Types for require(): TypeScript reads a .d.ts of this ES module package as an ES module, which
 // a CommonJS file may not import under `module: node16`; a .d.cts that re-exports it may.
 writeFileSync('dist/cpmx.d.cts', "export * from './src/index.js';\n");
 writeFileSync('dist/validate.d.cts', "export * from './src/validate/index.js';\n");
-refuse(await build({ ...commonJs, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
+refuse(
+  await build({ ...commonJs, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs')] }),
+  /import\.meta/,
+  'import.meta, which CommonJS has not',
+);
+await build({ ...commonJs, entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
 refuse(await build({ ...commonJs, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
 
 /** A build for browsers, edge and worker runtimes: everything bundled, and refused if it holds anything of Node. */
@@ -106,7 +143,7 @@ async function forBrowsers(options) {
 
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
-  plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')],
+  plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), lazyOpenApi('cpmx-openapi.js')],
 });
 // cpmx/web is for pages that load it as it is: minified. What only some answers need (the
 // reading of names past their catalog spellings, with the tables of core/name-forms.ts; the

@@ -40,6 +40,7 @@ export type {
   Correction,
   CorrectionAction,
   CorrectionsRecord,
+  DroppedCorrection,
   HistorySummary,
   LastPlace,
   PreviousCatalog,

@@ -119,14 +119,17 @@ describe('the report of the committed run', () => {
       moduleGzipBytes: 7800,
       formModuleGzipBytes: 800,
       artifactGzipBytes: 960_000,
-      firstAnswer: { webMs: spreadOf(40), libraryMs: spreadOf(120), ratio: 3 },
+      firstAnswer: { webMs: spreadOf(40), libraryMs: spreadOf(120), ratio: 3, floorMs: spreadOf(15), phasesMs: { html: 4, module: 18, asked: 24, files: 33, answered: 40 } },
     };
     const judged = renderReport(withWeb);
     const row = (start: string) => judged.targets.find((t) => t.name.startsWith(start));
     expect(row('cpmx/web: one random code')).toMatchObject({ value: '3.3 KB', pass: true });
     expect(row('cpmx/web: a form’s three selects, every municipality, largest')).toMatchObject({ value: '16.3 KB', pass: true });
     expect(row('cpmx/web module')).toMatchObject({ value: '7.6 KB', pass: true });
-    expect(row('cpmx/web: first answer')).toMatchObject({ pass: true, value: expect.stringMatching(/3\.0× faster/) });
+    expect(row('cpmx/web: first answer')).toMatchObject({ pass: true, value: expect.stringMatching(/3\.0× faster; an empty page 15\.0 ms/) });
+    // Where the time went: the empty page's floor, and each step of the web page's.
+    expect(judged.markdown).toContain('| cpmx/web, one code | 40.0 ms | 25.0 ms |');
+    expect(judged.markdown).toContain('| the code’s files have arrived | 33.0 ms | 9.0 ms |');
     expect(row('cpmx export web')).toMatchObject({ pass: false });
     expectEveryTargetShown(judged.markdown, judged.targets);
   });

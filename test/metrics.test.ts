@@ -392,7 +392,7 @@ describe('the exposition text', () => {
     const store = 'a\\b "c"\nd';
     const text = renderMetrics({
       counters: emptyCounters(),
-      gauges: { processes: 1, connectionsOpen: 0, catalogsLoaded: 1, catalogAgeSeconds: 10, catalogTimestamp: 5, catalogBuilds: {}, registryStore: store, registryUnavailable: 0, registryWaiting: 0 },
+      gauges: { processes: 1, connectionsOpen: 0, catalogsLoaded: 1, catalogAgeSeconds: 10, catalogTimestamp: 5, catalogBuilds: {}, catalogCorrections: null, registryStore: store, registryUnavailable: 0, registryWaiting: 0 },
     });
     expect(text).toContain('cpmx_registry_up{store="a\\\\b \\"c\\"\\nd"} 1');
     const families = new Map((parsePrometheusTextFormat(text) as Family[]).map((f) => [f.name, f]));

@@ -31,6 +31,8 @@ describe('the tarball', () => {
       'data/cpmx.msgpack',
       'dist/cli-*.js',
       'dist/cli.js',
+      'dist/cpmx-openapi.cjs',
+      'dist/cpmx-openapi.js',
       'dist/cpmx.cjs',
       'dist/cpmx.d.cts',
       'dist/cpmx.js',

@@ -320,6 +320,34 @@ describe.each(STORES)('the $name registry', (store) => {
       }
     });
 
+    it('makes a log-in’s session, ends the browser’s old one and forgets its attempts in one transaction', async () => {
+      for (const [, panel] of stores()) {
+        const account = (await panel.createAccount({ email: email(), name: 'Entrada', passwordHash: 'x', credits: 1 }))!;
+        const now = Date.now();
+        const key = { key: `cuenta:${randomUUID()}`, limit: 3, windowMs: 60_000 };
+        const [old, fresh, other] = [randomUUID(), randomUUID(), randomUUID()];
+        await panel.createSession(old, account.id, now, now + 60_000);
+        await panel.createSession(other, account.id, now, now + 60_000);
+        await panel.attempt([key], now);
+        const right = (await panel.attempt([key], now))!;
+        await panel.createSession(fresh, account.id, now, now + 60_000, { ends: old, forgets: right });
+        expect(await panel.session(fresh, now)).toMatchObject({ id: account.id });
+        expect(await panel.session(old, now)).toBeUndefined();
+        // Only the browser's own session ends, and only the right attempt is forgotten: 1 + 1 more of 3.
+        expect(await panel.session(other, now)).toMatchObject({ id: account.id });
+        expect(await panel.attempt([key], now)).toHaveLength(1);
+        expect(await panel.attempt([key], now)).toHaveLength(1);
+        expect(await panel.attempt([key], now)).toBeUndefined();
+        // A session id taken already fails the whole step: the old session and the attempts stay as they were.
+        const second = { key: `cuenta:${randomUUID()}`, limit: 2, windowMs: 60_000 };
+        const left = (await panel.attempt([second], now))!;
+        await expect(panel.createSession(fresh, account.id, now, now + 60_000, { ends: other, forgets: left })).rejects.toThrow();
+        expect(await panel.session(other, now)).toMatchObject({ id: account.id });
+        expect(await panel.attempt([second], now)).toHaveLength(1);
+        expect(await panel.attempt([second], now)).toBeUndefined();
+      }
+    });
+
     it('ends every session of an account whose password is set, promotes only when asked, and rehashes only from the hash it was given', async () => {
       for (const [, panel] of stores()) {
         const address = email();

@@ -2,6 +2,9 @@
  * cpmx where it is embedded: the cold start of the bytes path (the app reads the artifact and
  * gives its bytes) next to the file path, in fresh processes interleaved; and the size a web
  * page pays for the library, bundled for browsers by esbuild and minified, raw and gzipped.
+ * The bundle is split as app bundlers split it (webpack, Vite and Rollup always, esbuild with
+ * `splitting`): what a dynamic `import()` loads is a chunk of its own, fetched when that code
+ * first runs. The page pays the entry; the chunks are reported beside it.
  */
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -9,11 +12,15 @@ import type { EmbedResults } from '../results.js';
 import { coldRun, coldStat, type ColdSample } from './cold-starts.js';
 
 export interface BrowserBundle {
+  /** The entry chunk: what the page loads. */
   text: string;
   /** The files esbuild read, as its metafile names them (`node:…` for a Node module). */
   inputs: string[];
+  /** The entry chunk's size, raw and gzipped. */
   bytes: number;
   gzipBytes: number;
+  /** The chunks the entry loads by dynamic import only, by file name (`./name` from the entry), with the files each holds. */
+  lazy: Record<string, { text: string; inputs: string[]; bytes: number; gzipBytes: number }>;
 }
 
 /**
@@ -29,21 +36,47 @@ export async function bundleForBrowser(entry: { file: string } | { source: strin
     format: 'esm',
     target: 'es2022',
     minify: true,
+    splitting: true,
+    outdir: 'out',
+    chunkNames: '[name]-[hash]',
     write: false,
     metafile: true,
     logLevel: 'error',
   });
-  const output = result.outputFiles[0]!;
-  return { text: output.text, inputs: Object.keys(result.metafile.inputs), bytes: output.contents.length, gzipBytes: gzipSync(output.contents).length };
+  const outputs = Object.entries(result.metafile.outputs);
+  // The entry is the chunk no other imports (a dynamically imported file is an entry point of its own too).
+  const imported = new Set(outputs.flatMap(([, output]) => output.imports.map((chunk) => chunk.path)));
+  const entries = outputs.filter(([path, output]) => output.entryPoint !== undefined && !imported.has(path));
+  if (entries.length !== 1) throw new Error(`expected one entry chunk, got ${entries.map(([file]) => file).join(', ')}`);
+  const [entryFile, entryOutput] = entries[0]!;
+  // Every other chunk must be one the entry reaches by dynamic import only: a static one is paid by the page too.
+  if (entryOutput.imports.some((imported) => !imported.external && imported.kind !== 'dynamic-import')) {
+    throw new Error(`the entry imports chunks statically: ${entryOutput.imports.map((imported) => imported.path).join(', ')}`);
+  }
+  const file = (path: string) => result.outputFiles.find((output) => output.path.endsWith(`/${path}`))!;
+  const sized = (path: string) => {
+    const output = file(path);
+    return { text: output.text, bytes: output.contents.length, gzipBytes: gzipSync(output.contents).length };
+  };
+  const lazy: BrowserBundle['lazy'] = {};
+  for (const [path, output] of outputs) {
+    if (path !== entryFile) lazy[path.replace(/^out\//, '')] = { ...sized(path), inputs: Object.keys(output.inputs) };
+  }
+  return { ...sized(entryFile), inputs: Object.keys(result.metafile.inputs), lazy };
 }
 
 /** The library's browser build, as an app's bundler makes it: every export kept. */
 async function browserBundle(root: string): Promise<EmbedResults['browserBundle']> {
-  const { inputs, bytes, gzipBytes } = await bundleForBrowser({ source: "export * from 'cpmx';", resolveDir: root });
+  const { inputs, bytes, gzipBytes, lazy } = await bundleForBrowser({ source: "export * from 'cpmx';", resolveDir: root });
   if (!inputs.some((input) => input.endsWith('dist/cpmx.web.js')) || inputs.some((input) => input.startsWith('node:'))) {
     throw new Error(`the browser bundle is not the web build alone: ${inputs.join(', ')}`);
   }
-  return { bytes, gzipBytes };
+  // What is left out of the page's bytes is only what GET /openapi.json needs: no lookup code.
+  const lazyInputs = Object.values(lazy).flatMap((chunk) => chunk.inputs);
+  if (lazyInputs.some((input) => !input.endsWith('dist/cpmx-openapi.js'))) throw new Error(`a lazy chunk holds more than the OpenAPI document's file: ${lazyInputs.join(', ')}`);
+  const lazyBytes = Object.values(lazy).reduce((sum, chunk) => sum + chunk.bytes, 0);
+  const lazyGzipBytes = Object.values(lazy).reduce((sum, chunk) => sum + chunk.gzipBytes, 0);
+  return { bytes, gzipBytes, lazyBytes, lazyGzipBytes };
 }
 
 export async function measureEmbedding(options: { root: string; compiled: string; work: string; runs: number; code: string }): Promise<EmbedResults> {

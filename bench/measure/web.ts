@@ -2,7 +2,8 @@
  * cpmx/web: the time `cpmx export web` takes over the whole catalog; the bytes one code and
  * one form cost from a cold cache, counted as a plain static server sends them (gzipped) to
  * fresh clients; the module's size; and the first answer of a cold page in Chromium over
- * loopback, side by side with the library's browser build, which fetches the whole artifact.
+ * loopback, side by side with the library's browser build, which fetches the whole artifact, and
+ * with an empty page (Chromium's own floor); the web page's time split by its resource timings.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import type { CpmxClient } from '../../src/client/client.js';
 import type { WebClient } from '../../src/web/client.js';
 import type { WebResults } from '../results.js';
 import { staticServer } from '../static-server.js';
+import { staticServerThread } from '../static-thread.js';
 import { median, spread } from '../stats.js';
 import { random } from '../workload.js';
 
@@ -45,12 +47,60 @@ const body = await createWebClient({ base: '/tree/', token: 'demo' }).infoCp('09
 globalThis.answered = [performance.now(), body.length];
 </script>`;
 
+/**
+ * The floor under both pages: a cold page whose one module script answers at once, with nothing
+ * to fetch. What it takes is Chromium's own (a new profile, a renderer, the HTML, a module):
+ * no client can answer sooner, so a page's time minus this is what its fetching and code cost.
+ */
+const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
+globalThis.answered = [performance.now(), 1];
+</script>`;
+
 const LIBRARY_PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
 import { createClient } from '/lib/cpmx.web.js';
 const data = new Uint8Array(await (await fetch('/data/cpmx.msgpack')).arrayBuffer());
 const body = createClient({ data, token: 'demo' }).infoCp('09810');
 globalThis.answered = [performance.now(), body.length];
 </script>`;
+
+/** A page's timings as Chromium recorded them (ms from navigation start): the HTML's, and each fetched file's. */
+interface PageTimings {
+  html: number;
+  files: { path: string; start: number; end: number }[];
+}
+
+/** Evaluated in the page (a string: no DOM types here): its navigation and resource entries (PerformanceResourceTiming). */
+const PAGE_TIMINGS = `({
+  html: performance.getEntriesByType('navigation')[0].responseEnd,
+  files: performance.getEntriesByType('resource').map((e) => ({ path: new URL(e.name).pathname, start: e.startTime, end: e.responseEnd })),
+})`;
+
+/**
+ * Where the web page's first answer spent its time, each a moment from navigation start: the
+ * HTML arrived; the module and the manifest (fetched together, preloaded) arrived; the client
+ * asked for the tree files the code needs (the module has run: this is when its code first
+ * fetched); those files arrived; the answer was made.
+ */
+export interface WebPagePhases {
+  html: number;
+  module: number;
+  asked: number;
+  files: number;
+  answered: number;
+}
+
+export function webPagePhases(timings: PageTimings, answered: number): WebPagePhases {
+  const module = timings.files.filter((f) => f.path === '/lib/web.js' || f.path === '/tree/manifest.json');
+  const tree = timings.files.filter((f) => f.path.startsWith('/tree/') && f.path !== '/tree/manifest.json');
+  if (module.length !== 2 || tree.length === 0) throw new Error(`the web page fetched ${timings.files.map((f) => f.path).join(', ')}: not the module, the manifest and the code's files`);
+  return {
+    html: timings.html,
+    module: Math.max(...module.map((f) => f.end)),
+    asked: Math.min(...tree.map((f) => f.start)),
+    files: Math.max(...tree.map((f) => f.end)),
+    answered,
+  };
+}
 
 export async function measureWeb(options: WebBenchOptions): Promise<WebResults> {
   const { root, artifact, work, node, log } = options;
@@ -71,7 +121,9 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebResults> 
   mkdirSync(pages);
   writeFileSync(join(pages, 'web.html'), WEB_PAGE);
   writeFileSync(join(pages, 'library.html'), LIBRARY_PAGE);
-  const server = staticServer({ '/tree/': tree, '/lib/': join(root, 'dist'), '/data/': join(artifact, '..'), '/': pages });
+  writeFileSync(join(pages, 'floor.html'), FLOOR_PAGE);
+  // The Node clients' server, which counts what it sends; the browser's pages come from their own (below).
+  const server = staticServer({ '/tree/': tree });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
@@ -109,23 +161,35 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebResults> 
     if (options.launch) {
       log(`web: first answer of a cold page in Chromium, ${options.pageRuns} runs of each page, interleaved ...`);
       const browser = await options.launch();
+      // The pages come from a server in a thread of its own, as from any host (see static-thread.ts).
+      const host = await staticServerThread({ '/tree/': tree, '/lib/': join(root, 'dist'), '/data/': join(artifact, '..'), '/': pages });
       try {
-        const timings = { web: [] as number[], library: [] as number[] };
+        const timings = { web: [] as number[], library: [] as number[], floor: [] as number[] };
+        const phases: WebPagePhases[] = [];
         for (let run = 0; run < options.pageRuns; run++) {
-          for (const name of ['web', 'library'] as const) {
+          for (const name of ['web', 'library', 'floor'] as const) {
             // A new context is a new profile: nothing cached.
             const context = await browser.newContext();
             const page = await context.newPage();
-            await page.goto(`${site}/${name}.html`);
+            await page.goto(`${host.url}/${name}.html`);
             const [ms, length] = (await (await page.waitForFunction(() => (globalThis as { answered?: unknown }).answered, undefined, { timeout: 30_000 })).jsonValue()) as [number, number];
             if (!(length > 0)) throw new Error(`the ${name} page answered nothing`);
             timings[name].push(ms);
+            if (name === 'web') phases.push(webPagePhases((await page.evaluate(PAGE_TIMINGS)) as PageTimings, ms));
             await context.close();
           }
         }
-        firstAnswer = { webMs: spread(timings.web), libraryMs: spread(timings.library), ratio: median(timings.library) / median(timings.web) };
+        const phase = (key: keyof WebPagePhases) => median(phases.map((p) => p[key]));
+        firstAnswer = {
+          webMs: spread(timings.web),
+          libraryMs: spread(timings.library),
+          ratio: median(timings.library) / median(timings.web),
+          floorMs: spread(timings.floor),
+          phasesMs: { html: phase('html'), module: phase('module'), asked: phase('asked'), files: phase('files'), answered: phase('answered') },
+        };
       } finally {
         await browser.close();
+        await host.close();
       }
     }
 

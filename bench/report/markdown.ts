@@ -7,6 +7,7 @@ import { CPMX_EXTRAS, OPS } from '../ops.js';
 import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
 import { count, format, kilobytes, megabytes, percent, ratio } from './format.js';
 import { missNote } from './miss-notes.js';
+import { webFirstAnswer } from './web-page.js';
 import type { Target } from './targets.js';
 
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -146,7 +147,10 @@ function embedding(e: EmbedResults): string[] {
     load('a file cpmx reads (`dataPath`, the default)', e.cold.file),
     load('bytes the app gives (`createClient({ data })`)', e.cold.bytes),
     '',
-    `The library bundled for browsers (its \`browser\` build, every export kept, esbuild, minified): ${kilobytes(e.browserBundle.bytes)}, ${kilobytes(e.browserBundle.gzipBytes)} gzipped; the page then fetches the artifact itself.`,
+    `The library bundled for browsers (its \`browser\` build, every export kept, esbuild, minified): ${kilobytes(e.browserBundle.bytes)}, ${kilobytes(e.browserBundle.gzipBytes)} gzipped; the page then fetches the artifact itself.` +
+      (e.browserBundle.lazyGzipBytes === undefined
+        ? ''
+        : ` Split as app bundlers split it: the OpenAPI document's builder (\`GET /openapi.json\` of the fetch handler) is a chunk of its own, ${kilobytes(e.browserBundle.lazyBytes!)}, ${kilobytes(e.browserBundle.lazyGzipBytes)} gzipped, fetched only when the document is first asked for.`),
     '',
   ];
 }
@@ -272,6 +276,7 @@ export function renderMarkdown(results: Results, targets: Target[]): string {
     ...(results.panel ? controlPanel(results.panel, results.machine.cpus) : []),
     ...(results.validate ? addressValidation(results.validate) : []),
     ...(results.embed ? embedding(results.embed) : []),
+    ...(results.web ? webFirstAnswer(results.web) : []),
     ...sizeOnDisk(results),
     ...build(results),
     ...diff(results),

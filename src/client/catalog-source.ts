@@ -3,12 +3,12 @@
  * path for the whole process. A load that fails is tried again on the next need, so a server
  * started before `cpmx build` picks up the artifact once it is written.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import * as zlib from 'node:zlib';
 import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
+import { crc32 } from '../core/crc32.js';
 import { packageArtifactPath } from '../default-artifact.js';
 import type { CatalogSource } from './bytes-source.js';
+import { nodeFs, nodeZlib } from './node-builtins.js';
 
 export type { CatalogSource } from './bytes-source.js';
 
@@ -20,7 +20,7 @@ const loaded = new Map<string, Catalog>();
  * artifact was not copied where that bundle looks.
  */
 function ownArtifactMissing(path: string): string {
-  if (existsSync(join(dirname(path), '..', 'package.json'))) return NO_DATA_YET;
+  if (nodeFs().existsSync(join(dirname(path), '..', 'package.json'))) return NO_DATA_YET;
   return 'no artifact here: cpmx runs from a bundle, and data/cpmx.msgpack was not copied there; give the artifact to createClient as dataPath (node_modules/cpmx/data/cpmx.msgpack copied beside the bundle) or as data (its bytes), or set CPMX_DATA to its path';
 }
 
@@ -31,8 +31,13 @@ function ownArtifactMissing(path: string): string {
 export const NO_DATA_YET =
   'cpmx was installed without data (an install from git, or with no catalog to build from, makes none): run `npx cpmx build --download` to download the official catalog and build it here; `npx cpmx build --download --out FILE` with CPMX_DATA=FILE keeps it outside node_modules';
 
-/** zlib's CRC-32 (Node 20.15 and later) checks the artifact four times faster than the core's own. */
-export const nodeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+let checksum: ((data: Uint8Array) => number) | undefined;
+
+/** zlib's CRC-32 (Node 20.15 and later) checks the artifact four times faster than the core's own, which older Nodes use. */
+export function nodeCrc32(data: Uint8Array): number {
+  checksum ??= (nodeZlib() as { crc32?: (data: Uint8Array) => number }).crc32 ?? crc32;
+  return checksum(data);
+}
 
 /** The largest artifact read: a hundred times the official catalog's (2 MB), and a bound on memory. */
 export const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
@@ -43,6 +48,7 @@ export const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
  * is never read without end.
  */
 function readArtifactFile(path: string): Buffer {
+  const { closeSync, constants, fstatSync, openSync, readSync } = nodeFs();
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = fstatSync(fd);

@@ -32,7 +32,16 @@ export interface CorrectionsRecord {
   file: string;
   sha256: string;
   applied: Correction[];
+  /**
+   * Corrections a scheduled refresh (or `cpmx build --update`) no longer applied to a newer
+   * catalog (its settlement now in the official file, its code gone, ...): each with why and the
+   * date of the catalog it stopped applying to. Absent when none was dropped.
+   */
+  dropped?: DroppedCorrection[];
 }
+
+/** A correction that stopped applying: the row as recorded, why, and the catalog date it stopped at. */
+export type DroppedCorrection = Correction & { reason: string; droppedAt: string | null };
 
 /** An earlier catalog an artifact was compared with (`--previous`). */
 export interface PreviousCatalog {

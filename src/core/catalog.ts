@@ -44,7 +44,9 @@ export class ArtifactError extends Error {
 
 /** The official catalog's download page (format TXT, all states: CPdescargatxt.zip). */
 export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
-export const REBUILD = `run \`cpmx build\` to compile the catalog (\`npx cpmx download --out CPdescargatxt.zip\` fetches it from ${CATALOG_URL}; then \`npx cpmx build --source CPdescargatxt.zip --out FILE\` and CPMX_DATA=FILE keep the artifact outside node_modules)`;
+// Built by a call marked pure, so that a bundle which never uses it (cpmx/web) drops it and the URL:
+// bundlers keep an unused template literal with a substitution, as if it might call a toString.
+export const REBUILD = /* @__PURE__ */ (() => `run \`cpmx build\` to compile the catalog (\`npx cpmx download --out CPdescargatxt.zip\` fetches it from ${CATALOG_URL}; then \`npx cpmx build --source CPdescargatxt.zip --out FILE\` and CPMX_DATA=FILE keep the artifact outside node_modules)`)();
 
 /**
  * A code's answer parts, gathered on its first lookup, in one array so that an answer reads one

@@ -5,6 +5,7 @@
  * handler's bundle can import it: a source that never reloads simply has no history.
  */
 import { buildIdOf } from '../core/catalog.js';
+import type { CorrectionsRecord, DroppedCorrection } from '../core/catalog-history.js';
 import { catalogAge } from '../core/format.js';
 import type { CatalogSource } from '../client/bytes-source.js';
 
@@ -31,6 +32,11 @@ export interface RefreshOutcome {
   /** Codes in the downloaded catalog, and how many of the serving one's it lacks (null when not read that far). */
   codes: number | null;
   lost: number | null;
+  /**
+   * The served artifact's corrections that no longer applied to the downloaded catalog and were
+   * dropped (each with why; the new artifact's header lists them too); null when not read that far.
+   */
+  droppedCorrections: DroppedCorrection[] | null;
   /** When the next refresh starts, ISO 8601 UTC. */
   nextAt: string | null;
 }
@@ -52,6 +58,8 @@ export interface CatalogStatus {
   buildId: string | null;
   builtAt: string | null;
   loadedAt: string | null;
+  /** The operator's corrections the catalog served applies, and those dropped by refreshes (its header lists both); null when built without. */
+  corrections: { applied: number; dropped: number } | null;
   lastReload: ReloadOutcome | null;
   lastRefresh: RefreshOutcome | null;
 }
@@ -66,7 +74,12 @@ export function catalogStatus(source: CatalogSource & Partial<ReloadHistory>, no
     buildId: (catalog && buildIdOf(catalog)) ?? null,
     builtAt: catalog?.header.builtAt ?? null,
     loadedAt: source.loadedAt?.() ?? null,
+    corrections: correctionCounts(catalog?.header.corrections),
     lastReload: source.lastReload?.() ?? null,
     lastRefresh: source.lastRefresh?.() ?? null,
   };
+}
+
+function correctionCounts(record: CorrectionsRecord | undefined): CatalogStatus['corrections'] {
+  return record ? { applied: record.applied.length, dropped: record.dropped?.length ?? 0 } : null;
 }

@@ -93,6 +93,12 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     for (const [buildId, count] of builds) out.sample('cpmx_catalog_build_info', count, { build_id: buildId });
   }
 
+  if (gauges.catalogCorrections) {
+    out.family('cpmx_catalog_corrections', 'gauge', "The operator's corrections (cpmx build --corrections) the catalog served applies, and those scheduled refreshes dropped because they no longer apply (cpmx status lists them)");
+    out.sample('cpmx_catalog_corrections', gauges.catalogCorrections.applied, { state: 'applied' });
+    out.sample('cpmx_catalog_corrections', gauges.catalogCorrections.dropped, { state: 'dropped' });
+  }
+
   if (gauges.registryStore !== null) {
     out.family('cpmx_registry_up', 'gauge', '1 when every process reaches the token registry, 0 while any answers paying requests 503');
     out.sample('cpmx_registry_up', gauges.registryUnavailable === 0 ? 1 : 0, { store: gauges.registryStore });

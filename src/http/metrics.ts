@@ -86,6 +86,8 @@ export interface MetricGauges {
   catalogTimestamp: number | null;
   /** Processes serving each catalog build (by build id): more than one while workers differ. */
   catalogBuilds: Record<string, number>;
+  /** The corrections the catalog served applies and those refreshes dropped (the most any process reports); null when built without. */
+  catalogCorrections: { applied: number; dropped: number } | null;
   /** The registry's store (null without one), how many processes see it unavailable, and visits waiting. */
   registryStore: string | null;
   registryUnavailable: number;
@@ -99,7 +101,7 @@ export interface MetricsSnapshot {
 
 /** What the server lets the metrics read: its catalog's status (as /health tells it) and its connections. */
 export interface ServerView {
-  catalog(): Pick<CatalogStatus, 'loaded' | 'catalogDate' | 'buildId'>;
+  catalog(): Pick<CatalogStatus, 'loaded' | 'catalogDate' | 'buildId' | 'corrections'>;
   connections(): number;
 }
 
@@ -134,7 +136,7 @@ export function addCounters(into: MetricCounters, from: MetricCounters): void {
 export function mergeSnapshots(parts: readonly MetricsSnapshot[], retired?: MetricCounters): MetricsSnapshot {
   const counters = emptyCounters();
   if (retired) addCounters(counters, retired);
-  const gauges: MetricGauges = { processes: 0, connectionsOpen: 0, catalogsLoaded: 0, catalogAgeSeconds: null, catalogTimestamp: null, catalogBuilds: {}, registryStore: null, registryUnavailable: 0, registryWaiting: 0 };
+  const gauges: MetricGauges = { processes: 0, connectionsOpen: 0, catalogsLoaded: 0, catalogAgeSeconds: null, catalogTimestamp: null, catalogBuilds: {}, catalogCorrections: null, registryStore: null, registryUnavailable: 0, registryWaiting: 0 };
   for (const part of parts) {
     addCounters(counters, part.counters);
     const g = part.gauges;
@@ -146,6 +148,12 @@ export function mergeSnapshots(parts: readonly MetricsSnapshot[], retired?: Metr
       gauges.catalogTimestamp = g.catalogTimestamp;
     }
     addCounts(gauges.catalogBuilds, g.catalogBuilds);
+    const corrections = g.catalogCorrections ?? null;
+    if (corrections) {
+      const most = (gauges.catalogCorrections ??= { applied: 0, dropped: 0 });
+      most.applied = Math.max(most.applied, corrections.applied);
+      most.dropped = Math.max(most.dropped, corrections.dropped);
+    }
     gauges.registryStore ??= g.registryStore;
     gauges.registryUnavailable += g.registryUnavailable;
     gauges.registryWaiting += g.registryWaiting;
@@ -258,6 +266,7 @@ export class ServerMetrics {
         catalogAgeSeconds: age?.age ?? null,
         catalogTimestamp: age?.timestamp ?? null,
         catalogBuilds: catalog?.loaded && catalog.buildId ? { [catalog.buildId]: 1 } : {},
+        catalogCorrections: catalog?.loaded ? catalog.corrections : null,
         registryStore: this.#registry ? (health?.store ?? 'custom') : null,
         registryUnavailable: health && health.state !== 'ok' ? 1 : 0,
         registryWaiting: health?.waiting ?? 0,

@@ -3,14 +3,16 @@
  * (`/query/<name>/{segment}`), its query parameters, the token (query or Bearer), the success
  * body (the envelope around the row's `response` schema; info_cp's full and simplified bodies)
  * and every error the row can answer, each with its HTTP status, code and message. Pure: what
- * `GET /openapi.json` serves and `cpmx openapi` prints.
+ * `GET /openapi.json` serves and `cpmx openapi` prints. The library loads it (and the method
+ * texts) only when the document is asked for (respond.ts; in the bundles, a file of its own,
+ * scripts/bundle.mjs, which holds its own copy of the method table).
  */
 import { ERRORS, type ErrorCode } from '../core/contract.js';
 import { INFO_CP_SCHEMAS, METHOD_TEXTS, PARAMETER_TEXTS, errorsOf, valueSchema, type JsonSchema } from '../core/method-texts.js';
 import { METHODS, UNAVAILABLE_METHODS, type Method, type Parameter, type SegmentKind } from '../core/methods.js';
+import { OPENAPI_PATH } from './openapi-path.js';
 
-/** Where the document is served, beside the API. */
-export const OPENAPI_PATH = '/openapi.json';
+export { OPENAPI_PATH } from './openapi-path.js';
 
 export interface OpenApiOptions {
   /** cpmx's version, the document's `info.version`. */

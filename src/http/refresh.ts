@@ -2,9 +2,12 @@
  * `cpmx serve --refresh-every`: every so often, the official catalog is downloaded (as `cpmx
  * download` does), compiled (as `cpmx build` does), checked against the catalog served, written
  * over the served artifact by the one output rule (src/output-file.ts: a temporary file renamed
- * over it), and swapped in. The check refuses a catalog that lacks more than `maxLoss` of the
- * codes served (a truncated or partial download); Correos publishing the same file again is
- * `unchanged` and writes nothing. Any failure keeps the catalog served and says why.
+ * over it), and swapped in. The served artifact's corrections are re-applied and its history
+ * carried forward (build/carry-forward.ts: a correction that no longer applies is dropped and
+ * said in the log, /health, /metrics and the new artifact's header). The check refuses a
+ * catalog that lacks more than `maxLoss` of the codes served (a truncated or partial download);
+ * Correos publishing the same file again is `unchanged` and writes nothing. Any failure keeps
+ * the catalog served and says why.
  *
  * The downloader and the compiler are loaded at the first refresh: a server without
  * --refresh-every never reads them.
@@ -15,7 +18,9 @@ import { join } from 'node:path';
 import { buildIdOf, decodeCatalog, type Catalog } from '../core/catalog.js';
 import { nodeCrc32 } from '../client/catalog-source.js';
 import { OutputError, planOutput } from '../output-file.js';
+import type { Compiled } from '../../build/build.js';
 import type { DownloadResult } from '../../build/download/index.js';
+import type { DroppedCorrection } from '../core/catalog-history.js';
 import type { RefreshOutcome } from './catalog-status.js';
 
 /** The share of served codes a refreshed catalog may lack by default: a year of real changes is far below it, a cut download far above. */
@@ -51,9 +56,17 @@ const percent = (share: number) => `${(share * 100).toFixed(share < 0.01 ? 2 : 1
 /** One refresh: its outcome (without `nextAt`), and whether a new artifact was written. */
 export async function refreshOnce(options: RefreshOptions): Promise<Omit<RefreshOutcome, 'nextAt'>> {
   const at = new Date().toISOString();
-  const outcome = (result: RefreshOutcome['result'], reason: string | null, codes: number | null = null, lost: number | null = null) => ({ at, result, reason, codes, lost });
+  const outcome = (result: RefreshOutcome['result'], reason: string | null, codes: number | null = null, lost: number | null = null, dropped: DroppedCorrection[] | null = null) => ({
+    at,
+    result,
+    reason,
+    codes,
+    lost,
+    droppedCorrections: dropped,
+  });
   const { downloadCatalog, DownloadError, OFFICIAL_PAGE_URL } = await import('../../build/download/index.js');
   const { compileArtifact, CatalogError, ArtifactWriteError } = await import('../../build/build.js');
+  const { compileSuccessor } = await import('../../build/carry-forward.js');
   const { writeFileAtomic } = await import('../../build/write.js');
   const dir = mkdtempSync(join(tmpdir(), 'cpmx-refresh-'));
   try {
@@ -72,14 +85,18 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
       return outcome(refused ? 'refused' : 'failed', `download from ${options.pageUrl ?? OFFICIAL_PAGE_URL}: ${error.reason}${tried}`);
     }
     const serving = options.serving();
-    if (serving && serving.header.source.sha256 === downloaded.sha256) return outcome('unchanged', null, serving.codeCount, 0);
-    let bytes: Buffer;
+    if (serving && serving.header.source.sha256 === downloaded.sha256) return outcome('unchanged', null, serving.codeCount, 0, []);
+    let compiled: Compiled;
     try {
-      bytes = (await compileArtifact([zip], new Date())).bytes;
+      // The served artifact's corrections re-applied and its history carried forward (build/carry-forward.ts).
+      compiled = serving ? await compileSuccessor([zip], new Date(), { catalog: serving, path: options.path }) : await compileArtifact([zip], new Date());
     } catch (error) {
       if (!(error instanceof CatalogError)) throw error;
+      // An error in the download is said without the temporary file's name; one about the served artifact (its history) names it.
+      if (error.file.includes(options.path)) return outcome('refused', `the downloaded catalog cannot be built: ${error.message}`);
       return outcome('refused', `the downloaded catalog cannot be built: ${error.reason}${error.line === undefined ? '' : ` (line ${error.line})`}`);
     }
+    const { bytes, dropped } = compiled;
     // Read back as the servers will read it: what would not load is never written.
     const fresh = decodeCatalog(bytes, `${options.path} (refreshed)`, { crc32: nodeCrc32 });
     const lost = serving ? lostCodes(serving, fresh) : 0;
@@ -89,15 +106,16 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
         `the downloaded catalog lacks ${lost} of the ${serving.codeCount} codes served (${percent(lost / serving.codeCount)}), more than --max-loss ${percent(options.maxLoss)}; still serving build ${buildIdOf(serving)}`,
         fresh.codeCount,
         lost,
+        dropped,
       );
     }
     try {
       writeFileAtomic(options.path, bytes, [zip]);
     } catch (error) {
       if (!(error instanceof ArtifactWriteError)) throw error;
-      return outcome('failed', error.message, fresh.codeCount, lost);
+      return outcome('failed', error.message, fresh.codeCount, lost, dropped);
     }
-    return outcome('swapped', null, fresh.codeCount, lost);
+    return outcome('swapped', null, fresh.codeCount, lost, dropped);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -110,12 +128,19 @@ function lostCodes(served: Catalog, fresh: Catalog): number {
   return lost;
 }
 
+/** The corrections a refresh dropped, each with its line in the corrections file and why, for the log. */
+function droppedText(dropped: readonly DroppedCorrection[] | null): string {
+  if (!dropped?.length) return '';
+  const each = dropped.map((row) => `line ${row.line} (${row.action} ${row.cp}): ${row.reason}`);
+  return `; ${dropped.length} of the served artifact's corrections no longer apply and were dropped (cpmx status lists them): ${each.join('; ')}`;
+}
+
 /** A line for the log saying how a refresh went. */
 export function refreshLine(outcome: RefreshOutcome): string {
   const next = outcome.nextAt ? `; next at ${outcome.nextAt}` : '';
   switch (outcome.result) {
     case 'swapped':
-      return `refresh: wrote a new catalog (${outcome.codes} codes, ${outcome.lost} of the served ones gone)${next}`;
+      return `refresh: wrote a new catalog (${outcome.codes} codes, ${outcome.lost} of the served ones gone)${droppedText(outcome.droppedCorrections)}${next}`;
     case 'unchanged':
       return `refresh: Correos publishes the catalog already served${next}`;
     default:
@@ -140,7 +165,7 @@ export function scheduleRefresh(options: RefreshOptions, everyMs: number, done: 
     try {
       result = await refreshOnce(options);
     } catch (error) {
-      result = { at: new Date().toISOString(), result: 'failed', reason: `unexpected: ${(error as Error)?.message ?? String(error)}`, codes: null, lost: null };
+      result = { at: new Date().toISOString(), result: 'failed', reason: `unexpected: ${(error as Error)?.message ?? String(error)}`, codes: null, lost: null, droppedCorrections: null };
     }
     if (stopped) return;
     const outcome = { ...result, nextAt: new Date(Date.now() + everyMs).toISOString() };

@@ -17,7 +17,7 @@ import { infoCpJson } from '../core/answers/info-cp-json.js';
 import { AnswerCache } from './body-cache.js';
 import { catalogStatus } from './catalog-status.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
-import { OPENAPI_PATH, openApiDocument } from './openapi.js';
+import { OPENAPI_PATH } from './openapi-path.js';
 
 /** Longest request target served; longer ones answer 414. */
 export const MAX_URL_LENGTH = 2048;
@@ -122,8 +122,11 @@ export function createResponder(options: ResponderOptions): Responder {
   let cache: AnswerCache | undefined;
   /** With no registry, nothing but the request decides a real-data answer: answers are kept whole by target. */
   const keepWhole = registry === undefined;
-  /** The OpenAPI document's text, made at its first request. */
-  let openapi: string | undefined;
+  /**
+   * The OpenAPI document's text, made at its first request: its builder and the method table's
+   * texts are loaded then (a file of their own in the bundles), not with the lookups.
+   */
+  let openapi: Promise<string> | undefined;
 
   return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
     const { method, target } = request;
@@ -149,8 +152,15 @@ export function createResponder(options: ResponderOptions): Responder {
       return serverAnswer(405, `Método HTTP ${method} no permitido; use ${ALLOW}`, ['Allow', ALLOW]);
     }
     if (target.startsWith(OPENAPI_PATH) && (target.length === OPENAPI_PATH.length || target.charAt(OPENAPI_PATH.length) === '?')) {
-      openapi ??= JSON.stringify(openApiDocument({ version: options.version }));
-      return json(200, openapi, ['Cache-Control', 'public, max-age=3600']);
+      openapi ??= import('./openapi.js').then(
+        ({ openApiDocument }) => JSON.stringify(openApiDocument({ version: options.version })),
+        (error: unknown) => {
+          // Tried again at the next request rather than failing every one after.
+          openapi = undefined;
+          throw error;
+        },
+      );
+      return openapi.then((text) => json(200, text, ['Cache-Control', 'public, max-age=3600']));
     }
     if (target.startsWith('/health') && (target.length === 7 || '/?'.includes(target.charAt(7)))) {
       if (!source.loaded()) load();

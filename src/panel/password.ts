@@ -49,13 +49,20 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-/** A hash of nothing anyone knows, checked when the email has no account, so that the answer takes as long. */
-let decoy: Promise<string> | undefined;
+/**
+ * What an email with no account is checked against, so that the answer takes as long: a hash
+ * at today's parameters of nothing at all (random salt and key), so checking it costs the one
+ * scrypt a real account's check costs. It is made without hashing anything: a decoy that was
+ * hashed cost the first unknown email of each process a second scrypt (twice the time, which
+ * also told that email apart).
+ */
+let decoy: string | undefined;
+const decoyHash = () => (decoy ??= `scrypt$${N}$${R}$${P}$${randomBytes(SALT_BYTES).toString('base64url')}$${randomBytes(KEY_BYTES).toString('base64url')}`);
 
 /** Whether `password` is the one `stored` was made from; `stored` undefined or null is checked against a decoy (and is false). */
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const real = typeof stored === 'string';
-  const parts = (real ? stored : await (decoy ??= hashPassword(randomBytes(18).toString('base64url')))).split('$');
+  const parts = (real ? stored : decoyHash()).split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   const expected = Buffer.from(parts[5]!, 'base64url');

@@ -36,6 +36,14 @@ export interface NewAccount {
   admin?: boolean | undefined;
 }
 
+/** What a log-in changes besides making its session, in the same transaction. */
+export interface SessionStart {
+  /** The session this browser had (its id as the registry keeps it): ended. */
+  ends?: string | undefined;
+  /** The attempts this log-in recorded (attempt's answer): forgotten, since it was right. */
+  forgets?: readonly number[] | undefined;
+}
+
 /** One throttled kind of attempt: at most `limit` recorded in the last `windowMs` for `key`. */
 export interface AttemptLimit {
   key: string;
@@ -77,8 +85,11 @@ export interface PanelStore {
   regenerateProject(account: number, project: number): Promise<string | undefined>;
   projectUsage(account: number, project: number, days: number): Promise<Usage | undefined>;
 
-  /** `id` is the SHA-256 of the cookie's value (a copy of the database holds no live session). */
-  createSession(id: string, account: number, now: number, expires: number): Promise<void>;
+  /**
+   * `id` is the SHA-256 of the cookie's value (a copy of the database holds no live session).
+   * What else the log-in changes is done in the same transaction (one commit, one fsync).
+   */
+  createSession(id: string, account: number, now: number, expires: number, also?: SessionStart): Promise<void>;
   /** The session's account, while it has not expired and the account is not disabled. */
   session(id: string, now: number): Promise<Account | undefined>;
   endSession(id: string): Promise<void>;

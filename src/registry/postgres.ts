@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import type * as Pg from 'pg';
 import { BatchedRegistry, Batcher } from './batcher.js';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
-import { ATTEMPTS_KEPT_MS, type Account, type AccountSummary, type AttemptLimit, type NewAccount, type PanelStore } from './panel-types.js';
+import { ATTEMPTS_KEPT_MS, type Account, type AccountSummary, type AttemptLimit, type NewAccount, type PanelStore, type SessionStart } from './panel-types.js';
 import { POSTGRES_MIGRATIONS, SCHEMA_VERSION, tooNewMessage } from './schema.js';
 import { RegistryState } from './state.js';
 import {
@@ -110,6 +110,8 @@ const SHOWN_TOKEN = 'SELECT l.token FROM cpmx.tokens l WHERE l.project_id = p.id
 
 const ACCOUNT_COLUMNS = `a.id::float8 AS id, a.email, a.name, a.credits::float8 AS credits, a.disabled, a.admin, to_char(a.created AT TIME ZONE 'UTC', ${ISO}) AS created`;
 const ACCOUNT_SELECT = `SELECT ${ACCOUNT_COLUMNS} FROM cpmx.accounts a`;
+const END_SESSION = 'DELETE FROM cpmx.sessions WHERE id = $1';
+const FORGET_ATTEMPTS = 'DELETE FROM cpmx.attempts WHERE id = ANY ($1::bigint[])';
 
 export class PostgresRegistry extends BatchedRegistry implements ServedRegistry, RegistryAdmin, PanelStore {
   /** The panel's part: this same registry (its pool, its schema). */
@@ -584,8 +586,10 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     return found && this.usageOf(found, days);
   }
 
-  createSession(id: string, account: number, now: number, expires: number): Promise<void> {
+  createSession(id: string, account: number, now: number, expires: number, also: SessionStart = {}): Promise<void> {
     return this.transaction(async (client) => {
+      if (also.ends !== undefined) await client.query(END_SESSION, [also.ends]);
+      if (also.forgets?.length) await client.query(FORGET_ATTEMPTS, [also.forgets]);
       await client.query('DELETE FROM cpmx.sessions WHERE expires <= $1', [now]);
       await client.query('INSERT INTO cpmx.sessions (id, account_id, created, expires) VALUES ($1, $2, $3, $4)', [id, account, now, expires]);
     });
@@ -599,7 +603,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   }
 
   async endSession(id: string): Promise<void> {
-    await this.transaction((client) => client.query('DELETE FROM cpmx.sessions WHERE id = $1', [id]));
+    await this.transaction((client) => client.query(END_SESSION, [id]));
   }
 
   attempt(limits: readonly AttemptLimit[], now: number): Promise<number[] | undefined> {
@@ -621,7 +625,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   }
 
   async forgetAttempts(ids: readonly number[]): Promise<void> {
-    await this.transaction((client) => client.query('DELETE FROM cpmx.attempts WHERE id = ANY ($1::bigint[])', [ids]));
+    await this.transaction((client) => client.query(FORGET_ATTEMPTS, [ids]));
   }
 
   panelSecret(fresh: string): Promise<string> {

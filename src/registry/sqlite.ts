@@ -13,7 +13,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
-import { ATTEMPTS_KEPT_MS, forwardPanel, type Account, type AccountSummary, type AdminRegistry, type AttemptLimit, type NewAccount, type PanelMethod, type SyncPanelStore } from './panel-types.js';
+import { ATTEMPTS_KEPT_MS, forwardPanel, type Account, type AccountSummary, type AdminRegistry, type AttemptLimit, type NewAccount, type PanelMethod, type SessionStart, type SyncPanelStore } from './panel-types.js';
 import { SCHEMA_VERSION, SQLITE_FROM_UNVERSIONED, SQLITE_MIGRATIONS, tooNewMessage } from './schema.js';
 import {
   DEFAULT_CREDITS,
@@ -516,8 +516,10 @@ export class SqliteStore implements SyncPanelStore {
     return found && this.usageOf(found, days);
   }
 
-  createSession(id: string, account: number, now: number, expires: number): void {
+  createSession(id: string, account: number, now: number, expires: number, also: SessionStart = {}): void {
     const create = this.db.transaction(() => {
+      if (also.ends !== undefined) this.endSession(also.ends);
+      this.forgetAttempts(also.forgets ?? []);
       this.db.prepare('DELETE FROM sessions WHERE expires <= ?').run(now);
       this.db.prepare('INSERT INTO sessions (id, account_id, created, expires) VALUES (?, ?, ?, ?)').run(id, account, now, expires);
     });

@@ -218,24 +218,26 @@ export class TreeFiles {
     const url = new URL(name, this.base).href;
     if (hash === undefined) throw new WebTreeError('damaged', url, `no file named for ${part}: ${AGAIN}`);
     const early = await direct;
-    // A direct name from another export (or damaged) is passed over for the hashed one.
+    // A direct name from another export (or damaged) is passed over for the hashed one; one that matches is not hashed twice.
     let bytes = early && hashText(crc32(early)) === hash ? early : undefined;
-    bytes ??= await this.get(name);
     if (!bytes) {
-      // Replaced on the server since its manifest was read? Then start over with the new one.
-      const fresh = await this.readManifest(true);
-      if (fresh.text !== this.manifestText) {
-        this.reset();
-        throw new TreeReplaced();
+      bytes = await this.get(name);
+      if (!bytes) {
+        // Replaced on the server since its manifest was read? Then start over with the new one.
+        const fresh = await this.readManifest(true);
+        if (fresh.text !== this.manifestText) {
+          this.reset();
+          throw new TreeReplaced();
+        }
+        throw new WebTreeError(
+          'stale',
+          url,
+          `${url} is named by the manifest but not on the server, so they do not match: ${AGAIN}`,
+        );
       }
-      throw new WebTreeError(
-        'stale',
-        url,
-        `${url} is named by the manifest but not on the server, so they do not match: ${AGAIN}`,
-      );
+      const actual = hashText(crc32(bytes));
+      if (actual !== hash) throw new WebTreeError('damaged', url, `${url} is damaged (CRC-32 ${actual}, not ${hash}): ${AGAIN}`);
     }
-    const actual = hashText(crc32(bytes));
-    if (actual !== hash) throw new WebTreeError('damaged', url, `${url} is damaged (CRC-32 ${actual}, not ${hash}): ${AGAIN}`);
     let value: unknown;
     try {
       value = JSON.parse(decoder.decode(bytes));

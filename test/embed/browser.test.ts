@@ -7,7 +7,9 @@ import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleForBrowser, type BrowserBundle } from '../../bench/measure/embed.js';
+import { openApiDocument } from '../../src/http/openapi.js';
 import { createClient } from '../../src/index.js';
+import { VERSION } from '../../src/version.js';
 import { root, tempDir } from '../helpers.js';
 import { BROWSER_INSTALL_TIMEOUT, launchBrowser, systemChromium } from '../support/browser.js';
 import { listen } from '../support/http.js';
@@ -29,6 +31,8 @@ describe('a browser bundle of the library', () => {
     expect(bundle.inputs.filter((input) => input.startsWith('node:') || /dist\/cpmx\.(js|cjs)$/.test(input))).toEqual([]);
     // The size a page pays; README.md and bench/RESULTS.md give the measured figure.
     expect(bundle.gzipBytes).toBeLessThan(40 * 1024);
+    // Split as app bundlers split it: only the OpenAPI document's file is left to a chunk fetched on need.
+    expect(Object.values(bundle.lazy).flatMap((chunk) => chunk.inputs)).toEqual([expect.stringMatching(/dist\/cpmx-openapi\.js$/)]);
   });
 
   it('answers info_cp and search_cp in headless Chromium from the fetched artifact', async () => {
@@ -36,6 +40,7 @@ describe('a browser bundle of the library', () => {
       '/': ['text/html; charset=utf-8', Buffer.from('<!doctype html><meta charset="utf-8"><title>cpmx</title><script type="module" src="/app.js"></script>')],
       '/app.js': ['text/javascript; charset=utf-8', Buffer.from(bundle.text)],
       '/cpmx.msgpack': ['application/octet-stream', readFileSync(artifact)],
+      ...Object.fromEntries(Object.entries(bundle.lazy).map(([name, chunk]) => [`/${name}`, ['text/javascript; charset=utf-8', Buffer.from(chunk.text)] as [string, Buffer]])),
     };
     const site = await listen((req, res) => {
       const file = files[req.url ?? ''];
@@ -57,6 +62,7 @@ describe('a browser bundle of the library', () => {
     expect(answers.full).toEqual(reference.infoCp('09810'));
     expect(answers.search).toEqual(reference.searchCp('0981'));
     expect(answers.handled).toEqual({ status: 200, etag: expect.stringMatching(/^".+"$/), body: reference.searchCp('0981') });
+    expect(answers.openapi).toEqual({ status: 200, body: openApiDocument({ version: VERSION }) });
   }, BROWSER_INSTALL_TIMEOUT);
 });
 

@@ -196,8 +196,8 @@ export function errorPage(response: ServerResponse, status: number, title: strin
 }
 
 /** The zip the page serves for a state: the catalog (all rows, or the state's) as CPdescarga.txt. */
-export function catalogZip(catalog: Buffer, state: string): Buffer {
-  return Buffer.from(zipSync({ 'CPdescarga.txt': catalogText(catalog, state) }, { mtime: new Date(2026, 0, 15, 10, 30) }));
+export function catalogZip(catalog: Buffer, state: string, mtime = new Date(2026, 0, 15, 10, 30)): Buffer {
+  return Buffer.from(zipSync({ 'CPdescarga.txt': catalogText(catalog, state) }, { mtime }));
 }
 
 /** The catalog's notice and header with the rows of one state (`c_estado`), or all for `00`. */

@@ -10,7 +10,16 @@ export interface WorkerHealth {
   loadedAt: string | null;
   header: { source: { sha256: string } } | null;
   lastReload: { trigger: string; result: string; reason: string | null; buildId: string | null } | null;
-  lastRefresh: { at: string; result: string; reason: string | null; codes: number | null; lost: number | null; nextAt: string | null } | null;
+  corrections: { applied: number; dropped: number } | null;
+  lastRefresh: {
+    at: string;
+    result: string;
+    reason: string | null;
+    codes: number | null;
+    lost: number | null;
+    droppedCorrections: Array<{ line: number; action: string; cp: string; reason: string; droppedAt: string | null }> | null;
+    nextAt: string | null;
+  } | null;
 }
 
 export async function healthOf(url: string): Promise<WorkerHealth> {

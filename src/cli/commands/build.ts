@@ -10,7 +10,7 @@ import { runDownload, stateOption } from './download.js';
 export const buildCommand = command({
   name: 'build',
   synopsis: '',
-  usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--corrections CSV] [--previous OLD ...] [--out FILE] [--if-found]',
+  usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--corrections CSV] [--previous OLD ...] [--update] [--out FILE] [--if-found]',
   summary: 'compile the official catalog into the artifact',
   description: `Compiles the official catalog of Correos de México (CPdescarga.txt, or the CPdescargatxt.zip
 it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups read.
@@ -46,7 +46,13 @@ artifact records them (cpmx status lists them).
 carried on) records the codes they had and this catalog lacks, with their last place and the
 date of the first catalog without them; cpmx validate and parse then say "retired since".
 Catalogs are dated and ordered as above; a code counts as gone only in the states the catalog
-built covers.`,
+built covers.
+
+--update builds over the artifact at --out (or the default) as cpmx serve --refresh-every
+does: the corrections it records are applied again (one that no longer applies, its fix now
+in the official file or its code gone, is dropped, listed here and in the new artifact's
+header, which cpmx status prints) and its history is carried forward with it as the earlier
+catalog. cpmx build --download --update is the monthly update that keeps both.`,
   exit: 'Exit status: 0 when built, 1 when the catalog is missing, refused or cannot be downloaded, 2 on a usage error.',
   options: {
     source: { type: 'string', multiple: true, value: 'FILE', help: 'a catalog to compile; several are merged; - is stdin' },
@@ -55,6 +61,7 @@ built covers.`,
     out: { type: 'string', value: 'FILE', help: 'where to write the artifact' },
     corrections: { type: 'string', value: 'CSV', help: 'apply these corrections (see above); refused wholly if any row does not apply' },
     previous: { type: 'string', multiple: true, value: 'OLD', help: 'an earlier catalog or artifact: record the codes it had that are gone' },
+    update: { type: 'boolean', help: "build over the artifact at --out keeping its corrections and history (see above)" },
     'max-bytes': { type: 'string', value: 'N', help: `the largest source, and catalog text in a zip (default ${DEFAULT_LIMITS.maxBytes})` },
     'max-line-bytes': { type: 'string', value: 'N', help: `the longest line (default ${DEFAULT_LIMITS.maxLineBytes})` },
     'max-rows': { type: 'string', value: 'N', help: `the most rows, all sources together (default ${DEFAULT_LIMITS.maxRows})` },
@@ -70,6 +77,9 @@ built covers.`,
     const limits = { maxBytes: limit('max-bytes'), maxLineBytes: limit('max-line-bytes'), maxRows: limit('max-rows') };
     const builtAt = buildTimeOption();
     if (values.state !== undefined && !values.download) throw new UsageError('--state goes with --download (cpmx download --state CLAVE fetches one state).');
+    if (values.update && (values.corrections !== undefined || values.previous?.length)) {
+      throw new UsageError('--update keeps the corrections and history of the artifact at --out; it takes no --corrections or --previous (build without --update to change them).');
+    }
     if (values.download && values.source?.length) {
       throw new UsageError('--download and --source are exclusive: cpmx download --out FILE, then cpmx build --source FILE.');
     }
@@ -97,6 +107,7 @@ built covers.`,
         builtAt,
         corrections: values.corrections,
         previous: values.previous,
+        update: values.update === true,
         onWaiting: (path) => process.stderr.write(`cpmx build: ${path} is a FIFO; waiting for a process to write to it (at most ${DEFAULT_LIMITS.openTimeoutMs / 1000} s)\n`),
         onProgress: (rows) => {
           if (tty) process.stderr.write(`\r  ${rows.toLocaleString('en-US')} rows`);
@@ -111,6 +122,7 @@ built covers.`,
           `  ${n(summary.bytes)} bytes in ${(summary.milliseconds / 1000).toFixed(2)} s; source ${summary.encoding}, sha256 ${summary.sha256}\n` +
           `  catalog dated ${summary.catalogDate ?? 'unknown (read from a pipe)'}\n` +
           (summary.corrections ? `  ${n(summary.corrections)} corrections applied\n` : '') +
+          summary.dropped.map((row) => `  correction dropped (no longer applies): line ${row.line}, ${row.action} ${row.cp}: ${row.reason}\n`).join('') +
           (summary.history
             ? `  against ${summary.history.previous.length} earlier catalog(s): ${n(summary.history.retired)} codes retired, ${n(summary.history.added)} added\n`
             : ''),

@@ -35,7 +35,10 @@ answered wholly from one catalog, and a file that cannot be read (damaged, anoth
 half-written) is refused and logged while the old catalog keeps serving. /health shows the
 catalog's date, age and build id, and how the last reload and refresh went.
 With --refresh-every, the official catalog is downloaded, built and checked that often, and a
-good one is written over --data (a regular file) and swapped in.`,
+good one is written over --data (a regular file) and swapped in, as cpmx build --update builds
+it: the corrections the served artifact records are applied again (one that no longer applies
+is dropped and said in the log, /health, /metrics and cpmx status) and its history of retired
+and added codes is carried forward.`,
   exit: 'SIGTERM or SIGINT: stops accepting, finishes requests in flight, closes the registry, exits 0. SIGHUP: reloads the catalog.',
   options: {
     host: { type: 'string', value: 'H', help: 'interface to listen on (default: HOST, else 127.0.0.1)' },

@@ -1,0 +1,21 @@
+/**
+ * Node's `fs` and `zlib` for reading and checking the artifact, got at first use. An ES module's
+ * `import … from 'node:fs'` builds the module's ES facade, which reads every export,
+ * `fs.promises` included: that loads fs/promises and the streams, about 1.5 ms of a cold start
+ * (import, open, first answer) that reading one file does not need; `node:zlib` loads the
+ * streams too. `process.getBuiltinModule` (Node 20.16, 22.3) hands the CommonJS module itself;
+ * older Nodes get it through `createRequire`. Nothing here runs at import.
+ */
+import { createRequire } from 'node:module';
+
+let required: NodeJS.Require | undefined;
+
+function builtin<T>(name: string): T {
+  if (typeof process.getBuiltinModule === 'function') return process.getBuiltinModule(name) as T;
+  // The base only matters to files: a built-in resolves from anywhere. No import.meta here: an
+  // app's CommonJS bundle of this module (webpack's) would not even parse.
+  return (required ??= createRequire('/'))(name) as T;
+}
+
+export const nodeFs = (): typeof import('node:fs') => builtin('node:fs');
+export const nodeZlib = (): typeof import('node:zlib') => builtin('node:zlib');
