@@ -53,6 +53,11 @@ export interface HttpResults {
   handlers?: Record<HandlerName, HandlerHttpStat>;
   /** The fetch handler's reference: a hono app returning the constant body on @hono/node-server (absent from runs before it). */
   honoConstant?: HttpStat;
+  /**
+   * Set when each pair's order alternated between rounds and the references sent an ETag as
+   * long as cpmx's (absent from runs before: cpmx serve ran first, the references' ETag was short).
+   */
+  alternating?: true;
 }
 
 /** createMiddleware() in node:http; createFetchHandler() behind @hono/node-server. */

@@ -57,6 +57,46 @@ describe('answers built from per-code data', () => {
     expect(codes.map((cp) => catalog.codeIndex(cp))).toEqual(codes.map((cp) => indices.get(cp)));
     for (const odd of ['0981a', '09 10', '098100'.slice(0, 4), '\u0660\u0669810']) expect(catalog.codeIndex(odd.padEnd(5, ':'))).toBe(-1);
   });
+
+  it("find a code by its entry (info_cp's path) as by its index, before and after the tables by number are made, and nothing for what is not 5 ASCII digits", () => {
+    const catalog = decodeCatalog(fixture, 'fixture');
+    // Before any table: the trie walk reads `1 << digit`, where `P` (80 - 48 = 32) would read as 0.
+    for (const odd of ['P9810', '`9810', '09810 ', ' 09810', '0981', '098100', '０9810', '']) {
+      expect(catalog.codeIndex(odd), odd).toBe(-1);
+      expect(catalog.postalCodeEntry(odd), odd).toBeUndefined();
+    }
+    const codes = catalog.postalCodes();
+    const all = Array.from({ length: 100_000 }, (_, n) => String(n).padStart(5, '0'));
+    for (const round of ['walking the trie', 'from the tables by number']) {
+      for (const cp of round === 'walking the trie' ? codes.slice(0, 200) : [...codes, ...all]) {
+        const index = catalog.codeIndex(cp);
+        const entry = catalog.postalCodeEntry(cp);
+        if (index < 0 ? entry !== undefined : entry !== catalog.codeEntry(index)) expect(entry, `${cp} ${round}`).toBe(index < 0 ? undefined : catalog.codeEntry(index));
+      }
+      // The same code asked again gives the same kept entry.
+      expect(catalog.postalCodeEntry(codes[0]!)).toBe(catalog.codeEntry(0));
+    }
+    for (const odd of ['P9810', '09810 ', '0981:']) expect(catalog.postalCodeEntry(odd)).toBeUndefined();
+  });
+
+  it("answer the library's infoCp as its router does: every code, unknown codes (105), malformed ones (101, 102, 104), before and after the tables by number", () => {
+    const client = createClient({ token: 'real', dataPath: fixturePath });
+    const codes = decodeCatalog(fixture, 'fixture').postalCodes().slice();
+    const odd = ['00000', '99999', '0981', '098100', 'P9810', '0981a', '０9810', '09 10', ' 0981'];
+    // Enough lookups to make the tables by number, then every query again.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; round === 0 && i < 1_100; i++) client.infoCp(codes[i % codes.length]!);
+      for (const cp of [...codes, ...odd]) {
+        for (const type of [undefined, 'simplified'] as const) {
+          const body = client.infoCp(cp, { type });
+          const routed = client.query(`/query/info_cp/${encodeURIComponent(cp)}${type ? '?type=simplified' : ''}`).body;
+          if (JSON.stringify(body) !== JSON.stringify(routed)) expect(body, `${cp} ${type} round ${round}`).toEqual(routed);
+        }
+      }
+    }
+    expect(client.infoCp('00000')).toEqual({ error: true, code_error: 105, error_message: expect.any(String), response: null });
+    expect(client.infoCp('0981a', { type: 'simplified' })).toMatchObject({ error: true, code_error: 104 });
+  });
 });
 
 describe('info_cp as JSON text (for adapters that write bytes)', () => {

@@ -5,8 +5,10 @@
  * handler behind @hono/node-server) answering the same requests. The middleware is weighed
  * against the bare server; the fetch handler against a hono app returning the same constant
  * body on the same adapter (what the adapter itself costs is not cpmx's).
- * All are loaded with autocannon by 50 connections for a bounded time, in turn, in rounds;
- * the medians are reported, as the machines are shared and single runs drift.
+ * All are loaded with autocannon by 50 connections for a bounded time, in turn, in rounds,
+ * each next to its reference, the pair's order alternating between rounds; the references send
+ * the same header bytes (an ETag as long as cpmx's). The medians are reported, as the machines
+ * are shared and single runs drift.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -78,12 +80,19 @@ export async function httpLoad(options: {
   // The reference body: as long as cpmx's answers to the same requests are on average, so
   // both servers put the same bytes on the wire.
   let total = 0;
-  for (const path of paths) total += Buffer.byteLength(await (await fetch(cpmx.url + path)).text());
+  let etag = '"constant"';
+  for (const path of paths) {
+    const response = await fetch(cpmx.url + path);
+    total += Buffer.byteLength(await response.text());
+    etag = response.headers.get('etag') ?? etag;
+  }
   const bodyBytes = Math.round(total / paths.length);
+  // The references send an ETag as long as cpmx's (one of its own): the same header bytes too.
+  const constantEtag = `"${'c'.repeat(Math.max(1, etag.length - 2))}"`;
   const bodyFile = join(options.work, 'bare-body.json');
   const empty = JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: '' } });
   writeFileSync(bodyFile, JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: 'x'.repeat(Math.max(0, bodyBytes - empty.length)) } }));
-  const bare = await start([options.bareServer, bodyFile], 'bare server');
+  const bare = await start([options.bareServer, bodyFile, constantEtag], 'bare server');
   const servers = [cpmx, bare];
   try {
     const handlers: { name: HandlerName; url: string; runs: autocannon.Result[] }[] = [];
@@ -92,7 +101,7 @@ export async function httpLoad(options: {
       servers.push(handler);
       handlers.push({ name, url: handler.url, runs: [] });
     }
-    const hono = options.handlerServer ? await start([options.handlerServer, 'hono', bodyFile], 'hono constant app') : undefined;
+    const hono = options.handlerServer ? await start([options.handlerServer, 'hono', bodyFile, constantEtag], 'hono constant app') : undefined;
     if (hono) servers.push(hono);
     const honoRuns: autocannon.Result[] = [];
     for (const url of [cpmx.url, bare.url, ...handlers.map((h) => h.url), ...(hono ? [hono.url] : [])]) await load(url, paths, connections, 2);
@@ -101,18 +110,23 @@ export async function httpLoad(options: {
     const handlerBare: autocannon.Result[] = [];
     for (let round = 0; round < rounds; round++) {
       options.log?.(`http: round ${round + 1} of ${rounds}, ${seconds} s each ...`);
-      runs.cpmx.push(await load(cpmx.url, paths, connections, seconds));
-      runs.bare.push(await load(bare.url, paths, connections, seconds));
-      if (handlers.length > 0) handlerBare.push(await load(bare.url, paths, connections, seconds));
+      // Each server is weighed against its reference run right beside it, the pair's order
+      // alternating from round to round: neither side always runs first, after the other
+      // servers' runs, or always right after the other.
+      const inTurn = async (reference: () => Promise<unknown>, measured: () => Promise<unknown>) => {
+        for (const run of round % 2 === 0 ? [measured, reference] : [reference, measured]) await run();
+      };
+      const into = (results: autocannon.Result[], url: string) => async () => results.push(await load(url, paths, connections, seconds));
+      await inTurn(into(runs.bare, bare.url), into(runs.cpmx, cpmx.url));
       for (const handler of handlers) {
-        // The fetch handler's reference runs right before it, as the bare server before the others.
-        if (handler.name === 'fetch' && hono) honoRuns.push(await load(hono.url, paths, connections, seconds));
-        handler.runs.push(await load(handler.url, paths, connections, seconds));
+        // The fetch handler's reference is the hono constant app; the middleware's, the bare server.
+        const reference = handler.name === 'fetch' && hono ? into(honoRuns, hono.url) : into(handlerBare, bare.url);
+        await inTurn(reference, into(handler.runs, handler.url));
       }
     }
     const ratiosOf = (results: autocannon.Result[], bareRuns = runs.bare) => results.map((run, i) => run.requests.average / bareRuns[i]!.requests.average);
     const ratios = ratiosOf(runs.cpmx);
-    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios) };
+    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios), alternating: true };
     if (honoRuns.length > 0) measured.honoConstant = stat(honoRuns);
     if (handlers.length > 0) {
       measured.handlers = Object.fromEntries(

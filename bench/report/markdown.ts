@@ -100,7 +100,7 @@ function httpServer(http: HttpResults, cpus: number): string[] {
   return [
     '## HTTP server (loopback, 50 connections)',
     '',
-    `\`cpmx serve\` (one process) answering \`info_cp\` simplified for 200 catalog codes in turn, next to a bare Node \`http\` server answering one constant JSON body of the same size (${http.bodyBytes} bytes, the mean of cpmx's answers) with the same headers. autocannon, ${http.connections} connections, ${http.seconds} s a run after a 2 s warm-up, the two alternating, ${http.rounds} rounds; medians. Client and servers share the machine's ${cpus} cores.`,
+    `\`cpmx serve\` (one process) answering \`info_cp\` simplified for the workload's catalog codes (drawn across the whole catalog, shuffled; each client walks the list), next to a bare Node \`http\` server answering one constant JSON body of the same size (${http.bodyBytes} bytes, the mean of cpmx's answers) with the same headers${http.alternating ? " (an ETag as long as cpmx's)" : ''}. autocannon, ${http.connections} connections, ${http.seconds} s a run after a 2 s warm-up, ${http.alternating ? 'the two back to back, which runs first alternating between rounds' : 'the two alternating'}, ${http.rounds} rounds; medians. Client and servers share the machine's ${cpus} cores.`,
     '',
     ...head(['server', 'requests/s', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...([['cpmx serve', http.cpmx], ['bare Node http, constant body', http.bare]] as const).map(([label, h]) =>
@@ -109,7 +109,7 @@ function httpServer(http: HttpResults, cpus: number): string[] {
     '',
     `cpmx serves ${percent(http.ratio)} of the bare server's requests per second: the median of the ${http.rounds} rounds' ratios (each round runs the two back to back), which ranged from ${low}% to ${high}%.`,
     '',
-    ...(http.handlers ? embeddedServers(http.handlers, http.honoConstant) : []),
+    ...(http.handlers ? embeddedServers(http.handlers, http.honoConstant, http.alternating === true) : []),
   ];
 }
 
@@ -118,11 +118,11 @@ const HANDLER_LABELS: Record<HandlerName, string> = {
   fetch: '`createFetchHandler()` behind @hono/node-server',
 };
 
-function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, hono: HttpResults['honoConstant']): string[] {
+function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, hono: HttpResults['honoConstant'], alternating: boolean): string[] {
   const names = Object.keys(handlers) as HandlerName[];
   const versus = (h: (typeof handlers)[HandlerName]) => (h.reference === 'hono' ? 'hono constant' : 'bare');
   return [
-    'The embeddable handlers, each in its own process in the plainest server a user would give it, answering the same requests in the same rounds; each round runs its reference again right before it, and its ratios are to that run: the bare server for the middleware, and for the fetch handler (when measured so) a hono app returning the same constant body on the same adapter, so that the adapter\'s own work (a web `Request` per Node request, the `Response` back) is not counted as cpmx\'s.',
+    `The embeddable handlers, each in its own process in the plainest server a user would give it, answering the same requests in the same rounds; each round runs its reference again ${alternating ? 'right beside it (before it in one round, after it in the next)' : 'right before it'}, and its ratios are to that run: the bare server for the middleware, and for the fetch handler (when measured so) a hono app returning the same constant body on the same adapter, so that the adapter's own work (a web \`Request\` per Node request, the \`Response\` back) is not counted as cpmx's.`,
     '',
     ...head(['handler', 'requests/s', 'vs reference [rounds]', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...names.map((name) => {

@@ -137,7 +137,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const { registry } = options;
   const token = options.token || (registry ? undefined : LOCAL_TOKEN);
   const context: RouterContext = { catalog: source.get };
-  if (token && token !== TEST_TOKEN) source.get();
+  const loaded = token && token !== TEST_TOKEN ? source.get() : undefined;
 
   const answer = (raw: RawRequest | undefined): Answer => {
     const settled = settle(handle(raw, context), registry);
@@ -147,11 +147,13 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const lookups = lookupMethods((raw: RawRequest) => answer(raw).body, token) as unknown as Lookups;
   // A real token with no registry: nothing to settle, so a well-formed, known code is answered
   // directly (router.infoCpBody: the same checks and answer); anything else goes the usual way.
-  const direct = Boolean(token) && token !== TEST_TOKEN && !registry;
+  // The catalog is held here: a path's loaded catalog never changes in a process, and finding it
+  // again on each call (a Map lookup by path) was a fifth of the call.
+  const direct = registry ? undefined : loaded;
   const infoCp = ((cp: string, options?: { type?: string | undefined }) => {
     const type = options?.type;
-    if (direct && typeof cp === 'string' && (type === undefined || type === 'simplified')) {
-      const body = infoCpBody(cp, type !== undefined, context);
+    if (direct !== undefined && typeof cp === 'string' && (type === undefined || type === 'simplified')) {
+      const body = infoCpBody(cp, type !== undefined, direct);
       if (body) return body;
     }
     return lookups.infoCp(cp, options as never);

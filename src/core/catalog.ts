@@ -14,6 +14,7 @@
  */
 import { crc32 } from './crc32.js';
 import {
+  CODE_LENGTH,
   FORMAT_NAME,
   FORMAT_VERSION,
   SETTLEMENT_BYTES,
@@ -24,7 +25,7 @@ import {
 } from './format.js';
 import { parseHistory, type HistoryData } from './catalog-history.js';
 import { COLUMNS, STRING_TABLES, openEnvelope, peekFormat, readPayload, utf8Reader, type ColumnName, type Section, type StringTableName } from './layout.js';
-import { CodeTrie } from './code-trie.js';
+import { CodeTrie, postalCodeNumber } from './code-trie.js';
 import { Strings } from './strings.js';
 import { copyStateMembers } from './copy-members.js';
 
@@ -104,6 +105,8 @@ export class Catalog {
   private historyData: HistoryData | undefined;
   /** Each code's entry once gathered (the array itself made on the first lookup). */
   private entries: (CodeEntry | undefined)[] | undefined;
+  /** The same entries by code number (`"09810"` at 9810), each set by postalCodeEntry; made with the trie's direct table. */
+  private entriesByNumber: (CodeEntry | undefined)[] | undefined;
   private stateNameList: string[] | undefined;
   private stateMunicipalities: string[][] | undefined;
   /** Built on first need: code runs `[start, end, start, end, ...]` per municipality and per state. */
@@ -268,6 +271,27 @@ export class Catalog {
    */
   codeEntry(code: number): CodeEntry {
     return (this.entries ??= new Array<CodeEntry | undefined>(this.codeCount))[code] ?? this.makeEntry(code);
+  }
+
+  /**
+   * `codeEntry(codeIndex(cp))`, or undefined when `cp` is not a code of the catalog (not 5 ASCII
+   * digits, or unknown): info_cp's path. Once the process has looked up many codes (the trie's
+   * direct table is made), a code already asked for is found with one read of a table by code
+   * number (800 KB of heap) instead of two (the direct table, then the entries).
+   */
+  postalCodeEntry(cp: string): CodeEntry | undefined {
+    const number = postalCodeNumber(cp);
+    if (number < 0) return undefined;
+    return this.entriesByNumber?.[number] ?? this.firstPostalCodeEntry(cp, number);
+  }
+
+  private firstPostalCodeEntry(cp: string, number: number): CodeEntry | undefined {
+    const code = this.trie.codeIndex(cp);
+    if (code < 0) return undefined;
+    const entry = this.codeEntry(code);
+    if (this.entriesByNumber === undefined && this.trie.directTableMade) this.entriesByNumber = new Array<CodeEntry | undefined>(10 ** CODE_LENGTH);
+    if (this.entriesByNumber !== undefined) this.entriesByNumber[number] = entry;
+    return entry;
   }
 
   private makeEntry(code: number): CodeEntry {

@@ -9,6 +9,11 @@ import { CODE_LENGTH, type UintArray } from './format.js';
 /** Trie walks before codeIndex makes its table of every code number. */
 const DIRECT_AFTER = 1000;
 
+/** The number of a postal code (`"09810"` is 9810), or -1 when `text` is not exactly 5 ASCII digits. */
+export function postalCodeNumber(text: string): number {
+  return text.length === CODE_LENGTH ? codeNumber(text) : -1;
+}
+
 /** The number of 5 ASCII digits (`"09810"` is 9810), or -1 when one is not a digit (unrolled: it is on every lookup's path). */
 function codeNumber(code: string): number {
   const d0 = code.charCodeAt(0) - 48;
@@ -86,19 +91,27 @@ export class CodeTrie {
   }
 
   /**
-   * Index of a 5-digit ASCII code, or -1 when the catalog has no such code: the hot path of
-   * every lookup. The first DIRECT_AFTER lookups walk the trie; then a table of every number
-   * from 00000 to 99999 is made (400 KB, outside the JavaScript heap, 0.3 ms), so that a
-   * long-lived process finds a code with one read, and a short-lived one never pays for it.
+   * Index of a postal code, or -1 when `postalCode` is not exactly 5 ASCII digits or the catalog
+   * has no such code: the hot path of every lookup. An index found is therefore a well-formed
+   * code, which lets the library's info_cp shortcut (router.infoCpBody) skip a check of its own.
+   * The first DIRECT_AFTER lookups walk the trie; then a table of every number from 00000 to
+   * 99999 is made (400 KB, outside the JavaScript heap, 0.3 ms), so that a long-lived process
+   * finds a code with one read, and a short-lived one never pays for it.
    */
   codeIndex(postalCode: string): number {
+    // The walk reads digits with `1 << digit`, which wraps: a code unit such as `P` (digit 32)
+    // would read as 0. Checked here once, so no caller can forget it.
+    const number = postalCodeNumber(postalCode);
+    if (number < 0) return -1;
     const direct = this.direct;
-    if (direct && postalCode.length === CODE_LENGTH) {
-      const number = codeNumber(postalCode);
-      if (number >= 0) return direct[number]!;
-    }
+    if (direct !== undefined) return direct[number]!;
     if (++this.trieWalks === DIRECT_AFTER) this.direct = this.directTable();
     return this.walk(postalCode);
+  }
+
+  /** Whether codeIndex has made its table of every code number: the process has looked up many codes. */
+  get directTableMade(): boolean {
+    return this.direct !== undefined;
   }
 
   /**

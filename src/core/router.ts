@@ -3,7 +3,8 @@
  * token, parameters, lookup). What the answer costs is only named here (`credit`); the
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
-import { answerInfoCp } from './answers/catalog.js';
+import { fullRecords, simplifiedRecord } from './answers/catalog.js';
+import type { Catalog } from './catalog.js';
 import { isPostalCode } from './checks.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import { ROWS, type RouterContext } from './methods.js';
@@ -52,16 +53,17 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
 }
 
 /**
- * What `handle` answers to `info_cp` of a known, well-formed code with a real token (`type`
- * absent or `simplified`), by the same checks and the same answer, without the request and
- * answer objects `handle` makes; undefined for anything else, which `handle` then answers.
- * For callers with no credit to settle (the library client without a registry): its most
- * frequent call costs little more than the answer itself.
+ * What `handle` answers to `info_cp` of a well-formed code with a real token (`type` absent or
+ * `simplified`), by the same checks and the same answer (105 for a code the catalog lacks),
+ * without the request and answer objects `handle` makes; undefined for anything else (101, 102,
+ * 104), which `handle` then answers. For callers with no credit to settle (the library client
+ * without a registry, which holds its loaded catalog): its most frequent call costs little more
+ * than the answer itself.
  */
-export function infoCpBody(cp: string, simplified: boolean, context: RouterContext): Body | undefined {
-  if (!isPostalCode(cp)) return undefined;
-  const body = answerInfoCp(context.catalog(), cp, simplified);
-  return typeof body === 'number' ? undefined : body;
+export function infoCpBody(cp: string, simplified: boolean, catalog: Catalog): Body | undefined {
+  const entry = catalog.postalCodeEntry(cp);
+  if (entry !== undefined) return simplified ? simplifiedRecord(entry, cp) : fullRecords(entry, cp);
+  return isPostalCode(cp) ? failure(105) : undefined;
 }
 
 /** Routes a request path to its answer (before the credit step). */
