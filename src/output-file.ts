@@ -32,6 +32,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { processAlive } from './process-alive.js';
 
 /** The output cannot be written there; `reason` says why, in words for the user. */
 export class OutputError extends Error {
@@ -268,22 +269,12 @@ export function removeStaleTemporaries(path: string): string[] {
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
     const pid = name.slice(prefix.length, -'.tmp'.length);
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || processAlive(Number(pid))) continue;
     const stale = join(dirname(path), name);
     rmSync(stale, { force: true });
     removed.push(stale);
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Whether two paths name the same file (device and inode), for outputs that must differ from each other. */
