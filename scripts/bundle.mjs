@@ -141,10 +141,32 @@ async function forBrowsers(options) {
   refuse(result, /["']node:|\brequire\(/, 'a Node module, which browsers and edge runtimes have not');
 }
 
+/**
+ * The web build's node:http side of the middleware (src/http/middleware.web.ts): a file of its
+ * own, as the OpenAPI document's, loaded at a middleware's first request, so that a page pays
+ * nothing for what only node:http requests use.
+ */
+const lazyNodeMiddleware = {
+  name: 'lazy-node-middleware',
+  setup(bundler) {
+    bundler.onResolve({ filter: /\/node-middleware\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === resolve('src/http/node-middleware.js') && args.kind === 'dynamic-import'
+        ? { path: './cpmx-middleware.js', external: true }
+        : undefined,
+    );
+  },
+};
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
-  plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), lazyOpenApi('cpmx-openapi.js')],
+  plugins: [
+    swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'),
+    swap('web-middleware', 'src/http/middleware.ts', 'src/http/middleware.web.ts'),
+    lazyOpenApi('cpmx-openapi.js'),
+    lazyNodeMiddleware,
+  ],
 });
+// What it imports of the handlers' files (the prefix rule) resolves as in the web build: no file system.
+await forBrowsers({ entryPoints: { 'cpmx-middleware': 'src/http/node-middleware.ts' }, plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')] });
 // cpmx/web is for pages that load it as it is: minified. What only some answers need (the
 // reading of names past their catalog spellings, with the tables of core/name-forms.ts; the
 // settlement search; test mode) is a chunk of its own, web-extra.js, imported by
