@@ -101,21 +101,29 @@ function refuse(result, pattern, why) {
 }
 
 /**
- * What only `GET /openapi.json` needs (the OpenAPI builder, the method table's texts and
- * schemas) is a file of its own beside each library bundle, imported by src/http/respond.ts at
- * the document's first request: importing cpmx, opening the artifact and answering load and
- * compile none of it, and a browser app's bundler makes it a chunk of its own.
+ * `import()` of `from` (a .js path from the repository root, as the sources import it) left to
+ * `./file`, a file of its own beside the bundle, built apart: what only some requests need is
+ * loaded at its first need, and a browser app's bundler makes it a chunk of its own.
  */
-function lazyOpenApi(file) {
+function lazyFile(from, file) {
+  const name = from.split('/').pop().replace('.', '\\.');
   return {
-    name: 'lazy-openapi',
+    name: `lazy-${file}`,
     setup(bundler) {
-      bundler.onResolve({ filter: /\/openapi\.js$/ }, (args) =>
-        resolve(args.resolveDir, args.path) === resolve('src/http/openapi.js') && args.kind === 'dynamic-import' ? { path: `./${file}`, external: true } : undefined,
+      bundler.onResolve({ filter: new RegExp(`/${name}$`) }, (args) =>
+        resolve(args.resolveDir, args.path) === resolve(from) && args.kind === 'dynamic-import' ? { path: `./${file}`, external: true } : undefined,
       );
     },
   };
 }
+
+/**
+ * What only `GET /openapi.json` needs (the OpenAPI builder, the method table's texts and
+ * schemas) is a file of its own beside each library bundle, imported by src/http/respond.ts at
+ * the document's first request: importing cpmx, opening the artifact and answering load and
+ * compile none of it.
+ */
+const lazyOpenApi = (file) => lazyFile('src/http/openapi.js', file);
 
 await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js')] });
 // The document's own file: no `node:` module, so browsers and edge runtimes load it as Node does.
@@ -143,19 +151,10 @@ async function forBrowsers(options) {
 
 /**
  * The web build's node:http side of the middleware (src/http/middleware.web.ts): a file of its
- * own, as the OpenAPI document's, loaded at a middleware's first request, so that a page pays
- * nothing for what only node:http requests use.
+ * own, loaded at a middleware's first request, so that a page pays nothing for what only
+ * node:http requests use.
  */
-const lazyNodeMiddleware = {
-  name: 'lazy-node-middleware',
-  setup(bundler) {
-    bundler.onResolve({ filter: /\/node-middleware\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === resolve('src/http/node-middleware.js') && args.kind === 'dynamic-import'
-        ? { path: './cpmx-middleware.js', external: true }
-        : undefined,
-    );
-  },
-};
+const lazyNodeMiddleware = lazyFile('src/http/node-middleware.js', 'cpmx-middleware.js');
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
   plugins: [
