@@ -58,6 +58,8 @@ export interface HttpResults {
    * long as cpmx's (absent from runs before: cpmx serve ran first, the references' ETag was short).
    */
   alternating?: true;
+  /** The pairs (serve and bare, each handler and its reference) run in an order that turns from round to round (absent from runs before it did). */
+  pairsTurn?: true;
 }
 
 /** createMiddleware() in node:http; createFetchHandler() behind @hono/node-server. */

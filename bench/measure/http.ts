@@ -6,7 +6,8 @@
  * against the bare server; the fetch handler against a hono app returning the same constant
  * body on the same adapter (what the adapter itself costs is not cpmx's).
  * All are loaded with autocannon by 50 connections for a bounded time, in turn, in rounds,
- * each next to its reference, the pair's order alternating between rounds; the references send
+ * each next to its reference, the pair's order alternating between rounds and the pairs' order
+ * turning; the references send
  * the same header bytes (an ETag as long as cpmx's). The medians are reported, as the machines
  * are shared and single runs drift.
  */
@@ -57,6 +58,21 @@ export function stat(results: autocannon.Result[]): HttpStat {
   };
 }
 
+/** The `n`th of the orders of `items` (all of them, in turn, as `n` goes up), e.g. for three: abc, acb, bac, bca, cab, cba. */
+export function nthOrder<T>(items: readonly T[], n: number): T[] {
+  const left = items.slice();
+  const order: T[] = [];
+  let count = 1;
+  for (let k = 2; k <= left.length; k++) count *= k;
+  let index = n % count;
+  while (left.length > 0) {
+    count /= left.length;
+    order.push(left.splice(Math.floor(index / count), 1)[0]!);
+    index %= count;
+  }
+  return order;
+}
+
 /** Runs the check against the artifact at `artifact`; `codes` are the info_cp codes asked for. */
 export async function httpLoad(options: {
   cli: string;
@@ -72,7 +88,11 @@ export async function httpLoad(options: {
 }): Promise<HttpResults> {
   const connections = 50;
   const seconds = options.seconds ?? 3;
-  const rounds = options.rounds ?? 5;
+  // An even number, so each side of a pair runs first in as many rounds as the other: in the
+  // quiet runs of 2026-11-22 to 11-25 a side's ratio was about 4 points lower in the rounds it
+  // ran first (cpmx serve and the middleware alike), and with 5 rounds the measured side ran
+  // first in 3.
+  const rounds = options.rounds ?? 6;
   // Every code of the workload (4,096 drawn across the whole catalog, shuffled), each client
   // walking the list: no one URL repeated, so no answer is cheaper for being asked again and again.
   const paths = options.codes.map((cp) => `/query/info_cp/${cp}?token=bench&type=simplified`);
@@ -117,16 +137,22 @@ export async function httpLoad(options: {
         for (const run of round % 2 === 0 ? [measured, reference] : [reference, measured]) await run();
       };
       const into = (results: autocannon.Result[], url: string) => async () => results.push(await load(url, paths, connections, seconds));
-      await inTurn(into(runs.bare, bare.url), into(runs.cpmx, cpmx.url));
-      for (const handler of handlers) {
-        // The fetch handler's reference is the hono constant app; the middleware's, the bare server.
-        const reference = handler.name === 'fetch' && hono ? into(honoRuns, hono.url) : into(handlerBare, bare.url);
-        await inTurn(reference, into(handler.runs, handler.url));
-      }
+      const pairs = [
+        () => inTurn(into(runs.bare, bare.url), into(runs.cpmx, cpmx.url)),
+        ...handlers.map((handler) => {
+          // The fetch handler's reference is the hono constant app; the middleware's, the bare server.
+          const reference = handler.name === 'fetch' && hono ? into(honoRuns, hono.url) : into(handlerBare, bare.url);
+          return () => inTurn(reference, into(handler.runs, handler.url));
+        }),
+      ];
+      // The pairs' order changes from round to round as well (each of their orders in turn: all
+      // six of three pairs in six rounds), so no pair always runs first, or right after the same
+      // other pair (a turning order would keep cpmx serve's right after the fetch handler's).
+      for (const pair of nthOrder(pairs, round)) await pair();
     }
     const ratiosOf = (results: autocannon.Result[], bareRuns = runs.bare) => results.map((run, i) => run.requests.average / bareRuns[i]!.requests.average);
     const ratios = ratiosOf(runs.cpmx);
-    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios), alternating: true };
+    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios), alternating: true, pairsTurn: true };
     if (honoRuns.length > 0) measured.honoConstant = stat(honoRuns);
     if (handlers.length > 0) {
       measured.handlers = Object.fromEntries(

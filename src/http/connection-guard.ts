@@ -15,8 +15,13 @@ interface Connection {
   /** The client's address as limits count it. */
   readonly address: string;
   readonly opened: number;
-  /** When its client last sent a request or took an answer (ms since the epoch). */
+  /**
+   * When its client last sent a request or took an answer (ms since the epoch), as the guard
+   * last looked (`noteProgress`): no clock is read per request.
+   */
   lastProgress: number;
+  /** `received + finished` when `lastProgress` was last brought up to date: any other sum is progress since. */
+  progressSeen: number;
   /** Requests received on it. */
   received: number;
   /** Answers handed to the kernel, to be read by the client. */
@@ -88,6 +93,19 @@ function connectionOf(socket: Socket): Connection | undefined {
 }
 
 /**
+ * Brings `lastProgress` up to `now` when the client sent a request or took an answer since it
+ * was last looked at. Requests only count; the clock is read where progress is weighed (each
+ * sweep, an eviction), so `lastProgress` may be later than the progress by up to a sweep's
+ * interval, never earlier: a timeout never fires early.
+ */
+function noteProgress(connection: Connection, now: number): void {
+  const progress = connection.received + connection.finished;
+  if (progress === connection.progressSeen) return;
+  connection.progressSeen = progress;
+  connection.lastProgress = now;
+}
+
+/**
  * An answer was handed to the kernel (its `finish`): the client is reading, so the requests
  * that waited for it are answered, while the unread answers stay within the bound.
  */
@@ -111,7 +129,9 @@ export class ConnectionGuard {
     this.#limits = limits;
     this.#server = handlers;
     server.on('connection', (socket: Socket) => this.#admit(socket));
-    const sweeper = setInterval(() => this.#sweep(), checkInterval(limits));
+    // Twice per check interval: progress is stamped by the sweep that sees it (`noteProgress`),
+    // so a send timeout fires within one check interval of when it says, as Node's own do.
+    const sweeper = setInterval(() => this.#sweep(), checkInterval(limits) / 2);
     sweeper.unref();
     server.once('close', () => clearInterval(sweeper));
   }
@@ -139,7 +159,7 @@ export class ConnectionGuard {
       this.#server.closed?.(limit);
     }
     const now = Date.now();
-    const connection: Connection = { socket, address, opened: now, lastProgress: now, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0, maxUnsentBytes: this.#limits.maxUnsentBytes };
+    const connection: Connection = { socket, address, opened: now, lastProgress: now, progressSeen: 0, received: 0, finished: 0, computing: 0, unsentBytes: 0, waiting: [], closing: false, dropped: 0, maxUnsentBytes: this.#limits.maxUnsentBytes };
     this.#connections.set(socket, connection);
     (socket as TrackedSocket)[kConnection] = connection;
     if (!peers) this.#byAddress.set(address, (peers = new Set()));
@@ -158,7 +178,9 @@ export class ConnectionGuard {
   /** Closes the connection of `peers` that has waited longest for its client; false when all are busy being answered. */
   #evictFrom(peers: Set<Connection>): boolean {
     let oldest: Connection | undefined;
+    const now = Date.now();
     for (const connection of peers) {
+      noteProgress(connection, now);
       if (connection.computing === 0 && (!oldest || connection.lastProgress < oldest.lastProgress)) oldest = connection;
     }
     if (!oldest) return false;
@@ -197,8 +219,9 @@ export class ConnectionGuard {
   request(req: IncomingMessage, res: ServerResponse): void {
     const connection = connectionOf(req.socket);
     if (!connection) return; // refused or evicted: its socket is being closed
-    connection.lastProgress = Date.now();
     if (connection.closing) {
+      // Only where Node's parser could not be intercepted (#interceptRequests); rare.
+      connection.lastProgress = Date.now();
       this.#dropRequest(connection);
       return;
     }
@@ -262,6 +285,7 @@ export class ConnectionGuard {
     const now = Date.now();
     const { idleTimeout, sendTimeout } = this.#limits;
     for (const connection of this.#connections.values()) {
+      noteProgress(connection, now);
       if (connection.socket.bytesRead === 0) {
         if (now - connection.opened >= idleTimeout) this.#drop(connection, 'idle_timeout');
       } else if (connection.computing === 0 && connection.received > connection.finished && now - connection.lastProgress >= sendTimeout) {
