@@ -21,7 +21,7 @@ export function benchBrowsers(enabled = true): BenchBrowser[] {
   if (!enabled) return [];
   const browsers: BenchBrowser[] = [
     {
-      source: process.env.CPMX_CHROMIUM ? `CPMX_CHROMIUM=${process.env.CPMX_CHROMIUM}` : `${NPM_CHROMIUM.name} (pinned by package-lock.json)`,
+      source: process.env.CPMX_CHROMIUM ? `CPMX_CHROMIUM=${process.env.CPMX_CHROMIUM}` : `${NPM_CHROMIUM.name}, pinned by package-lock.json: the same build on every machine`,
       launch: async () => launchChromium(await pinnedBrowserBinary()),
     },
   ];

@@ -18,7 +18,7 @@ export function webFirstAnswer(web: WebResults): string[] {
       'The page preloads the module and the manifest (the README’s hints) and asks for one code as soon as the module has run; it logs its time on the console once answered, ' +
       'and the driver only waits for that line (polling the page would run Playwright’s own script in it, in the middle of the measurement).',
     '',
-    `Browser: ${browserName(first.browser)}, headless${first.browser?.source.includes('pinned') ? ' (the build package-lock.json pins, the same on every machine)' : ''}.`,
+    `Browser: ${browserName(first.browser)}, headless.`,
     '',
     '| page | first answer | minus the empty page |',
     '| --- | ---: | ---: |',
@@ -44,6 +44,6 @@ export function webFirstAnswer(web: WebResults): string[] {
   ];
 }
 
-function browserName(browser: BrowserUsed | undefined): string {
+export function browserName(browser: BrowserUsed | undefined): string {
   return browser ? `Chromium ${browser.version} (${browser.source})` : 'Chromium (not recorded)';
 }
