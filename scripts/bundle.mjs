@@ -101,21 +101,29 @@ function refuse(result, pattern, why) {
 }
 
 /**
- * What only `GET /openapi.json` needs (the OpenAPI builder, the method table's texts and
- * schemas) is a file of its own beside each library bundle, imported by src/http/respond.ts at
- * the document's first request: importing cpmx, opening the artifact and answering load and
- * compile none of it, and a browser app's bundler makes it a chunk of its own.
+ * `import()` of `from` (a .js path from the repository root, as the sources import it) left to
+ * `./file`, a file of its own beside the bundle, built apart: what only some requests need is
+ * loaded at its first need, and a browser app's bundler makes it a chunk of its own.
  */
-function lazyOpenApi(file) {
+function lazyFile(from, file) {
+  const name = from.split('/').pop().replace('.', '\\.');
   return {
-    name: 'lazy-openapi',
+    name: `lazy-${file}`,
     setup(bundler) {
-      bundler.onResolve({ filter: /\/openapi\.js$/ }, (args) =>
-        resolve(args.resolveDir, args.path) === resolve('src/http/openapi.js') && args.kind === 'dynamic-import' ? { path: `./${file}`, external: true } : undefined,
+      bundler.onResolve({ filter: new RegExp(`/${name}$`) }, (args) =>
+        resolve(args.resolveDir, args.path) === resolve(from) && args.kind === 'dynamic-import' ? { path: `./${file}`, external: true } : undefined,
       );
     },
   };
 }
+
+/**
+ * What only `GET /openapi.json` needs (the OpenAPI builder, the method table's texts and
+ * schemas) is a file of its own beside each library bundle, imported by src/http/respond.ts at
+ * the document's first request: importing cpmx, opening the artifact and answering load and
+ * compile none of it.
+ */
+const lazyOpenApi = (file) => lazyFile('src/http/openapi.js', file);
 
 await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js')] });
 // The document's own file: no `node:` module, so browsers and edge runtimes load it as Node does.
@@ -141,10 +149,23 @@ async function forBrowsers(options) {
   refuse(result, /["']node:|\brequire\(/, 'a Node module, which browsers and edge runtimes have not');
 }
 
+/**
+ * The web build's node:http side of the middleware (src/http/middleware.web.ts): a file of its
+ * own, loaded at a middleware's first request, so that a page pays nothing for what only
+ * node:http requests use.
+ */
+const lazyNodeMiddleware = lazyFile('src/http/node-middleware.js', 'cpmx-middleware.js');
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
-  plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), lazyOpenApi('cpmx-openapi.js')],
+  plugins: [
+    swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'),
+    swap('web-middleware', 'src/http/middleware.ts', 'src/http/middleware.web.ts'),
+    lazyOpenApi('cpmx-openapi.js'),
+    lazyNodeMiddleware,
+  ],
 });
+// What it imports of the handlers' files (the prefix rule) resolves as in the web build: no file system.
+await forBrowsers({ entryPoints: { 'cpmx-middleware': 'src/http/node-middleware.ts' }, plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')] });
 // cpmx/web is for pages that load it as it is: minified. What only some answers need (the
 // reading of names past their catalog spellings, with the tables of core/name-forms.ts; the
 // settlement search; test mode) is a chunk of its own, web-extra.js, imported by

@@ -31,6 +31,7 @@ describe('the tarball', () => {
       'data/cpmx.msgpack',
       'dist/cli-*.js',
       'dist/cli.js',
+      'dist/cpmx-middleware.js',
       'dist/cpmx-openapi.cjs',
       'dist/cpmx-openapi.js',
       'dist/cpmx.cjs',

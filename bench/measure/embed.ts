@@ -6,6 +6,7 @@
  * `splitting`): what a dynamic `import()` loads is a chunk of its own, fetched when that code
  * first runs. The page pays the entry; the chunks are reported beside it.
  */
+import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { EmbedResults } from '../results.js';
@@ -44,9 +45,10 @@ export async function bundleForBrowser(entry: { file: string } | { source: strin
     logLevel: 'error',
   });
   const outputs = Object.entries(result.metafile.outputs);
-  // The entry is the chunk no other imports (a dynamically imported file is an entry point of its own too).
-  const imported = new Set(outputs.flatMap(([, output]) => output.imports.map((chunk) => chunk.path)));
-  const entries = outputs.filter(([path, output]) => output.entryPoint !== undefined && !imported.has(path));
+  // The entry is the chunk made for `entry` (a dynamically imported file is an entry point of its
+  // own too, and esbuild writes its chunk even where the code importing it was dropped).
+  const entryPoint = 'file' in entry ? resolve(entry.file) : '<stdin>';
+  const entries = outputs.filter(([, output]) => output.entryPoint !== undefined && (output.entryPoint === '<stdin>' ? output.entryPoint : resolve(output.entryPoint)) === entryPoint);
   if (entries.length !== 1) throw new Error(`expected one entry chunk, got ${entries.map(([file]) => file).join(', ')}`);
   const [entryFile, entryOutput] = entries[0]!;
   // Every other chunk must be one the entry reaches by dynamic import only: a static one is paid by the page too.
@@ -58,9 +60,15 @@ export async function bundleForBrowser(entry: { file: string } | { source: strin
     const output = file(path);
     return { text: output.text, bytes: output.contents.length, gzipBytes: gzipSync(output.contents).length };
   };
+  // The chunks the page may load: those the entry reaches by dynamic import, and theirs.
   const lazy: BrowserBundle['lazy'] = {};
-  for (const [path, output] of outputs) {
-    if (path !== entryFile) lazy[path.replace(/^out\//, '')] = { ...sized(path), inputs: Object.keys(output.inputs) };
+  const reached = [entryFile];
+  for (let i = 0; i < reached.length; i++) {
+    for (const imported of result.metafile.outputs[reached[i]!]!.imports) {
+      if (imported.external || reached.includes(imported.path)) continue;
+      reached.push(imported.path);
+      lazy[imported.path.replace(/^out\//, '')] = { ...sized(imported.path), inputs: Object.keys(result.metafile.outputs[imported.path]!.inputs) };
+    }
   }
   return { ...sized(entryFile), inputs: Object.keys(result.metafile.inputs), lazy };
 }
@@ -71,9 +79,12 @@ async function browserBundle(root: string): Promise<EmbedResults['browserBundle'
   if (!inputs.some((input) => input.endsWith('dist/cpmx.web.js')) || inputs.some((input) => input.startsWith('node:'))) {
     throw new Error(`the browser bundle is not the web build alone: ${inputs.join(', ')}`);
   }
-  // What is left out of the page's bytes is only what GET /openapi.json needs: no lookup code.
+  // What is left out of the page's bytes is only what GET /openapi.json needs and what the
+  // middleware needs of node:http requests, which a page never has: no lookup code.
   const lazyInputs = Object.values(lazy).flatMap((chunk) => chunk.inputs);
-  if (lazyInputs.some((input) => !input.endsWith('dist/cpmx-openapi.js'))) throw new Error(`a lazy chunk holds more than the OpenAPI document's file: ${lazyInputs.join(', ')}`);
+  if (lazyInputs.some((input) => !/dist\/cpmx-(openapi|middleware)\.js$/.test(input))) {
+    throw new Error(`a lazy chunk holds more than the OpenAPI document's file and the middleware's node:http side: ${lazyInputs.join(', ')}`);
+  }
   const lazyBytes = Object.values(lazy).reduce((sum, chunk) => sum + chunk.bytes, 0);
   const lazyGzipBytes = Object.values(lazy).reduce((sum, chunk) => sum + chunk.gzipBytes, 0);
   return { bytes, gzipBytes, lazyBytes, lazyGzipBytes };

@@ -77,53 +77,53 @@ export class Catalog {
   readonly codeCount: number;
   /** Names the artifact in the errors of checks made at first use. */
   readonly path: string;
-  private readonly states: Strings;
-  private readonly municipalityNames: Strings;
-  private readonly cities: Strings;
-  private readonly types: Strings;
-  private readonly names: Strings;
-  private readonly stateKeys: UintArray;
-  private readonly municipalityState: UintArray;
-  private readonly municipalityKey: UintArray;
-  private readonly municipalityName: UintArray;
-  private readonly codeMunicipality: UintArray;
-  private readonly codeCity: UintArray;
+  readonly #states: Strings;
+  readonly #municipalityNames: Strings;
+  readonly #cities: Strings;
+  readonly #types: Strings;
+  readonly #names: Strings;
+  readonly #stateKeys: UintArray;
+  readonly #municipalityState: UintArray;
+  readonly #municipalityKey: UintArray;
+  readonly #municipalityName: UintArray;
+  readonly #codeMunicipality: UintArray;
+  readonly #codeCity: UintArray;
   /** Settlements of code `i` are `settlementStart[i]` to `settlementStart[i + 1]`. */
-  private readonly settlementStart: UintArray;
-  private readonly rows: number;
+  readonly #settlementStart: UintArray;
+  readonly #rows: number;
   /** 3 bytes per settlement, little-endian `name | type << 18`, read in place. */
-  private readonly settlements: Uint8Array;
+  readonly #settlements: Uint8Array;
   /** The codes (code-trie.ts). */
-  private readonly trie: CodeTrie;
+  readonly #trie: CodeTrie;
   /** Each settlement's rank in its municipality's catalog order; undefined when settlements are already in that order. */
-  private readonly settlementRanks: UintArray | undefined;
+  readonly #settlementRanks: UintArray | undefined;
   /** Where each state's cities start in `stateCities` (one more entry than states). */
-  private readonly stateCityStart: UintArray;
-  private readonly stateCities: UintArray;
+  readonly #stateCityStart: UintArray;
+  readonly #stateCities: UintArray;
   /** The history section's bytes, parsed on the first `history()`. */
-  private readonly historyBytes: Uint8Array | undefined;
-  private historyData: HistoryData | undefined;
+  readonly #historyBytes: Uint8Array | undefined;
+  #historyData: HistoryData | undefined;
   /** Each code's entry once gathered (the array itself made on the first lookup). */
-  private entries: (CodeEntry | undefined)[] | undefined;
+  #entries: (CodeEntry | undefined)[] | undefined;
   /** The same entries by code number (`"09810"` at 9810), each set by postalCodeEntry; made with the trie's direct table. */
-  private entriesByNumber: (CodeEntry | undefined)[] | undefined;
-  private stateNameList: string[] | undefined;
-  private stateMunicipalities: string[][] | undefined;
+  #entriesByNumber: (CodeEntry | undefined)[] | undefined;
+  #stateNameList: string[] | undefined;
+  #stateMunicipalities: string[][] | undefined;
   /** Built on first need: code runs `[start, end, start, end, ...]` per municipality and per state. */
-  private municipalityRuns: number[][] | undefined;
-  private stateRuns: number[][] | undefined;
+  #municipalityRuns: number[][] | undefined;
+  #stateRuns: number[][] | undefined;
   /** Distinct settlement names per municipality (by index) and per group of them (by key), kept once made. */
-  private readonly settlementNameLists = new Map<number | string, string[]>();
+  readonly #settlementNameLists = new Map<number | string, string[]>();
   /** Merged code runs of groups of municipalities (by key), kept once made. */
-  private readonly groupRuns = new Map<string, number[]>();
+  readonly #groupRuns = new Map<string, number[]>();
   /**
    * Answers that are objects, made once by Object.fromEntries and copied by spreading: V8 keeps
    * such an object in fast mode, so a copy of 570 members costs about 1 µs, where building one
    * member by member costs some 50 times that (see copy-members.ts).
    */
-  private stateKeyObject: Record<string, string> | undefined;
-  private readonly municipalityKeyObjects: Record<string, string>[] = [];
-  private readonly stateCityLists: string[][] = [];
+  #stateKeyObject: Record<string, string> | undefined;
+  readonly #municipalityKeyObjects: Record<string, string>[] = [];
+  readonly #stateCityLists: string[][] = [];
 
   /** Throws an Error saying what does not fit when the parts of the artifact do not fit together. */
   constructor({ header, sections }: ArtifactSections, path = 'the artifact') {
@@ -134,8 +134,8 @@ export class Catalog {
     const { codes, rows, states, municipalities } = header;
     for (const count of [codes, rows, states, municipalities]) expect(Number.isInteger(count) && count >= 0, 'its header does not count its parts');
     this.codeCount = codes;
-    this.rows = rows;
-    const fail = (reason: string): never => this.damaged(reason);
+    this.#rows = rows;
+    const fail = (reason: string): never => this.#damaged(reason);
     const table = (name: StringTableName) => {
       const at = STRING_TABLES.indexOf(name) * 3;
       const [bytes, lengths, starts] = [sections[at]!, sections[at + 1]!, sections[at + 2]!];
@@ -147,121 +147,121 @@ export class Catalog {
       const section = sections[STRING_TABLES.length * 3 + COLUMNS.indexOf(name)]!;
       return section.kind === 0 ? undefined : unsigned(section, what);
     };
-    this.states = table('states');
-    this.municipalityNames = table('municipalities');
-    this.cities = table('cities');
-    this.types = table('types');
-    this.names = table('settlements');
+    this.#states = table('states');
+    this.#municipalityNames = table('municipalities');
+    this.#cities = table('cities');
+    this.#types = table('types');
+    this.#names = table('settlements');
 
-    this.stateKeys = column('stateKeys', 'the state keys');
-    this.municipalityState = column('municipalityState', 'a municipality names a state');
-    this.municipalityKey = column('municipalityKey', 'the municipality keys');
-    this.municipalityName = column('municipalityName', 'a municipality names a name');
-    this.codeMunicipality = column('codeMunicipality', 'a code names a municipality');
-    this.codeCity = column('codeCity', 'a code names a city');
-    this.settlementStart = column('settlementStart', 'settlement counts');
-    this.settlements = column('settlements', 'the settlements') as Uint8Array;
-    this.settlementRanks = optional('settlementRanks', 'a settlement ranks');
-    this.stateCityStart = column('stateCityStart', 'state cities are missing');
-    this.stateCities = column('stateCities', 'state cities are missing');
+    this.#stateKeys = column('stateKeys', 'the state keys');
+    this.#municipalityState = column('municipalityState', 'a municipality names a state');
+    this.#municipalityKey = column('municipalityKey', 'the municipality keys');
+    this.#municipalityName = column('municipalityName', 'a municipality names a name');
+    this.#codeMunicipality = column('codeMunicipality', 'a code names a municipality');
+    this.#codeCity = column('codeCity', 'a code names a city');
+    this.#settlementStart = column('settlementStart', 'settlement counts');
+    this.#settlements = column('settlements', 'the settlements') as Uint8Array;
+    this.#settlementRanks = optional('settlementRanks', 'a settlement ranks');
+    this.#stateCityStart = column('stateCityStart', 'state cities are missing');
+    this.#stateCities = column('stateCities', 'state cities are missing');
     const history = optional('history', 'the history section');
     expect(history === undefined || history instanceof Uint8Array, 'the history section is not bytes');
-    this.historyBytes = history;
+    this.#historyBytes = history;
 
-    expect(this.settlementStart.length === codes + 1 && this.settlementStart[0] === 0, 'settlement counts do not match the code count');
-    expect(this.settlementStart[codes] === rows, 'settlement counts do not add up to the row count');
-    expect(this.settlements instanceof Uint8Array && this.settlements.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
-    expect(this.codeMunicipality.length === codes && this.codeCity.length === codes, 'code columns have the wrong length');
+    expect(this.#settlementStart.length === codes + 1 && this.#settlementStart[0] === 0, 'settlement counts do not match the code count');
+    expect(this.#settlementStart[codes] === rows, 'settlement counts do not add up to the row count');
+    expect(this.#settlements instanceof Uint8Array && this.#settlements.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
+    expect(this.#codeMunicipality.length === codes && this.#codeCity.length === codes, 'code columns have the wrong length');
     expect(
-      this.municipalityState.length === municipalities && this.municipalityKey.length === municipalities && this.municipalityName.length === municipalities,
+      this.#municipalityState.length === municipalities && this.#municipalityKey.length === municipalities && this.#municipalityName.length === municipalities,
       'municipality columns have the wrong length',
     );
-    expect(this.states.size === states && this.stateKeys.length === states, 'state table has the wrong size');
-    expect(this.settlementRanks === undefined || this.settlementRanks.length === rows, 'settlement ranks have the wrong length');
-    expect(this.stateCityStart.length === states + 1 && this.stateCityStart[0] === 0, 'state cities are missing');
-    expect(this.stateCityStart[states] === this.stateCities.length, 'state cities do not add up');
-    this.trie = new CodeTrie(column('trie', 'the trie'), column('trieFirstChild', 'the trie'), column('trieLevels', 'the trie'), codes, fail);
+    expect(this.#states.size === states && this.#stateKeys.length === states, 'state table has the wrong size');
+    expect(this.#settlementRanks === undefined || this.#settlementRanks.length === rows, 'settlement ranks have the wrong length');
+    expect(this.#stateCityStart.length === states + 1 && this.#stateCityStart[0] === 0, 'state cities are missing');
+    expect(this.#stateCityStart[states] === this.#stateCities.length, 'state cities do not add up');
+    this.#trie = new CodeTrie(column('trie', 'the trie'), column('trieFirstChild', 'the trie'), column('trieLevels', 'the trie'), codes, fail);
 
     // The small columns are checked whole; the per-code ones when a code is first read (codeEntry).
-    expectBelow(this.municipalityState, this.states.size, 'a municipality names a state');
-    expectBelow(this.municipalityName, this.municipalityNames.size, 'a municipality names a name');
-    expectBelow(this.stateCities, this.cities.size, 'a state names a city');
-    expectAscending(this.stateCityStart, 'state cities do not add up');
-    if (this.settlementRanks) expectBelow(this.settlementRanks, rows, 'a settlement ranks');
+    expectBelow(this.#municipalityState, this.#states.size, 'a municipality names a state');
+    expectBelow(this.#municipalityName, this.#municipalityNames.size, 'a municipality names a name');
+    expectBelow(this.#stateCities, this.#cities.size, 'a state names a city');
+    expectAscending(this.#stateCityStart, 'state cities do not add up');
+    if (this.#settlementRanks) expectBelow(this.#settlementRanks, rows, 'a settlement ranks');
   }
 
   /** Throws the ArtifactError of a damaged artifact (a check made at first use failed). */
-  private damaged(reason: string): never {
+  #damaged(reason: string): never {
     throw new ArtifactError(this.path, `is damaged (${reason}); ${REBUILD}`);
   }
 
   /** The history section (codes of earlier catalogs), read on first use; undefined when the artifact has none. */
   history(): HistoryData | undefined {
-    if (!this.historyBytes) return undefined;
+    if (!this.#historyBytes) return undefined;
     try {
-      return (this.historyData ??= parseHistory(this.historyBytes, utf8Reader(this.historyBytes)));
+      return (this.#historyData ??= parseHistory(this.#historyBytes, utf8Reader(this.#historyBytes)));
     } catch (error) {
-      return this.damaged((error as Error).message === 'the history section is not one' ? 'the history section is not one' : 'the history section is not JSON');
+      return this.#damaged((error as Error).message === 'the history section is not one' ? 'the history section is not one' : 'the history section is not JSON');
     }
   }
 
   /** Index of a 5-digit ASCII code, or -1 when the catalog has no such code. */
   codeIndex(postalCode: string): number {
-    return this.trie.codeIndex(postalCode);
+    return this.#trie.codeIndex(postalCode);
   }
 
   /** The postal codes starting with `digits` (1 to 5 ASCII digits), ascending. */
   codesStartingWith(digits: string): string[] {
-    return this.trie.codesStartingWith(digits);
+    return this.#trie.codesStartingWith(digits);
   }
 
   /** Every postal code as a 5-character string, ascending (shared: callers copy before handing it out). */
   postalCodes(): readonly string[] {
-    return this.trie.postalCodes();
+    return this.#trie.postalCodes();
   }
 
   /** Number of municipalities; indices run from 0, ordered by (`c_estado`, `c_mnpio`). */
   get municipalityCount(): number {
-    return this.municipalityState.length;
+    return this.#municipalityState.length;
   }
 
   /** Municipality index of the code's first row. */
   municipalityIndexOf(code: number): number {
-    const municipality = this.codeMunicipality[code]!;
-    return municipality < this.municipalityState.length ? municipality : this.damaged(`a code names a municipality beyond its table (${municipality} of ${this.municipalityState.length})`);
+    const municipality = this.#codeMunicipality[code]!;
+    return municipality < this.#municipalityState.length ? municipality : this.#damaged(`a code names a municipality beyond its table (${municipality} of ${this.#municipalityState.length})`);
   }
 
   /** Municipality `m`: its keys (`c_estado`, `c_mnpio`), its name and its state's. */
   municipalityEntry(m: number): { stateKey: number; key: number; name: string; state: string } {
-    const state = this.municipalityState[m]!;
-    return { stateKey: this.stateKeys[state]!, key: this.municipalityKey[m]!, name: this.municipalityNames.get(this.municipalityName[m]!), state: this.states.get(state) };
+    const state = this.#municipalityState[m]!;
+    return { stateKey: this.#stateKeys[state]!, key: this.#municipalityKey[m]!, name: this.#municipalityNames.get(this.#municipalityName[m]!), state: this.#states.get(state) };
   }
 
   /** The first settlement of code `code`; its settlements end at `settlementEndOf(code)`, after at least one. */
   settlementStartOf(code: number): number {
-    const start = this.settlementStart[code]!;
-    if (!(start < this.settlementStart[code + 1]! && this.settlementStart[code + 1]! <= this.rows)) this.damaged('settlement counts do not add up');
+    const start = this.#settlementStart[code]!;
+    if (!(start < this.#settlementStart[code + 1]! && this.#settlementStart[code + 1]! <= this.#rows)) this.#damaged('settlement counts do not add up');
     return start;
   }
 
   settlementEndOf(code: number): number {
-    const end = this.settlementStart[code + 1]!;
-    if (!(this.settlementStart[code]! < end && end <= this.rows)) this.damaged('settlement counts do not add up');
+    const end = this.#settlementStart[code + 1]!;
+    if (!(this.#settlementStart[code]! < end && end <= this.#rows)) this.#damaged('settlement counts do not add up');
     return end;
   }
 
-  private settlement(settlement: number): number {
+  #settlement(settlement: number): number {
     const at = settlement * SETTLEMENT_BYTES;
-    const bytes = this.settlements;
+    const bytes = this.#settlements;
     return bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
   }
 
   settlementName(settlement: number): string {
-    return this.names.get(this.settlement(settlement) & SETTLEMENT_NAME_MASK);
+    return this.#names.get(this.#settlement(settlement) & SETTLEMENT_NAME_MASK);
   }
 
   settlementType(settlement: number): string {
-    return this.types.get(this.settlement(settlement) >>> SETTLEMENT_NAME_BITS);
+    return this.#types.get(this.#settlement(settlement) >>> SETTLEMENT_NAME_BITS);
   }
 
   /**
@@ -270,7 +270,7 @@ export class Catalog {
    * Its columns are checked here, where they are first read.
    */
   codeEntry(code: number): CodeEntry {
-    return (this.entries ??= new Array<CodeEntry | undefined>(this.codeCount))[code] ?? this.makeEntry(code);
+    return (this.#entries ??= new Array<CodeEntry | undefined>(this.codeCount))[code] ?? this.#makeEntry(code);
   }
 
   /**
@@ -282,39 +282,39 @@ export class Catalog {
   postalCodeEntry(cp: string): CodeEntry | undefined {
     const number = postalCodeNumber(cp);
     if (number < 0) return undefined;
-    return this.entriesByNumber?.[number] ?? this.firstPostalCodeEntry(cp, number);
+    return this.#entriesByNumber?.[number] ?? this.#firstPostalCodeEntry(cp, number);
   }
 
-  private firstPostalCodeEntry(cp: string, number: number): CodeEntry | undefined {
-    const code = this.trie.codeIndex(cp);
+  #firstPostalCodeEntry(cp: string, number: number): CodeEntry | undefined {
+    const code = this.#trie.codeIndex(cp);
     if (code < 0) return undefined;
     const entry = this.codeEntry(code);
-    if (this.entriesByNumber === undefined && this.trie.directTableMade) this.entriesByNumber = new Array<CodeEntry | undefined>(10 ** CODE_LENGTH);
-    if (this.entriesByNumber !== undefined) this.entriesByNumber[number] = entry;
+    if (this.#entriesByNumber === undefined && this.#trie.directTableMade) this.#entriesByNumber = new Array<CodeEntry | undefined>(10 ** CODE_LENGTH);
+    if (this.#entriesByNumber !== undefined) this.#entriesByNumber[number] = entry;
     return entry;
   }
 
-  private makeEntry(code: number): CodeEntry {
+  #makeEntry(code: number): CodeEntry {
     if (!(code >= 0 && code < this.codeCount)) throw new RangeError(`no code ${code} in the catalog`);
     const municipality = this.municipalityIndexOf(code);
-    const city = this.codeCity[code]!;
-    if (city >= this.cities.size) this.damaged(`a code names a city beyond its table (${city} of ${this.cities.size})`);
+    const city = this.#codeCity[code]!;
+    if (city >= this.#cities.size) this.#damaged(`a code names a city beyond its table (${city} of ${this.#cities.size})`);
     const start = this.settlementStartOf(code);
     const count = this.settlementEndOf(code) - start;
     // Made at its exact size: an array grown by push keeps spare room, a third more memory.
     const entry = new Array<string>(ENTRY_NAMES + 2 * count);
-    entry[ENTRY_MUNICIPIO] = this.municipalityNames.get(this.municipalityName[municipality]!);
-    entry[ENTRY_ESTADO] = this.states.get(this.municipalityState[municipality]!);
-    entry[ENTRY_CIUDAD] = this.cities.get(city);
+    entry[ENTRY_MUNICIPIO] = this.#municipalityNames.get(this.#municipalityName[municipality]!);
+    entry[ENTRY_ESTADO] = this.#states.get(this.#municipalityState[municipality]!);
+    entry[ENTRY_CIUDAD] = this.#cities.get(city);
     for (let i = 0; i < count; i++) {
-      const packed = this.settlement(start + i);
+      const packed = this.#settlement(start + i);
       const name = packed & SETTLEMENT_NAME_MASK;
       const type = packed >>> SETTLEMENT_NAME_BITS;
-      if (name >= this.names.size || type >= this.types.size) this.damaged('a settlement names a name or type that is not in its table');
-      entry[ENTRY_NAMES + i] = this.names.get(name);
-      entry[ENTRY_NAMES + count + i] = this.types.get(type);
+      if (name >= this.#names.size || type >= this.#types.size) this.#damaged('a settlement names a name or type that is not in its table');
+      entry[ENTRY_NAMES + i] = this.#names.get(name);
+      entry[ENTRY_NAMES + count + i] = this.#types.get(type);
     }
-    this.entries![code] = entry;
+    this.#entries![code] = entry;
     return entry;
   }
 
@@ -335,74 +335,74 @@ export class Catalog {
 
   /** State names ordered by `c_estado` (shared: callers copy before handing it out). */
   stateNames(): readonly string[] {
-    return (this.stateNameList ??= this.states.all());
+    return (this.#stateNameList ??= this.#states.all());
   }
 
   /** Municipality names of state `state` (its index), each once, ordered by `c_mnpio`. */
   municipalitiesOf(state: number): readonly string[] {
-    if (!this.stateMunicipalities) {
-      const byState: string[][] = Array.from({ length: this.states.size }, () => []);
-      for (let m = 0; m < this.municipalityState.length; m++) {
-        const names = byState[this.municipalityState[m]!]!;
-        const name = this.municipalityNames.get(this.municipalityName[m]!);
+    if (!this.#stateMunicipalities) {
+      const byState: string[][] = Array.from({ length: this.#states.size }, () => []);
+      for (let m = 0; m < this.#municipalityState.length; m++) {
+        const names = byState[this.#municipalityState[m]!]!;
+        const name = this.#municipalityNames.get(this.#municipalityName[m]!);
         if (!names.includes(name)) names.push(name);
       }
-      this.stateMunicipalities = byState;
+      this.#stateMunicipalities = byState;
     }
-    return this.stateMunicipalities[state] ?? [];
+    return this.#stateMunicipalities[state] ?? [];
   }
 
   /** The number of states; state indices run from 0, ordered by `c_estado`. */
   get stateCount(): number {
-    return this.states.size;
+    return this.#states.size;
   }
 
   /** The state whose `c_estado` is `key`, or -1. */
   stateWithKey(key: number): number {
-    for (let state = 0; state < this.stateKeys.length; state++) if (this.stateKeys[state] === key) return state;
+    for (let state = 0; state < this.#stateKeys.length; state++) if (this.#stateKeys[state] === key) return state;
     return -1;
   }
 
   /** Every state's name to its two-digit key, in key order (a fresh object). */
   stateKeysByName(): Record<string, string> {
-    this.stateKeyObject ??= Object.fromEntries(this.stateNames().map((name, state) => [name, twoDigits(this.stateKeys[state]!)]));
-    return { ...this.stateKeyObject };
+    this.#stateKeyObject ??= Object.fromEntries(this.stateNames().map((name, state) => [name, twoDigits(this.#stateKeys[state]!)]));
+    return { ...this.#stateKeyObject };
   }
 
   nameOfMunicipality(municipality: number): string {
-    return this.municipalityNames.get(this.municipalityName[municipality]!);
+    return this.#municipalityNames.get(this.#municipalityName[municipality]!);
   }
 
   /** The state index of a municipality. */
   stateOfMunicipality(municipality: number): number {
-    return this.municipalityState[municipality]!;
+    return this.#municipalityState[municipality]!;
   }
 
   /** A state's municipality names to their three-digit keys, ordered by key (a fresh object). */
   municipalityKeysOf(state: number): Record<string, string> {
-    let keys = this.municipalityKeyObjects[state];
+    let keys = this.#municipalityKeyObjects[state];
     if (!keys) {
       const entries: [string, string][] = [];
       const seen = new Set<string>();
-      for (let m = 0; m < this.municipalityState.length; m++) {
-        if (this.municipalityState[m] !== state) continue;
+      for (let m = 0; m < this.#municipalityState.length; m++) {
+        if (this.#municipalityState[m] !== state) continue;
         const name = this.nameOfMunicipality(m);
         // Should one state ever name two municipalities alike, the first key keeps the name.
         if (seen.has(name)) continue;
         seen.add(name);
-        entries.push([name, String(this.municipalityKey[m]!).padStart(3, '0')]);
+        entries.push([name, String(this.#municipalityKey[m]!).padStart(3, '0')]);
       }
-      keys = this.municipalityKeyObjects[state] = Object.fromEntries(entries);
+      keys = this.#municipalityKeyObjects[state] = Object.fromEntries(entries);
     }
     return copyStateMembers(state, keys);
   }
 
   /** A state's city names, each once, ordered by `c_cve_ciudad` (a fresh array). */
   citiesOf(state: number): string[] {
-    let cities = this.stateCityLists[state];
+    let cities = this.#stateCityLists[state];
     if (!cities) {
-      const start = this.stateCityStart[state]!;
-      cities = this.stateCityLists[state] = Array.from({ length: this.stateCityStart[state + 1]! - start }, (_, i) => this.cities.get(this.stateCities[start + i]!));
+      const start = this.#stateCityStart[state]!;
+      cities = this.#stateCityLists[state] = Array.from({ length: this.#stateCityStart[state + 1]! - start }, (_, i) => this.#cities.get(this.#stateCities[start + i]!));
     }
     return cities.slice();
   }
@@ -420,54 +420,54 @@ export class Catalog {
 
   /** Runs of consecutive code indices `[start, end, ...]` of a state, ascending. */
   codeRunsOfState(state: number): readonly number[] {
-    if (!this.stateRuns) {
-      const municipalityRuns = this.codeRunsByMunicipality();
-      this.stateRuns = Array.from({ length: this.states.size }, () => []);
+    if (!this.#stateRuns) {
+      const municipalityRuns = this.#codeRunsByMunicipality();
+      this.#stateRuns = Array.from({ length: this.#states.size }, () => []);
       // Municipalities are ordered by state, so each state's runs come out ascending once merged.
-      for (let m = 0; m < municipalityRuns.length; m++) this.stateRuns[this.municipalityState[m]!]!.push(...municipalityRuns[m]!);
-      this.stateRuns = this.stateRuns.map(mergeRuns);
+      for (let m = 0; m < municipalityRuns.length; m++) this.#stateRuns[this.#municipalityState[m]!]!.push(...municipalityRuns[m]!);
+      this.#stateRuns = this.#stateRuns.map(mergeRuns);
     }
-    return this.stateRuns[state] ?? [];
+    return this.#stateRuns[state] ?? [];
   }
 
   /** Runs of consecutive code indices `[start, end, ...]` of a municipality, ascending. */
   codeRunsOfMunicipality(municipality: number): readonly number[] {
-    return this.codeRunsByMunicipality()[municipality] ?? [];
+    return this.#codeRunsByMunicipality()[municipality] ?? [];
   }
 
-  private codeRunsByMunicipality(): number[][] {
-    if (!this.municipalityRuns) {
-      const runs: number[][] = Array.from({ length: this.municipalityState.length }, () => []);
+  #codeRunsByMunicipality(): number[][] {
+    if (!this.#municipalityRuns) {
+      const runs: number[][] = Array.from({ length: this.#municipalityState.length }, () => []);
       for (let code = 0; code < this.codeCount; code++) {
         const own = runs[this.municipalityIndexOf(code)]!;
         if (own.length && own[own.length - 1] === code) own[own.length - 1] = code + 1;
         else own.push(code, code + 1);
       }
-      this.municipalityRuns = runs;
+      this.#municipalityRuns = runs;
     }
-    return this.municipalityRuns;
+    return this.#municipalityRuns;
   }
 
   /** The codes of a state, ascending, at most `limit` of them (a fresh array). */
   codesOfState(state: number, limit = Number.POSITIVE_INFINITY): string[] {
-    return this.codesOfRuns(this.codeRunsOfState(state), limit);
+    return this.#codesOfRuns(this.codeRunsOfState(state), limit);
   }
 
   /** The codes of some municipalities (indices ascending), ascending, at most `limit` (a fresh array). */
   codesOfMunicipalities(municipalities: readonly number[], limit = Number.POSITIVE_INFINITY): string[] {
-    return this.codesOfRuns(this.codeRunsOfMunicipalities(municipalities), limit);
+    return this.#codesOfRuns(this.#codeRunsOfMunicipalities(municipalities), limit);
   }
 
   /** Runs of consecutive code indices of some municipalities (indices ascending), merged, ascending. */
-  private codeRunsOfMunicipalities(municipalities: readonly number[]): readonly number[] {
+  #codeRunsOfMunicipalities(municipalities: readonly number[]): readonly number[] {
     if (municipalities.length === 1) return this.codeRunsOfMunicipality(municipalities[0]!);
     const key = municipalities.join(',');
-    let runs = this.groupRuns.get(key);
-    if (!runs) this.groupRuns.set(key, (runs = mergeRuns(municipalities.flatMap((m) => this.codeRunsOfMunicipality(m)))));
+    let runs = this.#groupRuns.get(key);
+    if (!runs) this.#groupRuns.set(key, (runs = mergeRuns(municipalities.flatMap((m) => this.codeRunsOfMunicipality(m)))));
     return runs;
   }
 
-  private codesOfRuns(runs: readonly number[], limit: number): string[] {
+  #codesOfRuns(runs: readonly number[], limit: number): string[] {
     const codes = this.postalCodes();
     if (runs.length === 2) return codes.slice(runs[0], Math.min(runs[1]!, runs[0]! + limit));
     const out: string[] = [];
@@ -486,7 +486,7 @@ export class Catalog {
    */
   settlementNamesOfMunicipalities(municipalities: readonly number[]): string[] {
     const key = municipalities.length === 1 ? municipalities[0]! : municipalities.join(',');
-    let names = this.settlementNameLists.get(key);
+    let names = this.#settlementNameLists.get(key);
     if (!names) {
       const byFirstCode = [...municipalities].sort((a, b) => this.codeRunsOfMunicipality(a)[0]! - this.codeRunsOfMunicipality(b)[0]!);
       const seen = new Set<number>();
@@ -497,28 +497,28 @@ export class Catalog {
         for (let r = 0; r < runs.length; r += 2) {
           for (let s = this.settlementStartOf(runs[r]!); s < this.settlementEndOf(runs[r + 1]! - 1); s++) settlements.push(s);
         }
-        const ranks = this.settlementRanks;
+        const ranks = this.#settlementRanks;
         if (ranks) settlements.sort((a, b) => ranks[a]! - ranks[b]!);
         for (const s of settlements) {
-          const name = this.settlement(s) & SETTLEMENT_NAME_MASK;
+          const name = this.#settlement(s) & SETTLEMENT_NAME_MASK;
           if (seen.has(name)) continue;
           seen.add(name);
-          names.push(this.names.get(name));
+          names.push(this.#names.get(name));
         }
       }
-      this.settlementNameLists.set(key, names);
+      this.#settlementNameLists.set(key, names);
     }
     return names.slice();
   }
 
   /** The settlements of a code: indices from `settlementStartOf` to `settlementEndOf`. Names by index: */
   settlementNameIndex(settlement: number): number {
-    return this.settlement(settlement) & SETTLEMENT_NAME_MASK;
+    return this.#settlement(settlement) & SETTLEMENT_NAME_MASK;
   }
 
   /** The name of settlement-name index `name` (see `settlementNameIndex`). */
   settlementNameAt(name: number): string {
-    return this.names.get(name);
+    return this.#names.get(name);
   }
 }
 

@@ -31,63 +31,67 @@ const POPCOUNT = new Uint8Array(1 << 10);
 for (let mask = 1; mask < POPCOUNT.length; mask++) POPCOUNT[mask] = (mask & 1) + POPCOUNT[mask >>> 1]!;
 
 export class CodeTrie {
+  /** Child masks of the trie's internal nodes, breadth first. */
+  readonly #masks: UintArray;
+  /**
+   * Id of each internal node's first child: the child for digit `d` is
+   * `firstChild + popcount(mask & ((1 << d) - 1))`. Depth-4 nodes' children are code indices.
+   */
+  readonly #firstChild: UintArray;
+  /** First internal node id of each depth 0 to 4, and the node count after them. */
+  readonly #levelStart: UintArray;
+  readonly #codeCount: number;
+  readonly #fail: (reason: string) => never;
   /** Code indices by number, made after DIRECT_AFTER trie walks (see codeIndex). */
-  private direct: Int32Array | undefined;
-  private trieWalks = 0;
-  private codeStrings: string[] | undefined;
+  #direct: Int32Array | undefined;
+  #trieWalks = 0;
+  #codeStrings: string[] | undefined;
 
   /** Throws (by `fail`) unless the levels fit the masks and the code count. */
-  constructor(
-    /** Child masks of the trie's internal nodes, breadth first. */
-    private readonly masks: UintArray,
-    /**
-     * Id of each internal node's first child: the child for digit `d` is
-     * `firstChild + popcount(mask & ((1 << d) - 1))`. Depth-4 nodes' children are code indices.
-     */
-    private readonly firstChild: UintArray,
-    /** First internal node id of each depth 0 to 4, and the node count after them. */
-    private readonly levelStart: UintArray,
-    private readonly codeCount: number,
-    private readonly fail: (reason: string) => never,
-  ) {
-    this.check();
+  constructor(masks: UintArray, firstChild: UintArray, levelStart: UintArray, codeCount: number, fail: (reason: string) => never) {
+    this.#masks = masks;
+    this.#firstChild = firstChild;
+    this.#levelStart = levelStart;
+    this.#codeCount = codeCount;
+    this.#fail = fail;
+    this.#check();
   }
 
   /**
    * The trie's shape, from its levels alone: each level's children end where the next level
    * (or the codes) does. A node's own first child is checked where a lookup reads it.
    */
-  private check(): void {
-    const levels = this.levelStart;
-    const nodes = this.masks.length;
-    if (!(levels.length === CODE_LENGTH + 1 && levels[0] === 0 && levels[CODE_LENGTH] === nodes && this.firstChild.length === nodes)) this.fail('trie is truncated');
+  #check(): void {
+    const levels = this.#levelStart;
+    const nodes = this.#masks.length;
+    if (!(levels.length === CODE_LENGTH + 1 && levels[0] === 0 && levels[CODE_LENGTH] === nodes && this.#firstChild.length === nodes)) this.#fail('trie is truncated');
     for (let depth = 0; depth < CODE_LENGTH; depth++) {
       const first = levels[depth]!;
       const last = levels[depth + 1]! - 1;
       const next = depth + 1 < CODE_LENGTH ? levels[depth + 1]! : 0;
-      const end = depth + 1 < CODE_LENGTH ? levels[depth + 2]! : this.codeCount;
-      if (!(last >= first && this.firstChild[first] === next && this.firstChild[last]! + POPCOUNT[this.masks[last]! & 0x3ff]! === end)) this.fail('trie does not match the code count');
+      const end = depth + 1 < CODE_LENGTH ? levels[depth + 2]! : this.#codeCount;
+      if (!(last >= first && this.#firstChild[first] === next && this.#firstChild[last]! + POPCOUNT[this.#masks[last]! & 0x3ff]! === end)) this.#fail('trie does not match the code count');
     }
   }
 
   /** The end of the ids of depth `depth + 1` (the code count below depth 4): a first child of depth `depth` is below it. */
-  private levelEnd(depth: number): number {
-    return depth + 1 < CODE_LENGTH ? this.levelStart[depth + 2]! : this.codeCount;
+  #levelEnd(depth: number): number {
+    return depth + 1 < CODE_LENGTH ? this.#levelStart[depth + 2]! : this.#codeCount;
   }
 
   /** The first child of node `node` of depth `depth`, checked to lie in the next level. */
-  private firstChildOf(node: number, depth: number): number {
-    const child = this.firstChild[node]!;
-    if (!(child >= (depth + 1 < CODE_LENGTH ? this.levelStart[depth + 1]! : 0) && child < this.levelEnd(depth))) this.fail('the trie names a node outside its level');
+  #firstChildOf(node: number, depth: number): number {
+    const child = this.#firstChild[node]!;
+    if (!(child >= (depth + 1 < CODE_LENGTH ? this.#levelStart[depth + 1]! : 0) && child < this.#levelEnd(depth))) this.#fail('the trie names a node outside its level');
     return child;
   }
 
   /** The trie child of `node` (of depth `depth`) for `digit`, or -1. */
-  private child(node: number, digit: number, depth: number): number {
-    const mask = this.masks[node]! & 0x3ff;
+  #child(node: number, digit: number, depth: number): number {
+    const mask = this.#masks[node]! & 0x3ff;
     if (!(mask & (1 << digit))) return -1;
-    const child = this.firstChildOf(node, depth) + POPCOUNT[mask & ((1 << digit) - 1)]!;
-    return child < this.levelEnd(depth) ? child : this.fail('the trie names a node outside its level');
+    const child = this.#firstChildOf(node, depth) + POPCOUNT[mask & ((1 << digit) - 1)]!;
+    return child < this.#levelEnd(depth) ? child : this.#fail('the trie names a node outside its level');
   }
 
   /**
@@ -103,24 +107,24 @@ export class CodeTrie {
     // would read as 0. Checked here once, so no caller can forget it.
     const number = postalCodeNumber(postalCode);
     if (number < 0) return -1;
-    const direct = this.direct;
+    const direct = this.#direct;
     if (direct !== undefined) return direct[number]!;
-    if (++this.trieWalks === DIRECT_AFTER) this.direct = this.directTable();
-    return this.walk(postalCode);
+    if (++this.#trieWalks === DIRECT_AFTER) this.#direct = this.#directTable();
+    return this.#walk(postalCode);
   }
 
   /** Whether codeIndex has made its table of every code number: the process has looked up many codes. */
   get directTableMade(): boolean {
-    return this.direct !== undefined;
+    return this.#direct !== undefined;
   }
 
   /**
    * The trie walk. It checks only its result: a forged first child reads `undefined` past the
    * trie, which no mask bit matches (-1), and a code index is checked against the code count.
    */
-  private walk(postalCode: string): number {
-    const masks = this.masks;
-    const firstChild = this.firstChild;
+  #walk(postalCode: string): number {
+    const masks = this.#masks;
+    const firstChild = this.#firstChild;
     let node = 0;
     for (let depth = 0; depth < CODE_LENGTH; depth++) {
       const digit = postalCode.charCodeAt(depth) - 48;
@@ -128,7 +132,7 @@ export class CodeTrie {
       if (!(mask & (1 << digit))) return -1;
       node = firstChild[node]! + POPCOUNT[mask & ((1 << digit) - 1)]!;
     }
-    return node < this.codeCount ? node : this.fail('the trie names a code beyond the code count');
+    return node < this.#codeCount ? node : this.#fail('the trie names a code beyond the code count');
   }
 
   /**
@@ -136,23 +140,23 @@ export class CodeTrie {
    * (children in order, so each node's number is its parent's and its digit), every first
    * child checked against the count of children before it.
    */
-  private directTable(): Int32Array {
-    const masks = this.masks;
-    const levels = this.levelStart;
+  #directTable(): Int32Array {
+    const masks = this.#masks;
+    const levels = this.#levelStart;
     let numbers = new Int32Array(1);
     for (let depth = 0; depth < CODE_LENGTH; depth++) {
       const first = levels[depth]!;
-      const end = this.levelEnd(depth);
+      const end = this.#levelEnd(depth);
       const next = new Int32Array(end - (depth + 1 < CODE_LENGTH ? levels[depth + 1]! : 0));
       const childBase = depth + 1 < CODE_LENGTH ? levels[depth + 1]! : 0;
       let child = 0;
       for (let node = first; node < levels[depth + 1]!; node++) {
         // Every first child checked on the way, so that the table and the trie walk agree.
-        if (this.firstChild[node] !== childBase + child) this.fail('the trie names a node outside its level');
+        if (this.#firstChild[node] !== childBase + child) this.#fail('the trie names a node outside its level');
         const mask = masks[node]! & 0x3ff;
         for (let digit = 0; digit < 10; digit++) if (mask & (1 << digit)) next[child++] = numbers[node - first]! * 10 + digit;
       }
-      if (child !== next.length) this.fail('the trie does not list every code once');
+      if (child !== next.length) this.#fail('the trie does not list every code once');
       numbers = next;
     }
     const table = new Int32Array(10 ** CODE_LENGTH).fill(-1);
@@ -161,33 +165,33 @@ export class CodeTrie {
   }
 
   /** The first code index under internal node `node` of depth `depth`. */
-  private firstCodeUnder(node: number, depth: number): number {
-    for (; depth < CODE_LENGTH; depth++) node = this.firstChildOf(node, depth);
+  #firstCodeUnder(node: number, depth: number): number {
+    for (; depth < CODE_LENGTH; depth++) node = this.#firstChildOf(node, depth);
     return node;
   }
 
   /** The postal codes starting with `digits` (1 to 5 ASCII digits), ascending. */
   codesStartingWith(digits: string): string[] {
     let node = 0;
-    for (let i = 0; i < digits.length && node >= 0; i++) node = this.child(node, digits.charCodeAt(i) - 48, i);
+    for (let i = 0; i < digits.length && node >= 0; i++) node = this.#child(node, digits.charCodeAt(i) - 48, i);
     if (node < 0) return [];
     const codes = this.postalCodes();
     const depth = digits.length;
     if (depth === CODE_LENGTH) return [codes[node]!];
     // Nodes of one depth are in code order: the range ends where the next node's begins.
-    const end = node + 1 < this.levelStart[depth + 1]! ? this.firstCodeUnder(node + 1, depth) : this.codeCount;
-    return codes.slice(this.firstCodeUnder(node, depth), end);
+    const end = node + 1 < this.#levelStart[depth + 1]! ? this.#firstCodeUnder(node + 1, depth) : this.#codeCount;
+    return codes.slice(this.#firstCodeUnder(node, depth), end);
   }
 
   /** Every code as a 5-character string, ascending: made once, on the first search. */
-  private listCodes(): string[] {
-    const codes = new Array<string>(this.codeCount);
+  #listCodes(): string[] {
+    const codes = new Array<string>(this.#codeCount);
     let listed = 0;
     const walk = (node: number, depth: number, prefix: string) => {
-      const mask = this.masks[node]! & 0x3ff;
+      const mask = this.#masks[node]! & 0x3ff;
       for (let digit = 0; digit < 10; digit++) {
         if (!(mask & (1 << digit))) continue;
-        const child = this.child(node, digit, depth);
+        const child = this.#child(node, digit, depth);
         if (depth < CODE_LENGTH - 1) walk(child, depth + 1, prefix + digit);
         else if (codes[child] === undefined) {
           codes[child] = prefix + digit;
@@ -197,12 +201,12 @@ export class CodeTrie {
     };
     walk(0, 0, '');
     // A forged trie could name one code twice and leave another out.
-    if (listed !== this.codeCount) this.fail('the trie does not list every code once');
+    if (listed !== this.#codeCount) this.#fail('the trie does not list every code once');
     return codes;
   }
 
   /** Every postal code as a 5-character string, ascending (shared: callers copy before handing it out). */
   postalCodes(): readonly string[] {
-    return (this.codeStrings ??= this.listCodes()) as readonly string[];
+    return (this.#codeStrings ??= this.#listCodes()) as readonly string[];
   }
 }

@@ -46,7 +46,8 @@ export function settlementKey(text: string): string {
   return nameKey(text);
 }
 
-const distinguishing = new Set(DISTINGUISHING_TYPES);
+// Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
+const distinguishing = /* @__PURE__ */ new Set(DISTINGUISHING_TYPES);
 
 interface Keyed {
   /** The key of the name as written. */
