@@ -187,9 +187,21 @@ export async function browserBinary(): Promise<BrowserBinary> {
   return system ? { executablePath: system, env: {}, from: 'system' } : npmChromium();
 }
 
-/** Launches headless Chromium (the caller closes it): the same binary and arguments for the tests and the benchmark. */
-export async function launchChromium(): Promise<Browser> {
-  const binary = await browserBinary();
+/**
+ * The Chromium package-lock.json pins (CPMX_CHROMIUM when set): the same build on every machine,
+ * so a benchmark's browser timings compare across machines and runs, whatever browser the
+ * machine has (a distribution's Chromium differs in version and build from one to the next).
+ */
+export async function pinnedBrowserBinary(): Promise<BrowserBinary> {
+  return process.env.CPMX_CHROMIUM ? browserBinary() : npmChromium();
+}
+
+/**
+ * Launches headless Chromium (the caller closes it): the same arguments for the tests and the
+ * benchmark; the binary is `browserBinary()`'s unless one is given.
+ */
+export async function launchChromium(binary?: BrowserBinary): Promise<Browser> {
+  binary ??= await browserBinary();
   return chromium.launch({
     executablePath: binary.executablePath,
     env: { ...process.env, ...binary.env },

@@ -18,7 +18,7 @@ import { checkAlike, timeLookups } from './measure/lookups.js';
 import { parseBench } from './measure/parse.js';
 import { validateBench } from './measure/validate.js';
 import { measureWeb } from './measure/web.js';
-import { benchBrowser } from './browser.js';
+import { benchBrowsers } from './browser.js';
 import { WARMUP_MS } from './ops.js';
 import { prepare } from './prepare.js';
 import type { Results } from './results.js';
@@ -68,7 +68,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     work,
     node: (await import(join(packageRoot, 'dist', 'cpmx.js'))).createClient({ token: 'demo', dataPath: artifact }),
     createWebClient: (await import(join(packageRoot, 'dist', 'web.js'))).createWebClient,
-    launch: benchBrowser(options.browser ?? true),
+    browsers: benchBrowsers(options.browser ?? true),
     seed: SEED,
     codes: 200,
     pageRuns: options.coldRuns,

@@ -108,7 +108,17 @@ export interface WebResults {
     floorMs?: Spread;
     /** The web page's moments, medians over its runs, ms from navigation start (see bench/measure/web.ts `WebPagePhases`). */
     phasesMs?: { html: number; module: number; asked: number; files: number; answered: number };
+    /** The Chromium these were timed in (absent from runs before it was recorded): the build package-lock.json pins, unless CPMX_CHROMIUM. */
+    browser?: BrowserUsed;
+    /** The same web and empty pages in the machine's own Chromium, when it has one besides (bench/browser.ts). */
+    otherBrowsers?: { browser: BrowserUsed; webMs: Spread; floorMs: Spread }[];
   } | null;
+}
+
+/** A browser the benchmark ran: where it came from and its version. */
+export interface BrowserUsed {
+  source: string;
+  version: string;
 }
 
 /** `cpmx serve` answering paying requests with no registry, a SQLite one and a PostgreSQL one. */

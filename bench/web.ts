@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot } from '../src/package-root.js';
-import { benchBrowser } from './browser.js';
+import { benchBrowsers } from './browser.js';
 import { measureWeb } from './measure/web.js';
 import { SEED } from './workload.js';
 
@@ -25,7 +25,7 @@ const results = await measureWeb({
   work,
   node: createClient({ token: 'demo', dataPath: artifact }),
   createWebClient,
-  launch: benchBrowser(),
+  browsers: benchBrowsers(),
   seed: SEED,
   codes: Number(values.codes ?? 200),
   pageRuns: Number(values['page-runs'] ?? 15),

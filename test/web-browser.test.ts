@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WEB_PAGE } from '../bench/measure/web.js';
+import { WEB_PAGE, timeAnswer } from '../bench/measure/web.js';
 import { staticServer } from '../bench/static-server.js';
 import { createClient, type CpmxClient } from '../src/index.js';
 import { buildInto, realCatalogPath, root, tempDir } from './helpers.js';
@@ -137,8 +137,7 @@ describe('cpmx/web in Chromium', () => {
       // A new context is a new profile: nothing cached, as a first visit.
       const context = await browser.newContext();
       const cold = await context.newPage();
-      await cold.goto(`${site}/cold.html`);
-      const [ms, length] = (await (await cold.waitForFunction(() => (globalThis as { answered?: unknown }).answered)).jsonValue()) as [number, number];
+      const [ms, length] = await timeAnswer(cold, `${site}/cold.html`);
       expect(length).toBeGreaterThan(0);
       times.push(ms);
       const resources = (): Promise<Resource[]> =>

@@ -10,7 +10,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { BenchBrowser } from '../browser.js';
 import type { CpmxClient } from '../../src/client/client.js';
 import type { WebClient } from '../../src/web/client.js';
 import type { WebResults } from '../results.js';
@@ -26,13 +27,25 @@ export interface WebBenchOptions {
   /** The compiled library and cpmx/web, as a user imports them. */
   node: CpmxClient;
   createWebClient: (options: { base: string; token: string }) => WebClient;
-  /** Chromium, or undefined to leave the browser part out. */
-  launch: (() => Promise<Browser>) | undefined;
+  /** The Chromiums to time the cold pages in, the reported one first (bench/browser.ts); none leaves the browser part out. */
+  browsers: BenchBrowser[];
   seed: number;
   codes: number;
   pageRuns: number;
   log: (line: string) => void;
 }
+
+/**
+ * What a timed page logs once it has answered: `ANSWERED [ms, length]`. The driver waits for
+ * that console line rather than polling the page (`waitForFunction`), because polling makes
+ * Playwright evaluate its injected script (about 330 KB) in the page: where the load event
+ * comes before the answer, as on the web page, that ran on the page's main thread in the middle
+ * of the measurement (14 ms of one trace, the answer's last file waiting behind it). A console
+ * line costs the page nothing the driver does.
+ */
+export const ANSWERED = 'cpmx-answered ';
+const answeredLine = `globalThis.answered = [performance.now(), body.length];
+console.log(${JSON.stringify(ANSWERED)} + JSON.stringify(globalThis.answered));`;
 
 /**
  * The cold page whose first answer is timed, here and in test/web-browser.test.ts: the README's
@@ -44,7 +57,7 @@ export const WEB_PAGE = `<!doctype html><meta charset="utf-8">
 <script type="module">
 import { createWebClient } from '/lib/web.js';
 const body = await createWebClient({ base: '/tree/', token: 'demo' }).infoCp('09810');
-globalThis.answered = [performance.now(), body.length];
+${answeredLine}
 </script>`;
 
 /**
@@ -53,15 +66,36 @@ globalThis.answered = [performance.now(), body.length];
  * no client can answer sooner, so a page's time minus this is what its fetching and code cost.
  */
 const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
-globalThis.answered = [performance.now(), 1];
+const body = 'x';
+${answeredLine}
 </script>`;
 
 const LIBRARY_PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
 import { createClient } from '/lib/cpmx.web.js';
 const data = new Uint8Array(await (await fetch('/data/cpmx.msgpack')).arrayBuffer());
 const body = createClient({ data, token: 'demo' }).infoCp('09810');
-globalThis.answered = [performance.now(), body.length];
+${answeredLine}
 </script>`;
+
+/** Opens `url` in `page` and waits for its ANSWERED line (the page's errors fail it; 30 s at most): its [ms from navigation start, body length]. */
+export async function timeAnswer(page: Page, url: string): Promise<[number, number]> {
+  let timer: NodeJS.Timeout | undefined;
+  const answered = new Promise<[number, number]>((resolve, reject) => {
+    page.on('console', (message) => {
+      const text = message.text();
+      if (text.startsWith(ANSWERED)) resolve(JSON.parse(text.slice(ANSWERED.length)) as [number, number]);
+    });
+    page.on('pageerror', reject);
+    timer = setTimeout(() => reject(new Error(`${url} did not answer within 30 s`)), 30_000);
+  });
+  try {
+    // Only up to the commit: the driver then waits, doing nothing in the page.
+    await page.goto(url, { waitUntil: 'commit' });
+    return await answered;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A page's timings as Chromium recorded them (ms from navigation start): the HTML's, and each fetched file's. */
 interface PageTimings {
@@ -158,37 +192,24 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebResults> 
     }
 
     let firstAnswer: WebResults['firstAnswer'] = null;
-    if (options.launch) {
-      log(`web: first answer of a cold page in Chromium, ${options.pageRuns} runs of each page, interleaved ...`);
-      const browser = await options.launch();
+    if (options.browsers.length > 0) {
       // The pages come from a server in a thread of its own, as from any host (see static-thread.ts).
       const host = await staticServerThread({ '/tree/': tree, '/lib/': join(root, 'dist'), '/data/': join(artifact, '..'), '/': pages });
       try {
-        const timings = { web: [] as number[], library: [] as number[], floor: [] as number[] };
-        const phases: WebPagePhases[] = [];
-        for (let run = 0; run < options.pageRuns; run++) {
-          for (const name of ['web', 'library', 'floor'] as const) {
-            // A new context is a new profile: nothing cached.
-            const context = await browser.newContext();
-            const page = await context.newPage();
-            await page.goto(`${host.url}/${name}.html`);
-            const [ms, length] = (await (await page.waitForFunction(() => (globalThis as { answered?: unknown }).answered, undefined, { timeout: 30_000 })).jsonValue()) as [number, number];
-            if (!(length > 0)) throw new Error(`the ${name} page answered nothing`);
-            timings[name].push(ms);
-            if (name === 'web') phases.push(webPagePhases((await page.evaluate(PAGE_TIMINGS)) as PageTimings, ms));
-            await context.close();
-          }
+        const timed: FirstAnswerRuns[] = [];
+        for (const { source, launch } of options.browsers) {
+          log(`web: first answer of a cold page in Chromium (${source}), ${options.pageRuns} runs of each page, interleaved ...`);
+          timed.push(await timePages(await launch(), source, host.url, options.pageRuns));
         }
-        const phase = (key: keyof WebPagePhases) => median(phases.map((p) => p[key]));
+        const [main, ...others] = timed;
         firstAnswer = {
-          webMs: spread(timings.web),
-          libraryMs: spread(timings.library),
-          ratio: median(timings.library) / median(timings.web),
-          floorMs: spread(timings.floor),
-          phasesMs: { html: phase('html'), module: phase('module'), asked: phase('asked'), files: phase('files'), answered: phase('answered') },
+          ...summary(main!),
+          libraryMs: spread(main!.library),
+          ratio: median(main!.library) / median(main!.web),
+          phasesMs: { html: phase(main!, 'html'), module: phase(main!, 'module'), asked: phase(main!, 'asked'), files: phase(main!, 'files'), answered: phase(main!, 'answered') },
+          otherBrowsers: others.map(summary),
         };
       } finally {
-        await browser.close();
         await host.close();
       }
     }
@@ -208,3 +229,36 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebResults> 
     server.close();
   }
 }
+
+/** One browser's cold pages: each page's first-answer times, and the web page's phases. */
+interface FirstAnswerRuns {
+  browser: { source: string; version: string };
+  web: number[];
+  library: number[];
+  floor: number[];
+  phases: WebPagePhases[];
+}
+
+/** `runs` cold pages of each kind in `browser` (closed after), interleaved; a new context is a new profile: nothing cached. */
+async function timePages(browser: Awaited<ReturnType<BenchBrowser['launch']>>, source: string, site: string, runs: number): Promise<FirstAnswerRuns> {
+  const timed: FirstAnswerRuns = { browser: { source, version: browser.version() }, web: [], library: [], floor: [], phases: [] };
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const name of ['web', 'library', 'floor'] as const) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        const [ms, length] = await timeAnswer(page, `${site}/${name}.html`);
+        if (!(length > 0)) throw new Error(`the ${name} page answered nothing`);
+        timed[name].push(ms);
+        if (name === 'web') timed.phases.push(webPagePhases((await page.evaluate(PAGE_TIMINGS)) as PageTimings, ms));
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return timed;
+}
+
+const summary = (timed: FirstAnswerRuns) => ({ browser: timed.browser, webMs: spread(timed.web), floorMs: spread(timed.floor) });
+const phase = (timed: FirstAnswerRuns, key: keyof WebPagePhases) => median(timed.phases.map((p) => p[key]));

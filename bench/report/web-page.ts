@@ -2,7 +2,7 @@
  * RESULTS.md's section on cpmx/web's first answer of a cold page: where its time went, by
  * Chromium's resource timings, beside an empty page's (Chromium's own floor) and the library's.
  */
-import type { WebResults } from '../results.js';
+import type { BrowserUsed, WebResults } from '../results.js';
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
@@ -15,7 +15,10 @@ export function webFirstAnswer(web: WebResults): string[] {
     '## cpmx/web: a cold page’s first answer',
     '',
     `A new browser profile each run (nothing cached), the page served by a plain static server over loopback, ${first.webMs.runs} runs of each page, interleaved; ms from navigation start, medians. ` +
-      'The page preloads the module and the manifest (the README’s hints) and asks for one code as soon as the module has run.',
+      'The page preloads the module and the manifest (the README’s hints) and asks for one code as soon as the module has run; it logs its time on the console once answered, ' +
+      'and the driver only waits for that line (polling the page would run Playwright’s own script in it, in the middle of the measurement).',
+    '',
+    `Browser: ${browserName(first.browser)}, headless.`,
     '',
     '| page | first answer | minus the empty page |',
     '| --- | ---: | ---: |',
@@ -33,5 +36,14 @@ export function webFirstAnswer(web: WebResults): string[] {
     row('the code’s files have arrived', p.files, p.asked, 'the digit’s index and the shard, together: one round'),
     row('the answer is made', p.answered, p.files, 'CRC-32 checks, JSON parsing, the router'),
     '',
+    ...(first.otherBrowsers ?? []).flatMap((other) => [
+      `The same pages in this machine’s own Chromium (${browserName(other.browser)}, headless), in the same run: cpmx/web ${ms(other.webMs.median)}, the empty page ${ms(other.floorMs.median)} ` +
+        `(${ms(other.webMs.median - other.floorMs.median)} over it).`,
+      '',
+    ]),
   ];
+}
+
+export function browserName(browser: BrowserUsed | undefined): string {
+  return browser ? `Chromium ${browser.version} (${browser.source})` : 'Chromium (not recorded)';
 }
