@@ -26,6 +26,7 @@ export function benchBrowsers(enabled = true): BenchBrowser[] {
     },
   ];
   const system = process.env.CPMX_CHROMIUM ? undefined : systemChromium();
-  if (system) browsers.push({ source: system, launch: async () => launchChromium({ executablePath: system, env: {}, from: 'system' }) });
+  // launchChromium's own choice when there is no CPMX_CHROMIUM: the one on the PATH.
+  if (system) browsers.push({ source: system, launch: () => launchChromium() });
   return browsers;
 }

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { BenchBrowser } from '../browser.js';
 import type { CpmxClient } from '../../src/client/client.js';
 import type { WebClient } from '../../src/web/client.js';
@@ -240,7 +240,7 @@ interface FirstAnswerRuns {
 }
 
 /** `runs` cold pages of each kind in `browser` (closed after), interleaved; a new context is a new profile: nothing cached. */
-async function timePages(browser: Awaited<ReturnType<BenchBrowser['launch']>>, source: string, site: string, runs: number): Promise<FirstAnswerRuns> {
+async function timePages(browser: Browser, source: string, site: string, runs: number): Promise<FirstAnswerRuns> {
   const timed: FirstAnswerRuns = { browser: { source, version: browser.version() }, web: [], library: [], floor: [], phases: [] };
   try {
     for (let run = 0; run < runs; run++) {
