@@ -7,10 +7,13 @@
  * answer is.
  */
 import { isPromise } from '../core/credits.js';
-import { utf8 } from './body-cache.js';
+import { utf8, type PreparedAnswer } from './body-cache.js';
 import { serverAnswer, type HttpAnswer, type HttpRequest, type Responder } from './respond.js';
 
-/** What a transport writes: every header it sends but its own framing (Date, Connection). */
+/**
+ * What a transport writes: every header it sends but its own framing (Date, Connection). May be
+ * shared by many requests (an answer kept whole): read it, never change it.
+ */
 export interface WireAnswer {
   status: number;
   /** Flat [name, value, ...], Content-Length last; may be shared by many answers: copy it to add to it. */
@@ -31,10 +34,11 @@ export const INTERNAL_ERROR = 'Error interno del servidor';
 /** The answer as sent to a request of `method`: a HEAD announces the GET's length; 204 and 304 have none. */
 export function toWire(answer: HttpAnswer & { close?: boolean | undefined }, method: string): WireAnswer {
   const { status, headers } = answer;
-  // Kept whole (body-cache.ts): its headers are complete, and shared, so never pushed to.
+  // Kept whole (body-cache.ts): its headers are complete, and shared, so never pushed to; a
+  // GET is sent the kept answer itself.
   if (answer.prepared) {
-    const body = method === 'HEAD' ? undefined : (answer.body as Uint8Array);
-    return { status, headers, body, bytes: body ? body.length : '-', refund: undefined, close: false };
+    if (method !== 'HEAD') return answer as PreparedAnswer;
+    return { status, headers, body: undefined, bytes: '-', refund: undefined, close: false };
   }
   const noLength = status === 304 || status === 204;
   const body = noLength ? undefined : typeof answer.body === 'string' ? utf8(answer.body) : answer.body;

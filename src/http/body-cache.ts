@@ -24,7 +24,11 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes: Node's Buffer where there is one (faster to make and to write), else a TextEncoder's. */
 export const utf8: (text: string) => Uint8Array = typeof Buffer === 'function' ? (text) => Buffer.from(text) : (text) => encoder.encode(text);
 
-/** An answer kept whole (an HttpAnswer of respond.ts): its headers end with Content-Length; shared by every request for its target, so never changed. */
+/**
+ * An answer kept whole (an HttpAnswer of respond.ts): its headers end with Content-Length; shared
+ * by every request for its target, so never changed. It is already what a GET puts on the wire
+ * (a WireAnswer of answer.ts), so such a request allocates no answer of its own.
+ */
 export interface PreparedAnswer {
   readonly status: number;
   readonly headers: string[];
@@ -32,6 +36,9 @@ export interface PreparedAnswer {
   readonly etag: string;
   readonly prepared: true;
   readonly refund: undefined;
+  /** The body's length, for the access log. */
+  readonly bytes: number;
+  readonly close: false;
 }
 
 export class AnswerCache {
@@ -67,8 +74,9 @@ export class AnswerCache {
    * whatever else the request carries, and returns it as kept: its headers gain Content-Length.
    */
   keep(target: string, answer: { status: number; headers: readonly string[] }, etag: string, body: Uint8Array): PreparedAnswer {
-    const headers = Object.freeze([...answer.headers, 'Content-Length', String(body.length)]) as string[];
-    const prepared: PreparedAnswer = { status: answer.status, headers, body, etag, prepared: true, refund: undefined };
+    // Not frozen: Node reads a frozen array's elements on a slower path, for every request.
+    const headers = [...answer.headers, 'Content-Length', String(body.length)];
+    const prepared: PreparedAnswer = { status: answer.status, headers, body, etag, prepared: true, refund: undefined, bytes: body.length, close: false };
     if (this.#fits(target.length + ENTRY_OVERHEAD)) this.#answers.set(target, prepared);
     return prepared;
   }

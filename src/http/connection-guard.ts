@@ -165,7 +165,6 @@ export class ConnectionGuard {
     if (!peers) this.#byAddress.set(address, (peers = new Set()));
     peers.add(connection);
     socket.once('close', () => this.#forget(connection));
-    this.#interceptRequests(connection);
   }
 
   /** The connections of the address that holds the most. */
@@ -192,8 +191,10 @@ export class ConnectionGuard {
    * Requests on a closing connection never reach Node's request and response objects: those
    * would be held, with the connection, until it closes, and one read can carry thousands of
    * pipelined requests. Node's parser hands each parsed request to its `onIncoming`, which is
-   * wrapped here; where that internal is missing, `request` drops them instead (the same
-   * answers, more memory held for a moment).
+   * wrapped here once the connection is told it closes (the parser looks it up for each request,
+   * so the rest of a read already being parsed is dropped too; until then requests go straight
+   * to Node's, with no call in between); where that internal is missing, `request` drops them
+   * instead (the same answers, more memory held for a moment).
    */
   #interceptRequests(connection: Connection): void {
     const parser = parserOf(connection.socket);
@@ -227,6 +228,7 @@ export class ConnectionGuard {
     }
     if (++connection.received - connection.finished > this.#limits.maxPipelined) {
       connection.closing = true;
+      this.#interceptRequests(connection);
       connection.computing++;
       this.#server.closed?.('max_pipelined');
       this.#server.overflow(req, res);
