@@ -60,6 +60,12 @@ export interface HttpResults {
   alternating?: true;
   /** The pairs (serve and bare, each handler and its reference) run in an order that turns from round to round (absent from runs before it did). */
   pairsTurn?: true;
+  /**
+   * The bare server answering each request with cpmx's own bytes for its target (a Map lookup,
+   * nothing else), weighed like cpmx serve against the constant one in the same rounds: what a
+   * different answer per code costs any server here (absent from runs before it was measured).
+   */
+  bareAnswers?: HttpStat & { ratios: number[]; ratio: number };
 }
 
 /** createMiddleware() in node:http; createFetchHandler() behind @hono/node-server. */

@@ -5,6 +5,8 @@
  * handler behind @hono/node-server) answering the same requests. The middleware is weighed
  * against the bare server; the fetch handler against a hono app returning the same constant
  * body on the same adapter (what the adapter itself costs is not cpmx's).
+ * The same bare server answering each target with cpmx's own bytes for it is weighed against
+ * the constant one in the same rounds: what a different answer per code costs by itself.
  * All are loaded with autocannon by 50 connections for a bounded time, in turn, in rounds,
  * each next to its reference, the pair's order alternating between rounds and the pairs' order
  * turning; the references send
@@ -101,9 +103,11 @@ export async function httpLoad(options: {
   // both servers put the same bytes on the wire.
   let total = 0;
   let etag = '"constant"';
+  const answers: Record<string, string> = {};
   for (const path of paths) {
     const response = await fetch(cpmx.url + path);
-    total += Buffer.byteLength(await response.text());
+    answers[path] = await response.text();
+    total += Buffer.byteLength(answers[path]);
     etag = response.headers.get('etag') ?? etag;
   }
   const bodyBytes = Math.round(total / paths.length);
@@ -113,7 +117,12 @@ export async function httpLoad(options: {
   const empty = JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: '' } });
   writeFileSync(bodyFile, JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: 'x'.repeat(Math.max(0, bodyBytes - empty.length)) } }));
   const bare = await start([options.bareServer, bodyFile, constantEtag], 'bare server');
-  const servers = [cpmx, bare];
+  // The same bare server answering each target with cpmx's own bytes for it: what a different
+  // answer per code costs a server that does nothing else, weighed against the constant one.
+  const answersFile = join(options.work, 'bare-answers.json');
+  writeFileSync(answersFile, JSON.stringify(answers));
+  const bytes = await start([options.bareServer, bodyFile, constantEtag, answersFile], 'bare server with cpmx answers');
+  const servers = [cpmx, bare, bytes];
   try {
     const handlers: { name: HandlerName; url: string; runs: autocannon.Result[] }[] = [];
     for (const name of options.handlerServer ? (['middleware', 'fetch'] as const) : []) {
@@ -124,8 +133,8 @@ export async function httpLoad(options: {
     const hono = options.handlerServer ? await start([options.handlerServer, 'hono', bodyFile, constantEtag], 'hono constant app') : undefined;
     if (hono) servers.push(hono);
     const honoRuns: autocannon.Result[] = [];
-    for (const url of [cpmx.url, bare.url, ...handlers.map((h) => h.url), ...(hono ? [hono.url] : [])]) await load(url, paths, connections, 2);
-    const runs = { cpmx: [] as autocannon.Result[], bare: [] as autocannon.Result[] };
+    for (const url of [cpmx.url, bare.url, bytes.url, ...handlers.map((h) => h.url), ...(hono ? [hono.url] : [])]) await load(url, paths, connections, 2);
+    const runs = { cpmx: [] as autocannon.Result[], bare: [] as autocannon.Result[], bytes: [] as autocannon.Result[], bytesBare: [] as autocannon.Result[] };
     /** Each handler's round is weighed against a bare run right beside it, as cpmx serve's is. */
     const handlerBare: autocannon.Result[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -139,20 +148,36 @@ export async function httpLoad(options: {
       const into = (results: autocannon.Result[], url: string) => async () => results.push(await load(url, paths, connections, seconds));
       const pairs = [
         () => inTurn(into(runs.bare, bare.url), into(runs.cpmx, cpmx.url)),
+        () => inTurn(into(runs.bytesBare, bare.url), into(runs.bytes, bytes.url)),
         ...handlers.map((handler) => {
           // The fetch handler's reference is the hono constant app; the middleware's, the bare server.
           const reference = handler.name === 'fetch' && hono ? into(honoRuns, hono.url) : into(handlerBare, bare.url);
           return () => inTurn(reference, into(handler.runs, handler.url));
         }),
       ];
-      // The pairs' order changes from round to round as well (each of their orders in turn: all
-      // six of three pairs in six rounds), so no pair always runs first, or right after the same
-      // other pair (a turning order would keep cpmx serve's right after the fetch handler's).
-      for (const pair of nthOrder(pairs, round)) await pair();
+      // The pairs' order changes from round to round as well, so no pair always runs first, or
+      // right after the same other pair (a turning order would keep cpmx serve's right after the
+      // fetch handler's). Every 7th of their orders: of four pairs' 24 orders, six rounds put
+      // each pair first at least once (taking the orders in turn would keep cpmx serve's first
+      // in all six); of three pairs', all six in turn.
+      for (const pair of nthOrder(pairs, round * 7)) await pair();
     }
     const ratiosOf = (results: autocannon.Result[], bareRuns = runs.bare) => results.map((run, i) => run.requests.average / bareRuns[i]!.requests.average);
     const ratios = ratiosOf(runs.cpmx);
-    const measured: HttpResults = { connections, seconds, rounds, bodyBytes, cpmx: stat(runs.cpmx), bare: stat(runs.bare), ratios, ratio: median(ratios), alternating: true, pairsTurn: true };
+    const bytesRatios = ratiosOf(runs.bytes, runs.bytesBare);
+    const measured: HttpResults = {
+      connections,
+      seconds,
+      rounds,
+      bodyBytes,
+      cpmx: stat(runs.cpmx),
+      bare: stat(runs.bare),
+      ratios,
+      ratio: median(ratios),
+      alternating: true,
+      pairsTurn: true,
+      bareAnswers: { ...stat(runs.bytes), ratios: bytesRatios, ratio: median(bytesRatios) },
+    };
     if (honoRuns.length > 0) measured.honoConstant = stat(honoRuns);
     if (handlers.length > 0) {
       measured.handlers = Object.fromEntries(

@@ -109,7 +109,17 @@ function httpServer(http: HttpResults, cpus: number): string[] {
     '',
     `cpmx serves ${percent(http.ratio)} of the bare server's requests per second: the median of the ${http.rounds} rounds' ratios (each round runs the two back to back), which ranged from ${low}% to ${high}%.`,
     '',
+    ...(http.bareAnswers ? bareAnswers(http.bareAnswers, http.ratio) : []),
     ...(http.handlers ? embeddedServers(http.handlers, http.honoConstant, http.alternating === true) : []),
+  ];
+}
+
+/** The bare server answering cpmx's own bytes per target: what a different answer per code costs any server. */
+function bareAnswers(answers: NonNullable<HttpResults['bareAnswers']>, serveRatio: number): string[] {
+  const spread = `${Math.round(100 * Math.min(...answers.ratios))}% to ${Math.round(100 * Math.max(...answers.ratios))}%`;
+  return [
+    `The same bare server answering each request with cpmx's own bytes for its target (one \`Map\` lookup by URL, no parsing, routing or lookup of its own) serves ${percent(answers.ratio)} of the constant one (${count(Math.round(answers.requestsPerSecond))} requests/s; rounds ${spread}), weighed the same way in the same rounds: what sending a different answer per code costs a server that does nothing else. cpmx serve's ${percent(serveRatio)} is ${percent(serveRatio / answers.ratio)} of that.`,
+    '',
   ];
 }
 

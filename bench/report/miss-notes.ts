@@ -13,11 +13,14 @@ const MISS_NOTES: [prefix: string, note: string][] = [
   ],
   [
     'HTTP: info_cp throughput',
-    'Client and servers share two cores, and single rounds range ±10 points; the server spends about 3–4 µs more per request than the bare one (routing, the lookup, JSON serialisation, the ETag), mostly serialisation.',
+    'Per request cpmx serve runs as many instructions as the bare server (callgrind, after a warm-up: about 64,000 each; a kept answer is one Map lookup by URL, then Node writes it). ' +
+      'What remains is memory: each request sends a different answer, found among 4,096, where the constant server sends the same bytes from cache. ' +
+      'The same bare server answering cpmx\'s own bytes per target (the HTTP section) pays most of that gap by itself. ' +
+      'Single rounds range widely here: two identical bare servers measured this way differ by ±10–30 points a round.',
   ],
   [
     'HTTP: createMiddleware()',
-    'Measured like cpmx serve, in the same rounds, against a bare run right before it; single rounds range widely on a shared machine. Per request it does what cpmx serve does, plus copying the body into a Buffer.',
+    'Measured like cpmx serve, in the same rounds, against a bare run right beside it; single rounds range widely on a shared machine. Per request it does what cpmx serve does (the kept answer, written as it is), without the connection guard.',
   ],
   [
     'cold load with the artifact given as bytes',
