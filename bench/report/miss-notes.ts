@@ -14,8 +14,8 @@ const MISS_NOTES: [prefix: string, note: string][] = [
   [
     'HTTP: info_cp throughput',
     'Per request cpmx serve runs as many instructions as the bare server (callgrind, after a warm-up: about 64,000 each; a kept answer is one Map lookup by URL, then Node writes it). ' +
-      'What remains is memory: each request sends a different answer, found among 4,096, where the constant server sends the same bytes from cache. ' +
-      'The same bare server answering cpmx\'s own bytes per target (the HTTP section) pays most of that gap by itself. ' +
+      'Each request sends a different answer, found among 4,096, where the constant server sends the same bytes from cache; the same bare server answering cpmx\'s own bytes per target is weighed beside it (the HTTP section): ' +
+      'in prototype runs with connections spread over the code list it lost 10–13 points by itself, in the quiet run of 2026-11-25 (autocannon) none, so memory does not explain this run\'s gap; the cause is not found. ' +
       'Single rounds range widely here: two identical bare servers measured this way differ by ±10–30 points a round.',
   ],
   [
