@@ -198,9 +198,8 @@ export class ConnectionGuard {
    */
   #interceptRequests(connection: Connection): void {
     const parser = parserOf(connection.socket);
-    const onIncoming = parser?.onIncoming;
-    if (!parser || typeof onIncoming !== 'function') return;
-    parser.onIncoming = (req, keepAlive) => (connection.closing ? this.#dropRequest(connection) : onIncoming(req, keepAlive));
+    // Installed once the connection closes, and it never reopens: every request after is dropped.
+    if (typeof parser?.onIncoming === 'function') parser.onIncoming = () => this.#dropRequest(connection);
   }
 
   /**
