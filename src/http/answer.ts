@@ -26,6 +26,8 @@ export interface WireAnswer {
   refund?: (() => void) | undefined;
   /** The connection must end after it. */
   close: boolean;
+  /** The body's bytes as a Latin-1 string, for writers that send strings faster (an answer kept whole, body-cache.ts). */
+  latin1?: string | undefined;
 }
 
 export const INTERNAL_ERROR = 'Error interno del servidor';

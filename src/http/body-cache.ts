@@ -24,6 +24,10 @@ const encoder = new TextEncoder();
 /** UTF-8 bytes: Node's Buffer where there is one (faster to make and to write), else a TextEncoder's. */
 export const utf8: (text: string) => Uint8Array = typeof Buffer === 'function' ? (text) => Buffer.from(text) : (text) => encoder.encode(text);
 
+/** `bytes` as a Latin-1 string (one character per byte; the same bytes on the wire), or undefined without Node's Buffer. */
+const latin1: (bytes: Uint8Array) => string | undefined =
+  typeof Buffer === 'function' ? (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1') : () => undefined;
+
 /**
  * An answer kept whole (an HttpAnswer of respond.ts): its headers end with Content-Length; shared
  * by every request for its target, so never changed. It is already what a GET puts on the wire
@@ -39,6 +43,12 @@ export interface PreparedAnswer {
   /** The body's length, for the access log. */
   readonly bytes: number;
   readonly close: false;
+  /**
+   * The body's bytes as a Latin-1 string (one character per byte), where Node's Buffer is: what
+   * node:http writers send. Node joins a string body to the header block and writes both in one
+   * call; a Buffer body goes out as a second chunk through the socket's gather write.
+   */
+  readonly latin1: string | undefined;
 }
 
 export class AnswerCache {
@@ -76,8 +86,9 @@ export class AnswerCache {
   keep(target: string, answer: { status: number; headers: readonly string[] }, etag: string, body: Uint8Array): PreparedAnswer {
     // Not frozen: Node reads a frozen array's elements on a slower path, for every request.
     const headers = [...answer.headers, 'Content-Length', String(body.length)];
-    const prepared: PreparedAnswer = { status: answer.status, headers, body, etag, prepared: true, refund: undefined, bytes: body.length, close: false };
-    if (this.#fits(target.length + ENTRY_OVERHEAD)) this.#answers.set(target, prepared);
+    const text = latin1(body);
+    const prepared: PreparedAnswer = { status: answer.status, headers, body, etag, prepared: true, refund: undefined, bytes: body.length, close: false, latin1: text };
+    if (this.#fits(target.length + ENTRY_OVERHEAD + (text?.length ?? 0))) this.#answers.set(target, prepared);
     return prepared;
   }
 

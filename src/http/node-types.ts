@@ -21,6 +21,7 @@ export interface NodeResponse {
   readonly socket: { readonly destroyed: boolean; readonly writable: boolean } | null;
   writeHead(status: number, headers: string[]): unknown;
   end(body?: string | Uint8Array): unknown;
+  end(body: string, encoding: 'latin1'): unknown;
   destroy(): unknown;
   once(event: 'finish' | 'close', listener: () => void): unknown;
 }
