@@ -4,8 +4,11 @@
  * theirs, and nothing the target does not decide (a Bearer header, a default token, a
  * registry's credits) is ever answered from what another request left.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, createFetchHandler } from '../src/index.js';
+import { createCpmxServer } from '../src/http/server.js';
+import { createClient, createFetchHandler, createMiddleware } from '../src/index.js';
 import { FIXTURE, buildInto, ok, tempDir } from './helpers.js';
 import { memoryRegistry } from './support/memory-registry.js';
 
@@ -89,5 +92,38 @@ describe('answers kept whole by target', () => {
     const none = createFetchHandler({ dataPath, bodyCacheBytes: 0 });
     const target = '/query/info_cp/09810?token=demo&type=simplified';
     for (let i = 0; i < 3; i++) expect(await ask(none, target)).toEqual(await ask(kept, target));
+  });
+
+  // node:http writers send a kept answer's bytes as a Latin-1 string (body-cache.ts): the bytes
+  // on the wire must be the UTF-8 of the answer, accents and ñ included, the first time and after.
+  it('send the same UTF-8 bytes from cpmx serve and the middleware, the first time and kept, for every code', async () => {
+    const client = createClient({ token: 'demo', dataPath });
+    const codes = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].flatMap((digit) => ok(client.searchCp(digit)).response.cp);
+    const servers: Server[] = [createCpmxServer({ dataPath }).server, createServer(createMiddleware({ dataPath }))];
+    let accented = 0;
+    try {
+      for (const server of servers) {
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        for (const cp of codes) {
+          const target = `/query/info_cp/${cp}?token=demo&type=simplified`;
+          const expected = Buffer.from(JSON.stringify(client.query(target).body));
+          if (expected.length !== JSON.stringify(client.query(target).body).length) accented++;
+          for (let time = 0; time < 2; time++) {
+            const response = await fetch(base + target);
+            expect(response.status).toBe(200);
+            expect(response.headers.get('content-length')).toBe(String(expected.length));
+            expect(Buffer.from(await response.arrayBuffer()).equals(expected)).toBe(true);
+          }
+        }
+      }
+    } finally {
+      for (const server of servers) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
+    // The check means something only if some answers carry characters outside ASCII.
+    expect(accented).toBeGreaterThan(0);
   });
 });
