@@ -58,8 +58,15 @@ export interface HttpResults {
    * long as cpmx's (absent from runs before: cpmx serve ran first, the references' ETag was short).
    */
   alternating?: true;
-  /** The pairs (serve and bare, each handler and its reference) run in an order that turns from round to round (absent from runs before it did). */
+  /** The pairs (serve and bare, each handler and its reference) run in an order that turns from round to round (runs of 2026-11-24 and 25 only). */
   pairsTurn?: true;
+  /**
+   * Each pair measured in a block of its own, against a reference process of its own (absent
+   * from runs before: one bare server was every pair's reference, the pairs' rounds interleaved).
+   */
+  blocks?: true;
+  /** Two identical constant bare servers weighed against each other like the rest: the harness's own bias and spread (absent from runs before it was measured). */
+  calibration?: HttpStat & { ratios: number[]; ratio: number };
   /**
    * The bare server answering each request with cpmx's own bytes for its target (a Map lookup,
    * nothing else), weighed like cpmx serve against the constant one in the same rounds: what a

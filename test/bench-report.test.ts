@@ -165,6 +165,24 @@ describe('the report of the committed run', () => {
     expect(judged.markdown).toContain('## Embedding');
   });
 
+  it('says how the HTTP pairs were run, and shows the calibration pair of identical servers', () => {
+    const blocks = copy(results);
+    const http = blocks.http!;
+    http.blocks = true;
+    http.alternating = true;
+    http.calibration = { ...http.bare, ratios: [0.97, 1.01, 1.04], ratio: 1.01 };
+    const markdown = renderReport(blocks).markdown;
+    expect(markdown).toContain('each pair (the measured server and a reference process of its own) in a block of its own');
+    expect(markdown).toContain('Calibration: two identical constant bare servers, weighed against each other the same way, measured 101% (rounds 97% to 104%)');
+    // A run before blocks and calibration keeps its own words, and no calibration line.
+    delete http.blocks;
+    delete http.calibration;
+    http.pairsTurn = true;
+    const older = renderReport(blocks).markdown;
+    expect(older).toContain('the two back to back, which runs first alternating between rounds (and the pairs of the handlers below taking turns with this one)');
+    expect(older).not.toContain('Calibration:');
+  });
+
   it('leaves out what a run did not measure, and names a lookup it lacks', () => {
     const partial = copy(results);
     partial.http = null;

@@ -3,15 +3,16 @@
  * http server answering a constant body of the same size, on loopback, in the same run; and,
  * when given their server, the embeddable handlers (the middleware in node:http, the fetch
  * handler behind @hono/node-server) answering the same requests. The middleware is weighed
- * against the bare server; the fetch handler against a hono app returning the same constant
+ * against a bare server; the fetch handler against a hono app returning the same constant
  * body on the same adapter (what the adapter itself costs is not cpmx's).
- * The same bare server answering each target with cpmx's own bytes for it is weighed against
- * the constant one in the same rounds: what a different answer per code costs by itself.
- * All are loaded with autocannon by 50 connections for a bounded time, in turn, in rounds,
- * each next to its reference, the pair's order alternating between rounds and the pairs' order
- * turning; the references send
- * the same header bytes (an ETag as long as cpmx's). The medians are reported, as the machines
- * are shared and single runs drift.
+ * A bare server answering each target with cpmx's own bytes for it is weighed against a
+ * constant one: what a different answer per code costs by itself. And two identical constant
+ * servers are weighed against each other: the harness's own bias and spread.
+ * Each pair (a measured server and a reference process of its own) is loaded with autocannon
+ * by 50 connections, in a block of its own, the two back to back in every round, which one
+ * runs first alternating; the references send the same header bytes (an ETag as long as
+ * cpmx's). The medians of the rounds' ratios are reported, as the machines are shared and
+ * single runs drift.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -60,21 +61,6 @@ export function stat(results: autocannon.Result[]): HttpStat {
   };
 }
 
-/** The `n`th of the orders of `items` (all of them, in turn, as `n` goes up), e.g. for three: abc, acb, bac, bca, cab, cba. */
-export function nthOrder<T>(items: readonly T[], n: number): T[] {
-  const left = items.slice();
-  const order: T[] = [];
-  let count = 1;
-  for (let k = 2; k <= left.length; k++) count *= k;
-  let index = n % count;
-  while (left.length > 0) {
-    count /= left.length;
-    order.push(left.splice(Math.floor(index / count), 1)[0]!);
-    index %= count;
-  }
-  return order;
-}
-
 /** Runs the check against the artifact at `artifact`; `codes` are the info_cp codes asked for. */
 export async function httpLoad(options: {
   cli: string;
@@ -92,11 +78,8 @@ export async function httpLoad(options: {
   const seconds = options.seconds ?? 3;
   // An even number, so each side of a pair runs first in as many rounds as the other: in the
   // quiet runs of 2026-11-22 to 11-25 a side's ratio was about 4 points lower in the rounds it
-  // ran first (cpmx serve and the middleware alike), and with 5 rounds the measured side ran
-  // first in 3. Twelve, not six: on these shared 2-core machines one round's ratio ranges over
-  // 30 points (66% to 101% for cpmx serve in the quiet run of 2026-11-25 05:00, 84% to 111%
-  // for the bare server against itself with other bytes), and a median of six such ratios
-  // moves by about 5 points from run to run, the whole margin the 95% target is weighed by.
+  // ran first. Twelve: on these shared 2-core machines one round's ratio ranges over 30 points,
+  // and a median of six such ratios moved by about 5 points from run to run.
   const rounds = options.rounds ?? 12;
   // Every code of the workload (4,096 drawn across the whole catalog, shuffled), each client
   // walking the list: no one URL repeated, so no answer is cheaper for being asked again and again.
@@ -121,87 +104,93 @@ export async function httpLoad(options: {
   } finally {
     sampler.child.kill('SIGTERM');
   }
-  const cpmx = await start(serve, 'cpmx serve');
   const bodyBytes = Math.round(total / paths.length);
   // The references send an ETag as long as cpmx's (one of its own): the same header bytes too.
   const constantEtag = `"${'c'.repeat(Math.max(1, etag.length - 2))}"`;
   const bodyFile = join(options.work, 'bare-body.json');
   const empty = JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: '' } });
   writeFileSync(bodyFile, JSON.stringify({ error: false, code_error: 0, error_message: null, response: { padding: 'x'.repeat(Math.max(0, bodyBytes - empty.length)) } }));
-  const bare = await start([options.bareServer, bodyFile, constantEtag], 'bare server');
-  // The same bare server answering each target with cpmx's own bytes for it: what a different
-  // answer per code costs a server that does nothing else, weighed against the constant one.
   const answersFile = join(options.work, 'bare-answers.json');
   writeFileSync(answersFile, JSON.stringify(answers));
-  const bytes = await start([options.bareServer, bodyFile, constantEtag, answersFile], 'bare server with cpmx answers');
-  const servers = [cpmx, bare, bytes];
+  const bareCommand = [options.bareServer, bodyFile, constantEtag];
+  const servers: { child: ChildProcess }[] = [];
+  const started = async (command: string[], label: string) => {
+    const server = await start(command, label);
+    servers.push(server);
+    return server;
+  };
   try {
-    const handlers: { name: HandlerName; url: string; runs: autocannon.Result[] }[] = [];
-    for (const name of options.handlerServer ? (['middleware', 'fetch'] as const) : []) {
-      const handler = await start([options.handlerServer!, name, options.artifact], `${name} handler`);
-      servers.push(handler);
-      handlers.push({ name, url: handler.url, runs: [] });
+    // Every pair has a reference process of its own, so its two servers have the same history:
+    // started together, idle while the other pairs run, loaded only in their own block. (With
+    // one bare server shared by every pair, the reference ran three or four times a round and
+    // the measured servers once, and in the quiet runs of 2026-11-25 an identical cpmx serve
+    // measured 91.2% in serve's pair and 97.3% in another: the harness's own bias.)
+    const pairs: Pair[] = [
+      // Two identical constant servers: what this harness gives when there is nothing to find.
+      pair('calibration', await started(bareCommand, 'bare server (calibration)'), await started(bareCommand, 'bare server (calibration reference)')),
+      pair('serve', await started(serve, 'cpmx serve'), await started(bareCommand, 'bare server')),
+      // The same bare server answering each target with cpmx's own bytes for it: what a
+      // different answer per code costs a server that does nothing else.
+      pair('bytes', await started([...bareCommand, answersFile], 'bare server with cpmx answers'), await started(bareCommand, 'bare server (bytes reference)')),
+    ];
+    if (options.handlerServer) {
+      const handler = (name: string, ...args: string[]) => started([options.handlerServer!, name, ...args], `${name} handler`);
+      pairs.push(pair('middleware', await handler('middleware', options.artifact), await started(bareCommand, 'bare server (middleware reference)')));
+      // The fetch handler's reference: a hono app returning the constant body on the same adapter.
+      pairs.push(pair('fetch', await handler('fetch', options.artifact), await handler('hono', bodyFile, constantEtag)));
     }
-    const hono = options.handlerServer ? await start([options.handlerServer, 'hono', bodyFile, constantEtag], 'hono constant app') : undefined;
-    if (hono) servers.push(hono);
-    const honoRuns: autocannon.Result[] = [];
-    for (const url of [cpmx.url, bare.url, bytes.url, ...handlers.map((h) => h.url), ...(hono ? [hono.url] : [])]) await load(url, paths, connections, 2);
-    const runs = { cpmx: [] as autocannon.Result[], bare: [] as autocannon.Result[], bytes: [] as autocannon.Result[], bytesBare: [] as autocannon.Result[] };
-    /** Each handler's round is weighed against a bare run right beside it, as cpmx serve's is. */
-    const handlerBare: autocannon.Result[] = [];
-    for (let round = 0; round < rounds; round++) {
-      options.log?.(`http: round ${round + 1} of ${rounds}, ${seconds} s each ...`);
-      // Each server is weighed against its reference run right beside it, the pair's order
-      // alternating from round to round: neither side always runs first, after the other
-      // servers' runs, or always right after the other.
-      const inTurn = async (reference: () => Promise<unknown>, measured: () => Promise<unknown>) => {
-        for (const run of round % 2 === 0 ? [measured, reference] : [reference, measured]) await run();
-      };
-      const into = (results: autocannon.Result[], url: string) => async () => results.push(await load(url, paths, connections, seconds));
-      const pairs = [
-        () => inTurn(into(runs.bare, bare.url), into(runs.cpmx, cpmx.url)),
-        () => inTurn(into(runs.bytesBare, bare.url), into(runs.bytes, bytes.url)),
-        ...handlers.map((handler) => {
-          // The fetch handler's reference is the hono constant app; the middleware's, the bare server.
-          const reference = handler.name === 'fetch' && hono ? into(honoRuns, hono.url) : into(handlerBare, bare.url);
-          return () => inTurn(reference, into(handler.runs, handler.url));
-        }),
-      ];
-      // The pairs' order changes from round to round as well, so no pair always runs first, or
-      // right after the same other pair (a turning order would keep cpmx serve's right after the
-      // fetch handler's). Every 7th of their orders: of four pairs' 24 orders, twelve rounds put
-      // each pair first at least twice (taking the orders in turn would keep cpmx serve's first
-      // in the first six); of three pairs', all six twice.
-      for (const pair of nthOrder(pairs, round * 7)) await pair();
+    // Each pair in a block of its own: both warmed up, then its two servers back to back in
+    // every round, which one runs first alternating (measured, reference; reference, measured;
+    // ...), so a drift in the machine's speed over the block weighs on both alike, and no other
+    // server's run ever comes between a pair's two.
+    for (const [index, { name, measured, reference, runs }] of pairs.entries()) {
+      options.log?.(`http: ${name} (${index + 1} of ${pairs.length}), ${rounds} rounds of ${seconds} s runs ...`);
+      for (const url of [measured.url, reference.url]) await load(url, paths, connections, 2);
+      for (let round = 0; round < rounds; round++) {
+        const inTurn: [autocannon.Result[], string][] = [
+          [runs.measured, measured.url],
+          [runs.reference, reference.url],
+        ];
+        for (const [results, url] of round % 2 === 0 ? inTurn : inTurn.reverse()) results.push(await load(url, paths, connections, seconds));
+      }
     }
-    const ratiosOf = (results: autocannon.Result[], bareRuns = runs.bare) => results.map((run, i) => run.requests.average / bareRuns[i]!.requests.average);
-    const ratios = ratiosOf(runs.cpmx);
-    const bytesRatios = ratiosOf(runs.bytes, runs.bytesBare);
+    const byName = Object.fromEntries(pairs.map((p) => [p.name, p])) as Record<Pair['name'], Pair>;
+    const weighed = ({ runs }: Pair) => {
+      const ratios = runs.measured.map((run, i) => run.requests.average / runs.reference[i]!.requests.average);
+      return { ...stat(runs.measured), ratios, ratio: median(ratios) };
+    };
+    const { ratios, ratio } = weighed(byName.serve);
     const measured: HttpResults = {
       connections,
       seconds,
       rounds,
       bodyBytes,
-      cpmx: stat(runs.cpmx),
-      bare: stat(runs.bare),
+      cpmx: stat(byName.serve.runs.measured),
+      bare: stat(byName.serve.runs.reference),
       ratios,
-      ratio: median(ratios),
+      ratio,
       alternating: true,
-      pairsTurn: true,
-      bareAnswers: { ...stat(runs.bytes), ratios: bytesRatios, ratio: median(bytesRatios) },
+      blocks: true,
+      bareAnswers: weighed(byName.bytes),
+      calibration: weighed(byName.calibration),
     };
-    if (honoRuns.length > 0) measured.honoConstant = stat(honoRuns);
-    if (handlers.length > 0) {
-      measured.handlers = Object.fromEntries(
-        handlers.map((h) => {
-          const reference = h.name === 'fetch' && honoRuns.length > 0 ? 'hono' : 'bare';
-          const handlerRatios = ratiosOf(h.runs, reference === 'hono' ? honoRuns : handlerBare);
-          return [h.name, { ...stat(h.runs), ratios: handlerRatios, ratio: median(handlerRatios), reference }];
-        }),
-      ) as HttpResults['handlers'];
+    if (byName.middleware && byName.fetch) {
+      measured.honoConstant = stat(byName.fetch.runs.reference);
+      measured.handlers = { middleware: { ...weighed(byName.middleware), reference: 'bare' }, fetch: { ...weighed(byName.fetch), reference: 'hono' } };
     }
     return measured;
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
   }
+}
+
+interface Pair {
+  name: 'calibration' | 'serve' | 'bytes' | HandlerName;
+  measured: { url: string };
+  reference: { url: string };
+  runs: { measured: autocannon.Result[]; reference: autocannon.Result[] };
+}
+
+function pair(name: Pair['name'], measured: { url: string }, reference: { url: string }): Pair {
+  return { name, measured, reference, runs: { measured: [], reference: [] } };
 }

@@ -100,7 +100,7 @@ function httpServer(http: HttpResults, cpus: number): string[] {
   return [
     '## HTTP server (loopback, 50 connections)',
     '',
-    `\`cpmx serve\` (one process) answering \`info_cp\` simplified for the workload's catalog codes (drawn across the whole catalog, shuffled; each client walks the list), next to a bare Node \`http\` server answering one constant JSON body of the same size (${http.bodyBytes} bytes, the mean of cpmx's answers) with the same headers${http.alternating ? " (an ETag as long as cpmx's)" : ''}. autocannon, ${http.connections} connections, ${http.seconds} s a run after a 2 s warm-up, ${http.alternating ? `the two back to back, which runs first alternating between rounds${http.pairsTurn ? ' (and the pairs of the handlers below taking turns with this one)' : ''}` : 'the two alternating'}, ${http.rounds} rounds; medians. Client and servers share the machine's ${cpus} cores.`,
+    `\`cpmx serve\` (one process) answering \`info_cp\` simplified for the workload's catalog codes (drawn across the whole catalog, shuffled; each client walks the list), next to a bare Node \`http\` server answering one constant JSON body of the same size (${http.bodyBytes} bytes, the mean of cpmx's answers) with the same headers${http.alternating ? " (an ETag as long as cpmx's)" : ''}. autocannon, ${http.connections} connections, ${http.seconds} s a run after a 2 s warm-up, ${runOrder(http)}, ${http.rounds} rounds; medians. Client and servers share the machine's ${cpus} cores.`,
     '',
     ...head(['server', 'requests/s', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...([['cpmx serve', http.cpmx], ['bare Node http, constant body', http.bare]] as const).map(([label, h]) =>
@@ -109,8 +109,25 @@ function httpServer(http: HttpResults, cpus: number): string[] {
     '',
     `cpmx serves ${percent(http.ratio)} of the bare server's requests per second: the median of the ${http.rounds} rounds' ratios (each round runs the two back to back), which ranged from ${low}% to ${high}%.`,
     '',
+    ...(http.calibration ? calibration(http.calibration) : []),
     ...(http.bareAnswers ? bareAnswers(http.bareAnswers, http.ratio) : []),
-    ...(http.handlers ? embeddedServers(http.handlers, http.honoConstant, http.alternating === true) : []),
+    ...(http.handlers ? embeddedServers(http.handlers, http.honoConstant, http.alternating === true, http.blocks === true) : []),
+  ];
+}
+
+/** How the pairs' runs were ordered: the harness changed over time, and older results keep their own words. */
+function runOrder(http: HttpResults): string {
+  if (http.blocks) return "each pair (the measured server and a reference process of its own) in a block of its own, the two back to back in every round, which runs first alternating between rounds";
+  if (http.alternating) return `the two back to back, which runs first alternating between rounds${http.pairsTurn ? ' (and the pairs of the handlers below taking turns with this one)' : ''}`;
+  return 'the two alternating';
+}
+
+/** Two identical bare servers weighed like the rest: what the harness gives when there is nothing to find. */
+function calibration(c: NonNullable<HttpResults['calibration']>): string[] {
+  const spread = `${Math.round(100 * Math.min(...c.ratios))}% to ${Math.round(100 * Math.max(...c.ratios))}%`;
+  return [
+    `Calibration: two identical constant bare servers, weighed against each other the same way, measured ${percent(c.ratio)} (rounds ${spread}): the harness's own bias and spread on this machine in this run.`,
+    '',
   ];
 }
 
@@ -118,7 +135,7 @@ function httpServer(http: HttpResults, cpus: number): string[] {
 function bareAnswers(answers: NonNullable<HttpResults['bareAnswers']>, serveRatio: number): string[] {
   const spread = `${Math.round(100 * Math.min(...answers.ratios))}% to ${Math.round(100 * Math.max(...answers.ratios))}%`;
   return [
-    `The same bare server answering each request with cpmx's own bytes for its target (one \`Map\` lookup by URL, no parsing, routing or lookup of its own) serves ${percent(answers.ratio)} of the constant one (${count(Math.round(answers.requestsPerSecond))} requests/s; rounds ${spread}), weighed the same way in the same rounds: what sending a different answer per code costs a server that does nothing else. cpmx serve's ${percent(serveRatio)} is ${percent(serveRatio / answers.ratio)} of that.`,
+    `The same bare server answering each request with cpmx's own bytes for its target (one \`Map\` lookup by URL, no parsing, routing or lookup of its own) serves ${percent(answers.ratio)} of the constant one (${count(Math.round(answers.requestsPerSecond))} requests/s; rounds ${spread}), weighed the same way: what sending a different answer per code costs a server that does nothing else. cpmx serve's ${percent(serveRatio)} is ${percent(serveRatio / answers.ratio)} of that.`,
     '',
   ];
 }
@@ -128,11 +145,11 @@ const HANDLER_LABELS: Record<HandlerName, string> = {
   fetch: '`createFetchHandler()` behind @hono/node-server',
 };
 
-function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, hono: HttpResults['honoConstant'], alternating: boolean): string[] {
+function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, hono: HttpResults['honoConstant'], alternating: boolean, blocks: boolean): string[] {
   const names = Object.keys(handlers) as HandlerName[];
   const versus = (h: (typeof handlers)[HandlerName]) => (h.reference === 'hono' ? 'hono constant' : 'bare');
   return [
-    `The embeddable handlers, each in its own process in the plainest server a user would give it, answering the same requests in the same rounds; each round runs its reference again ${alternating ? 'right beside it (before it in one round, after it in the next)' : 'right before it'}, and its ratios are to that run: the bare server for the middleware, and for the fetch handler (when measured so) a hono app returning the same constant body on the same adapter, so that the adapter's own work (a web \`Request\` per Node request, the \`Response\` back) is not counted as cpmx's.`,
+    `The embeddable handlers, each in its own process in the plainest server a user would give it, answering the same requests${blocks ? ', each in its block against a reference process of its own' : ' in the same rounds'}; each round runs its reference ${alternating ? 'right beside it (before it in one round, after it in the next)' : 'right before it'}, and its ratios are to that run: the bare server for the middleware, and for the fetch handler (when measured so) a hono app returning the same constant body on the same adapter, so that the adapter's own work (a web \`Request\` per Node request, the \`Response\` back) is not counted as cpmx's.`,
     '',
     ...head(['handler', 'requests/s', 'vs reference [rounds]', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...names.map((name) => {
@@ -141,7 +158,7 @@ function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, hono: H
       return row([HANDLER_LABELS[name], count(Math.round(h.requestsPerSecond)), `${percent(h.ratio)} of ${versus(h)} [${spreadOf}]`, `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors, h.timeouts]);
     }),
     '',
-    ...(hono ? [`The hono constant app served ${count(Math.round(hono.requestsPerSecond))} requests/s (median) in the same rounds.`, ''] : []),
+    ...(hono ? [`The hono constant app served ${count(Math.round(hono.requestsPerSecond))} requests/s (median) in the fetch handler's rounds.`, ''] : []),
   ];
 }
 
