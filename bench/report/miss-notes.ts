@@ -15,12 +15,12 @@ const MISS_NOTES: [prefix: string, note: string][] = [
     'HTTP: info_cp throughput',
     'Per request cpmx serve runs fewer instructions than the bare server (callgrind, after a warm-up: 61,500 against 63,300 to 65,600; a kept answer is one Map lookup by URL, then Node writes its body as one string with the header block). ' +
       'perf puts cpmx\'s own JavaScript and that lookup at 3.3% of serve\'s time; the rest is Node, V8 and the kernel, as for the bare server. ' +
-      'Each request sends a different answer, found among 4,096, where the constant server sends the same bytes from cache: with connections spread over the code list (a light client in alternating 200 ms phases, not this bench), serve measured 89–92% and the bare server answering cpmx\'s own bytes 87%. ' +
-      'In this bench serve\'s rounds range from about 70% to 105%; in test runs of the same harness an identical serve weighed in another pair ran 88–96%; the cause of the slow rounds is not found. Single rounds range widely here: two identical bare servers differ by ±10–30 points a round.',
+      'Each request sends a different answer, found among 4,096, where the constant server sends the same bytes from cache; the bare server answering cpmx\'s own bytes, a Map lookup and nothing else, is weighed beside it to show what that costs by itself. ' +
+      'Single rounds range widely on this shared machine, and so do medians: see the calibration pair (two identical bare servers weighed the same way; 93.7% in the run of 2026-11-25, 10:10 UTC, when serve measured 98.6%).',
   ],
   [
     'HTTP: createMiddleware()',
-    'Measured like cpmx serve, in the same rounds, against a bare run right beside it; single rounds range widely on a shared machine (95.8% in the quiet run of 2026-11-25, 05:00, 92.6% at 08:14). Per request it does what cpmx serve does (the kept answer, written as it is), without the connection guard.',
+    'Measured like cpmx serve, against a bare server of its own run right beside it; single rounds range widely on a shared machine (95.8% in the quiet run of 2026-11-25, 05:00, 92.6% at 08:14, 96.2% at 10:10), and so do medians: see the calibration pair. Per request it does what cpmx serve does (the kept answer, written as it is), without the connection guard; weighed directly against serve (12 rounds back to back, 2026-11-25), serve measured 99.7% of it.',
   ],
   [
     'cold load with the artifact given as bytes',
