@@ -125,20 +125,21 @@ export async function httpLoad(options: {
     // one bare server shared by every pair, the reference ran three or four times a round and
     // the measured servers once, and in the quiet runs of 2026-11-25 an identical cpmx serve
     // measured 91.2% in serve's pair and 97.3% in another: the harness's own bias.)
-    const pairs: Pair[] = [
-      // Two identical constant servers: what this harness gives when there is nothing to find.
-      pair('calibration', await started(bareCommand, 'bare server (calibration)'), await started(bareCommand, 'bare server (calibration reference)')),
-      pair('serve', await started(serve, 'cpmx serve'), await started(bareCommand, 'bare server')),
-      // The same bare server answering each target with cpmx's own bytes for it: what a
-      // different answer per code costs a server that does nothing else.
-      pair('bytes', await started([...bareCommand, answersFile], 'bare server with cpmx answers'), await started(bareCommand, 'bare server (bytes reference)')),
-    ];
-    if (options.handlerServer) {
-      const handler = (name: string, ...args: string[]) => started([options.handlerServer!, name, ...args], `${name} handler`);
-      pairs.push(pair('middleware', await handler('middleware', options.artifact), await started(bareCommand, 'bare server (middleware reference)')));
-      // The fetch handler's reference: a hono app returning the constant body on the same adapter.
-      pairs.push(pair('fetch', await handler('fetch', options.artifact), await handler('hono', bodyFile, constantEtag)));
-    }
+    // Two identical constant servers: what this harness gives when there is nothing to find.
+    const calibration = pair('calibration', await started(bareCommand, 'bare server (calibration)'), await started(bareCommand, 'bare server (calibration reference)'));
+    const cpmx = pair('serve', await started(serve, 'cpmx serve'), await started(bareCommand, 'bare server'));
+    // The same bare server answering each target with cpmx's own bytes for it: what a
+    // different answer per code costs a server that does nothing else.
+    const bytes = pair('bytes', await started([...bareCommand, answersFile], 'bare server with cpmx answers'), await started(bareCommand, 'bare server (bytes reference)'));
+    const handler = (name: string, ...args: string[]) => started([options.handlerServer!, name, ...args], `${name} handler`);
+    const handlers = options.handlerServer
+      ? {
+          middleware: pair('middleware', await handler('middleware', options.artifact), await started(bareCommand, 'bare server (middleware reference)')),
+          // The fetch handler's reference: a hono app returning the constant body on the same adapter.
+          fetch: pair('fetch', await handler('fetch', options.artifact), await handler('hono', bodyFile, constantEtag)),
+        }
+      : undefined;
+    const pairs = [calibration, cpmx, bytes, ...(handlers ? [handlers.middleware, handlers.fetch] : [])];
     // Each pair in a block of its own: both warmed up, then its two servers back to back in
     // every round, which one runs first alternating (measured, reference; reference, measured;
     // ...), so a drift in the machine's speed over the block weighs on both alike, and no other
@@ -154,29 +155,28 @@ export async function httpLoad(options: {
         for (const [results, url] of round % 2 === 0 ? inTurn : inTurn.reverse()) results.push(await load(url, paths, connections, seconds));
       }
     }
-    const byName = Object.fromEntries(pairs.map((p) => [p.name, p])) as Record<Pair['name'], Pair>;
     const weighed = ({ runs }: Pair) => {
       const ratios = runs.measured.map((run, i) => run.requests.average / runs.reference[i]!.requests.average);
       return { ...stat(runs.measured), ratios, ratio: median(ratios) };
     };
-    const { ratios, ratio } = weighed(byName.serve);
+    const { ratios, ratio } = weighed(cpmx);
     const measured: HttpResults = {
       connections,
       seconds,
       rounds,
       bodyBytes,
-      cpmx: stat(byName.serve.runs.measured),
-      bare: stat(byName.serve.runs.reference),
+      cpmx: stat(cpmx.runs.measured),
+      bare: stat(cpmx.runs.reference),
       ratios,
       ratio,
       alternating: true,
       blocks: true,
-      bareAnswers: weighed(byName.bytes),
-      calibration: weighed(byName.calibration),
+      bareAnswers: weighed(bytes),
+      calibration: weighed(calibration),
     };
-    if (byName.middleware && byName.fetch) {
-      measured.honoConstant = stat(byName.fetch.runs.reference);
-      measured.handlers = { middleware: { ...weighed(byName.middleware), reference: 'bare' }, fetch: { ...weighed(byName.fetch), reference: 'hono' } };
+    if (handlers) {
+      measured.honoConstant = stat(handlers.fetch.runs.reference);
+      measured.handlers = { middleware: { ...weighed(handlers.middleware), reference: 'bare' }, fetch: { ...weighed(handlers.fetch), reference: 'hono' } };
     }
     return measured;
   } finally {
