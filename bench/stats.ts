@@ -58,3 +58,30 @@ export function spread(samples: readonly number[]): Spread {
     runs: sorted.length,
   };
 }
+
+/**
+ * A distribution-free confidence interval of the median of `samples` (order statistics: the
+ * k-th smallest and the k-th largest, k as large as keeps the coverage at `level` or above,
+ * from the binomial distribution with p = 1/2), with its exact coverage; undefined when there
+ * are too few samples for any such interval (fewer than 6 at 95%).
+ */
+export function medianInterval(samples: readonly number[], level = 0.95): { low: number; high: number; coverage: number } | undefined {
+  const sorted = sortedCopy(samples);
+  const n = sorted.length;
+  // tail: the chance that at most j of the n samples fall below the true median.
+  let term = 0.5 ** n;
+  let tail = term;
+  let best: number | undefined;
+  let bestCoverage = 0;
+  for (let j = 0; 2 * j < n; j++) {
+    // [sorted[j], sorted[n-1-j]] misses the median when at most j samples are on one side of it.
+    const coverage = 1 - 2 * tail;
+    if (coverage < level) break;
+    best = j;
+    bestCoverage = coverage;
+    term = (term * (n - j)) / (j + 1);
+    tail += term;
+  }
+  if (best === undefined) return undefined;
+  return { low: sorted[best]!, high: sorted[n - 1 - best]!, coverage: bestCoverage };
+}

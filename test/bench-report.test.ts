@@ -12,7 +12,7 @@ import { CPMX_EXTRAS, OPS, VERSION_2_OPS } from '../bench/ops.js';
 import { renderReport } from '../bench/report/render.js';
 import { CREDIT_TARGETS, PANEL_TARGETS, TARGETS, WEB_TARGETS, type Target } from '../bench/report/targets.js';
 import { readResults, type Results } from '../bench/results.js';
-import { median, quantile, quantiles, spread } from '../bench/stats.js';
+import { median, medianInterval, quantile, quantiles, spread } from '../bench/stats.js';
 import { FIXTURE, root, tempDir } from './helpers.js';
 
 const committed = join(root, 'bench', 'results.json');
@@ -173,7 +173,10 @@ describe('the report of the committed run', () => {
     http.calibration = { ...http.bare, ratios: [0.97, 1.01, 1.04], ratio: 1.01 };
     const markdown = renderReport(blocks).markdown;
     expect(markdown).toContain('each pair (the measured server and a reference process of its own) in a block of its own');
-    expect(markdown).toContain('Calibration: two identical constant bare servers, weighed against each other the same way, measured 101% (rounds 97% to 104%)');
+    // Three rounds are too few for a confidence interval of their median: none is shown.
+    expect(markdown).toContain('Calibration: two identical constant bare servers, weighed against each other the same way, measured 101% (rounds 97% to 104%):');
+    http.calibration.ratios = [0.9, 1.2, 0.95, 1.0, 1.05, 0.8, 1.01, 0.99, 1.1, 0.97, 1.02, 1.03];
+    expect(renderReport(blocks).markdown).toContain("measured 101% (rounds 80% to 120%; the median's 96% confidence interval: 95% to 1");
     // A run before blocks and calibration keeps its own words, and no calibration line.
     delete http.blocks;
     delete http.calibration;
@@ -181,6 +184,19 @@ describe('the report of the committed run', () => {
     const older = renderReport(blocks).markdown;
     expect(older).toContain('the two back to back, which runs first alternating between rounds (and the pairs of the handlers below taking turns with this one)');
     expect(older).not.toContain('Calibration:');
+  });
+
+  it('bounds a median by order statistics, with their exact coverage', () => {
+    // Twelve samples: the 3rd smallest and the 3rd largest, 1 - 2 P(Binomial(12, 1/2) <= 2) = 96.1%.
+    const twelve = [5, 1, 12, 3, 9, 7, 2, 11, 4, 10, 6, 8];
+    const bounds = medianInterval(twelve)!;
+    expect([bounds.low, bounds.high]).toEqual([3, 10]);
+    expect(bounds.coverage).toBeCloseTo(1 - (2 * (1 + 12 + 66)) / 4096, 12);
+    // Six is the fewest with any 95% interval (min to max, 1 - 2/64); five have none.
+    expect(medianInterval([1, 2, 3, 4, 5, 6])).toEqual({ low: 1, high: 6, coverage: 1 - 2 / 64 });
+    expect(medianInterval([1, 2, 3, 4, 5])).toBeUndefined();
+    // A lower level allows a narrower interval.
+    expect(medianInterval(twelve, 0.8)!.low).toBeGreaterThan(3);
   });
 
   it('leaves out what a run did not measure, and names a lookup it lacks', () => {

@@ -6,6 +6,7 @@ import { CONTESTANTS, LABELS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
 import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
 import { count, format, kilobytes, megabytes, percent, ratio } from './format.js';
+import { medianInterval } from '../stats.js';
 import { missNote } from './miss-notes.js';
 import { webFirstAnswer } from './web-page.js';
 import type { Target } from './targets.js';
@@ -107,7 +108,7 @@ function httpServer(http: HttpResults, cpus: number): string[] {
       row([label, count(Math.round(h.requestsPerSecond)), `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors, h.timeouts]),
     ),
     '',
-    `cpmx serves ${percent(http.ratio)} of the bare server's requests per second: the median of the ${http.rounds} rounds' ratios (each round runs the two back to back), which ranged from ${low}% to ${high}%.`,
+    `cpmx serves ${percent(http.ratio)} of the bare server's requests per second: the median of the ${http.rounds} rounds' ratios (each round runs the two back to back), which ranged from ${low}% to ${high}%${medianBounds(http.ratios)}.`,
     '',
     ...(http.calibration ? calibration(http.calibration) : []),
     ...(http.bareAnswers ? bareAnswers(http.bareAnswers, http.ratio) : []),
@@ -122,11 +123,17 @@ function runOrder(http: HttpResults): string {
   return 'the two alternating';
 }
 
+/** `; the median's 95% confidence interval: a% to b%` of `ratios`, or nothing when they are too few for one. */
+function medianBounds(ratios: readonly number[]): string {
+  const bounds = medianInterval(ratios);
+  return bounds ? `; the median's ${Math.round(100 * bounds.coverage)}% confidence interval: ${Math.round(100 * bounds.low)}% to ${Math.round(100 * bounds.high)}%` : '';
+}
+
 /** Two identical bare servers weighed like the rest: what the harness gives when there is nothing to find. */
 function calibration(c: NonNullable<HttpResults['calibration']>): string[] {
   const spread = `${Math.round(100 * Math.min(...c.ratios))}% to ${Math.round(100 * Math.max(...c.ratios))}%`;
   return [
-    `Calibration: two identical constant bare servers, weighed against each other the same way, measured ${percent(c.ratio)} (rounds ${spread}): the harness's own bias and spread on this machine in this run.`,
+    `Calibration: two identical constant bare servers, weighed against each other the same way, measured ${percent(c.ratio)} (rounds ${spread}${medianBounds(c.ratios)}): the harness's own bias and spread on this machine in this run.`,
     '',
   ];
 }
@@ -135,7 +142,7 @@ function calibration(c: NonNullable<HttpResults['calibration']>): string[] {
 function bareAnswers(answers: NonNullable<HttpResults['bareAnswers']>, serveRatio: number): string[] {
   const spread = `${Math.round(100 * Math.min(...answers.ratios))}% to ${Math.round(100 * Math.max(...answers.ratios))}%`;
   return [
-    `The same bare server answering each request with cpmx's own bytes for its target (one \`Map\` lookup by URL, no parsing, routing or lookup of its own) serves ${percent(answers.ratio)} of the constant one (${count(Math.round(answers.requestsPerSecond))} requests/s; rounds ${spread}), weighed the same way: what sending a different answer per code costs a server that does nothing else. cpmx serve's ${percent(serveRatio)} is ${percent(serveRatio / answers.ratio)} of that.`,
+    `The same bare server answering each request with cpmx's own bytes for its target (one \`Map\` lookup by URL, no parsing, routing or lookup of its own) serves ${percent(answers.ratio)} of the constant one (${count(Math.round(answers.requestsPerSecond))} requests/s; rounds ${spread}${medianBounds(answers.ratios)}), weighed the same way: what sending a different answer per code costs a server that does nothing else. cpmx serve's ${percent(serveRatio)} is ${percent(serveRatio / answers.ratio)} of that.`,
     '',
   ];
 }
