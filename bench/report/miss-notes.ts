@@ -16,11 +16,11 @@ const MISS_NOTES: [prefix: string, note: string][] = [
     'Per request cpmx serve runs fewer instructions than the bare server (callgrind, after a warm-up: 61,500 against 63,300 to 65,600; a kept answer is one Map lookup by URL, then Node writes its body as one string with the header block). ' +
       'perf puts cpmx\'s own JavaScript and that lookup at 3.3% of serve\'s time; the rest is Node, V8 and the kernel, as for the bare server. ' +
       'Each request sends a different answer, found among 4,096, where the constant server sends the same bytes from cache; the bare server answering cpmx\'s own bytes, a Map lookup and nothing else, is weighed beside it to show what that costs by itself. ' +
-      'Single rounds range widely on this shared machine, and so do medians: see the calibration pair (two identical bare servers weighed the same way; 93.7% in the run of 2026-11-25, 10:10 UTC, when serve measured 98.6%).',
+      'Single rounds range widely on this shared machine, and so do medians: see the calibration pair (two identical bare servers weighed the same way) and the median\'s confidence interval. On 2026-11-25 two runs in a row gave serve 98.6% (10:10 UTC; calibration 93.7%) and 92.9% (10:30; calibration 101.5%), as fast as the bare server answering cpmx\'s bytes in both (101.7%, 93.1%).',
   ],
   [
     'HTTP: createMiddleware()',
-    'Measured like cpmx serve, against a bare server of its own run right beside it; single rounds range widely on a shared machine (95.8% in the quiet run of 2026-11-25, 05:00, 92.6% at 08:14, 96.2% at 10:10), and so do medians: see the calibration pair. Per request it does what cpmx serve does (the kept answer, written as it is), without the connection guard; weighed directly against serve (12 rounds back to back, 2026-11-25), serve measured 99.7% of it.',
+    'Measured like cpmx serve, against a bare server of its own run right beside it; single rounds range widely on a shared machine (95.8% in the quiet run of 2026-11-25, 05:00, 92.6% at 08:14, 96.2% at 10:10, 95.3% at 10:30), and so do medians: see the calibration pair. Per request it does what cpmx serve does (the kept answer, written as it is), without the connection guard; weighed directly against serve (12 rounds back to back, 2026-11-25), serve measured 99.7% of it.',
   ],
   [
     'cold load with the artifact given as bytes',
