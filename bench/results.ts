@@ -69,7 +69,8 @@ export interface HttpResults {
   calibration?: HttpStat & { ratios: number[]; ratio: number };
   /**
    * The bare server answering each request with cpmx's own bytes for its target (a Map lookup,
-   * nothing else), weighed like cpmx serve against the constant one in the same rounds: what a
+   * nothing else), weighed like cpmx serve against a constant one (in the same rounds until the
+   * pairs ran in blocks, then in its own block): what a
    * different answer per code costs any server here (absent from runs before it was measured).
    */
   bareAnswers?: HttpStat & { ratios: number[]; ratio: number };

@@ -123,7 +123,7 @@ function runOrder(http: HttpResults): string {
   return 'the two alternating';
 }
 
-/** `; the median's 95% confidence interval: a% to b%` of `ratios`, or nothing when they are too few for one. */
+/** `; the median's N% confidence interval: a% to b%` of `ratios` (N at least 95, the interval's exact coverage), or nothing when they are too few for one. */
 function medianBounds(ratios: readonly number[]): string {
   const bounds = medianInterval(ratios);
   return bounds ? `; the median's ${Math.round(100 * bounds.coverage)}% confidence interval: ${Math.round(100 * bounds.low)}% to ${Math.round(100 * bounds.high)}%` : '';
