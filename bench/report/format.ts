@@ -35,3 +35,8 @@ export function count(value: number): string {
 export function percent(share: number): string {
   return `${Math.round(100 * share)}%`;
 }
+
+/** The lowest and highest of `shares` as whole percentages: `[low, high]`, e.g. [0.7, 1.05] → [70, 105]. */
+export function percentRange(shares: readonly number[]): [low: number, high: number] {
+  return [Math.round(100 * Math.min(...shares)), Math.round(100 * Math.max(...shares))];
+}

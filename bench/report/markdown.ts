@@ -5,7 +5,7 @@
 import { CONTESTANTS, LABELS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
 import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
-import { count, format, kilobytes, megabytes, percent, ratio } from './format.js';
+import { count, format, kilobytes, megabytes, percent, percentRange, ratio } from './format.js';
 import { medianInterval } from '../stats.js';
 import { missNote } from './miss-notes.js';
 import { webFirstAnswer } from './web-page.js';
@@ -96,8 +96,7 @@ function lookups(r: Results): string[] {
 }
 
 function httpServer(http: HttpResults, cpus: number): string[] {
-  const low = Math.round(100 * Math.min(...http.ratios));
-  const high = Math.round(100 * Math.max(...http.ratios));
+  const [low, high] = percentRange(http.ratios);
   return [
     '## HTTP server (loopback, 50 connections)',
     '',
@@ -131,18 +130,18 @@ function medianBounds(ratios: readonly number[]): string {
 
 /** Two identical bare servers weighed like the rest: what the harness gives when there is nothing to find. */
 function calibration(c: NonNullable<HttpResults['calibration']>): string[] {
-  const spread = `${Math.round(100 * Math.min(...c.ratios))}% to ${Math.round(100 * Math.max(...c.ratios))}%`;
+  const [low, high] = percentRange(c.ratios);
   return [
-    `Calibration: two identical constant bare servers, weighed against each other the same way, measured ${percent(c.ratio)} (rounds ${spread}${medianBounds(c.ratios)}): the harness's own bias and spread on this machine in this run.`,
+    `Calibration: two identical constant bare servers, weighed against each other the same way, measured ${percent(c.ratio)} (rounds ${low}% to ${high}%${medianBounds(c.ratios)}): the harness's own bias and spread on this machine in this run.`,
     '',
   ];
 }
 
 /** The bare server answering cpmx's own bytes per target: what a different answer per code costs any server. */
 function bareAnswers(answers: NonNullable<HttpResults['bareAnswers']>, serveRatio: number): string[] {
-  const spread = `${Math.round(100 * Math.min(...answers.ratios))}% to ${Math.round(100 * Math.max(...answers.ratios))}%`;
+  const [low, high] = percentRange(answers.ratios);
   return [
-    `The same bare server answering each request with cpmx's own bytes for its target (one \`Map\` lookup by URL, no parsing, routing or lookup of its own) serves ${percent(answers.ratio)} of the constant one (${count(Math.round(answers.requestsPerSecond))} requests/s; rounds ${spread}${medianBounds(answers.ratios)}), weighed the same way: what sending a different answer per code costs a server that does nothing else. cpmx serve's ${percent(serveRatio)} is ${percent(serveRatio / answers.ratio)} of that.`,
+    `The same bare server answering each request with cpmx's own bytes for its target (one \`Map\` lookup by URL, no parsing, routing or lookup of its own) serves ${percent(answers.ratio)} of the constant one (${count(Math.round(answers.requestsPerSecond))} requests/s; rounds ${low}% to ${high}%${medianBounds(answers.ratios)}), weighed the same way: what sending a different answer per code costs a server that does nothing else. cpmx serve's ${percent(serveRatio)} is ${percent(serveRatio / answers.ratio)} of that.`,
     '',
   ];
 }
@@ -161,8 +160,8 @@ function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, hono: H
     ...head(['handler', 'requests/s', 'vs reference [rounds]', 'latency p50', 'latency p99', 'requests', 'non-2xx', 'errors', 'timeouts'], ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
     ...names.map((name) => {
       const h = handlers[name];
-      const spreadOf = `${Math.round(100 * Math.min(...h.ratios))} – ${Math.round(100 * Math.max(...h.ratios))}`;
-      return row([HANDLER_LABELS[name], count(Math.round(h.requestsPerSecond)), `${percent(h.ratio)} of ${versus(h)} [${spreadOf}]`, `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors, h.timeouts]);
+      const [low, high] = percentRange(h.ratios);
+      return row([HANDLER_LABELS[name], count(Math.round(h.requestsPerSecond)), `${percent(h.ratio)} of ${versus(h)} [${low} – ${high}]`, `${h.latencyP50Ms} ms`, `${h.latencyP99Ms} ms`, count(h.requests), h.non2xx, h.errors, h.timeouts]);
     }),
     '',
     ...(hono ? [`The hono constant app served ${count(Math.round(hono.requestsPerSecond))} requests/s (median) in the fetch handler's rounds.`, ''] : []),

@@ -7,7 +7,7 @@
 import { LABELS, type ContestantName } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS, VERSION_2_OPS, copyId } from '../ops.js';
 import type { Results } from '../results.js';
-import { count, format, kilobytes, MB, megabytes, percent } from './format.js';
+import { count, format, kilobytes, MB, megabytes, percent, percentRange } from './format.js';
 
 export interface Target {
   name: string;
@@ -199,7 +199,7 @@ export const TARGETS: TargetRule[] = [
     http && {
       name: 'HTTP: info_cp throughput vs bare Node http (median of rounds)',
       target: '≥ 95%',
-      value: `${percent(http.ratio)} [${Math.round(100 * Math.min(...http.ratios))} – ${Math.round(100 * Math.max(...http.ratios))}]`,
+      value: `${percent(http.ratio)} [${percentRange(http.ratios).join(' – ')}]`,
       pass: http.ratio >= 0.95,
     },
   ({ http }) => {
@@ -208,7 +208,7 @@ export const TARGETS: TargetRule[] = [
     return {
       name: 'HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds)',
       target: '≥ 95%',
-      value: `${percent(middleware.ratio)} [${Math.round(100 * Math.min(...middleware.ratios))} – ${Math.round(100 * Math.max(...middleware.ratios))}]`,
+      value: `${percent(middleware.ratio)} [${percentRange(middleware.ratios).join(' – ')}]`,
       pass: middleware.ratio >= 0.95,
     };
   },
@@ -219,7 +219,7 @@ export const TARGETS: TargetRule[] = [
     return {
       name: 'HTTP: createFetchHandler() on @hono/node-server vs a constant hono app on it (median of rounds)',
       target: '≥ 90%',
-      value: `${percent(fetch.ratio)} [${Math.round(100 * Math.min(...fetch.ratios))} – ${Math.round(100 * Math.max(...fetch.ratios))}]`,
+      value: `${percent(fetch.ratio)} [${percentRange(fetch.ratios).join(' – ')}]`,
       pass: fetch.ratio >= 0.9,
     };
   },
