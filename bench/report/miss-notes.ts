@@ -16,7 +16,7 @@ const MISS_NOTES: [prefix: string, note: string][] = [
     'Per request cpmx serve runs fewer instructions than the bare server (callgrind, after a warm-up: 61,500 against 63,300 to 65,600; a kept answer is one Map lookup by URL, then Node writes its body as one string with the header block). ' +
       'perf puts cpmx\'s own JavaScript and that lookup at 3.3% of serve\'s time; the rest is Node, V8 and the kernel, as for the bare server. ' +
       'Each request sends a different answer, found among 4,096, where the constant server sends the same bytes from cache; the bare server answering cpmx\'s own bytes, a Map lookup and nothing else, is weighed beside it to show what that costs by itself. ' +
-      'Single rounds range widely on this shared machine, and so do medians: see the calibration pair (two identical bare servers weighed the same way) and the median\'s confidence interval. On 2026-11-25 two runs in a row gave serve 98.6% (10:10 UTC; calibration 93.7%) and 92.9% (10:30; calibration 101.5%), as fast as the bare server answering cpmx\'s bytes in both (101.7%, 93.1%).',
+      'Single rounds range widely on this shared machine, and so do medians: see the calibration pair (two identical bare servers weighed the same way) and the median\'s confidence interval. On 2026-11-25 two runs in a row gave serve 98.6% (10:10 UTC; calibration 93.7%) and 92.9% (10:30; calibration 101.5%), within 3 points of the bare server answering cpmx\'s bytes in both (101.7%, 93.1%).',
   ],
   [
     'HTTP: createMiddleware()',
