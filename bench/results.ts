@@ -65,6 +65,11 @@ export interface HttpResults {
    * from runs before: one bare server was every pair's reference, the pairs' rounds interleaved).
    */
   blocks?: true;
+  /**
+   * The pairs of processes each pair's rounds were spread over, each pair started anew and
+   * warmed up (absent from runs before: one pair of processes for all of a pair's rounds).
+   */
+  generations?: number;
   /** Two identical constant bare servers weighed against each other like the rest: the harness's own bias and spread (absent from runs before it was measured). */
   calibration?: HttpStat & { ratios: number[]; ratio: number };
   /**

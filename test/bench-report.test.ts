@@ -173,6 +173,11 @@ describe('the report of the committed run', () => {
     http.calibration = { ...http.bare, ratios: [0.97, 1.01, 1.04], ratio: 1.01 };
     const markdown = renderReport(blocks).markdown;
     expect(markdown).toContain('each pair (the measured server and a reference process of its own) in a block of its own');
+    expect(markdown).not.toContain('started anew'); // one pair of processes per block, as before generations
+    http.generations = 6;
+    http.rounds = 12;
+    expect(renderReport(blocks).markdown).toContain('which runs first alternating between rounds, both started anew and warmed up every 2 rounds (6 pairs of processes), 12 rounds;');
+    delete http.generations;
     // Three rounds are too few for a confidence interval of their median: none is shown.
     expect(markdown).toContain('Calibration: two identical constant bare servers, weighed against each other the same way, measured 101% (rounds 97% to 104%):');
     http.calibration.ratios = [0.9, 1.2, 0.95, 1.0, 1.05, 0.8, 1.01, 0.99, 1.1, 0.97, 1.02, 1.03];

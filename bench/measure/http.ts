@@ -10,7 +10,7 @@
  * servers are weighed against each other: the harness's own bias and spread.
  * Each pair (a measured server and a reference process of its own) is loaded with autocannon
  * by 50 connections, in a block of its own, the two back to back in every round, which one
- * runs first alternating; the references send the same header bytes (an ETag as long as
+ * runs first alternating, both started anew every two rounds; the references send the same header bytes (an ETag as long as
  * cpmx's). The medians of the rounds' ratios are reported, as the machines are shared and
  * single runs drift.
  */
@@ -72,6 +72,8 @@ export async function httpLoad(options: {
   codes: string[];
   seconds?: number;
   rounds?: number;
+  /** Pairs of processes each pair's rounds are spread over (they divide `rounds` into even shares). */
+  generations?: number;
   log?: (line: string) => void;
 }): Promise<HttpResults> {
   const connections = 50;
@@ -81,6 +83,10 @@ export async function httpLoad(options: {
   // ran first. Twelve: on these shared 2-core machines one round's ratio ranges over 30 points,
   // and a median of six such ratios moved by about 5 points from run to run.
   const rounds = options.rounds ?? 12;
+  // Six pairs of processes of two rounds each: each side runs first once with each process.
+  const generations = options.generations ?? 6;
+  const perGeneration = rounds / generations;
+  if (!Number.isInteger(perGeneration) || perGeneration % 2 !== 0) throw new RangeError(`${rounds} rounds do not share evenly (in even numbers) among ${generations} pairs of processes`);
   // Every code of the workload (4,096 drawn across the whole catalog, shuffled), each client
   // walking the list: no one URL repeated, so no answer is cheaper for being asked again and again.
   const paths = options.codes.map((cp) => `/query/info_cp/${cp}?token=bench&type=simplified`);
@@ -113,46 +119,54 @@ export async function httpLoad(options: {
   const answersFile = join(options.work, 'bare-answers.json');
   writeFileSync(answersFile, JSON.stringify(answers));
   const bareCommand = [options.bareServer, bodyFile, constantEtag];
-  const servers: { child: ChildProcess }[] = [];
-  const started = async (command: string[], label: string) => {
-    const server = await start(command, label);
-    servers.push(server);
-    return server;
-  };
+  const running = new Set<ChildProcess>();
   try {
     // Every pair has a reference process of its own, so its two servers have the same history:
-    // started together, idle while the other pairs run, loaded only in their own block. (With
-    // one bare server shared by every pair, the reference ran three or four times a round and
-    // the measured servers once, and in the quiet runs of 2026-11-25 an identical cpmx serve
-    // measured 91.2% in serve's pair and 97.3% in another: the harness's own bias.)
+    // started together, loaded only in their own block. (With one bare server shared by every
+    // pair, the reference ran three or four times a round and the measured servers once, and in
+    // the quiet runs of 2026-11-25 an identical cpmx serve measured 91.2% in serve's pair and
+    // 97.3% in another: the harness's own bias.)
     // Two identical constant servers: what this harness gives when there is nothing to find.
-    const calibration = pair('calibration', await started(bareCommand, 'bare server (calibration)'), await started(bareCommand, 'bare server (calibration reference)'));
-    const cpmx = pair('serve', await started(serve, 'cpmx serve'), await started(bareCommand, 'bare server'));
+    const calibration = pair('calibration', [bareCommand, 'bare server (calibration)'], [bareCommand, 'bare server (calibration reference)']);
+    const cpmx = pair('serve', [serve, 'cpmx serve'], [bareCommand, 'bare server']);
     // The same bare server answering each target with cpmx's own bytes for it: what a
     // different answer per code costs a server that does nothing else.
-    const bytes = pair('bytes', await started([...bareCommand, answersFile], 'bare server with cpmx answers'), await started(bareCommand, 'bare server (bytes reference)'));
-    const handler = (name: string, ...args: string[]) => started([options.handlerServer!, name, ...args], `${name} handler`);
+    const bytes = pair('bytes', [[...bareCommand, answersFile], 'bare server with cpmx answers'], [bareCommand, 'bare server (bytes reference)']);
+    const handler = (name: string, ...args: string[]): Launch => [[options.handlerServer!, name, ...args], `${name} handler`];
     const handlers = options.handlerServer
       ? {
-          middleware: pair('middleware', await handler('middleware', options.artifact), await started(bareCommand, 'bare server (middleware reference)')),
+          middleware: pair('middleware', handler('middleware', options.artifact), [bareCommand, 'bare server (middleware reference)']),
           // The fetch handler's reference: a hono app returning the constant body on the same adapter.
-          fetch: pair('fetch', await handler('fetch', options.artifact), await handler('hono', bodyFile, constantEtag)),
+          fetch: pair('fetch', handler('fetch', options.artifact), handler('hono', bodyFile, constantEtag)),
         }
       : undefined;
     const pairs = [calibration, cpmx, bytes, ...(handlers ? [handlers.middleware, handlers.fetch] : [])];
-    // Each pair in a block of its own: both warmed up, then its two servers back to back in
-    // every round, which one runs first alternating (measured, reference; reference, measured;
-    // ...), so a drift in the machine's speed over the block weighs on both alike, and no other
-    // server's run ever comes between a pair's two.
+    // Each pair in a block of its own: its two servers back to back in every round, which one
+    // runs first alternating (measured, reference; reference, measured; ...), so a drift in the
+    // machine's speed over the block weighs on both alike, and no other server's run ever comes
+    // between a pair's two. Within the block both are started anew every `perGeneration`
+    // rounds and warmed up again: a process is faster or slower than an identical one for the
+    // whole of its life (in the quiet runs of 2026-11-25, two identical bare servers came out
+    // 97.6%, 100.3%, 102.3% and 95.6% over four pairs of processes, most rounds of a pair on
+    // the same side), so the ratios are those of several pairs of processes, not of one.
     for (const [index, { name, measured, reference, runs }] of pairs.entries()) {
-      options.log?.(`http: ${name} (${index + 1} of ${pairs.length}), ${rounds} rounds of ${seconds} s runs ...`);
-      for (const url of [measured.url, reference.url]) await load(url, paths, connections, 2);
-      for (let round = 0; round < rounds; round++) {
-        const inTurn: [autocannon.Result[], string][] = [
-          [runs.measured, measured.url],
-          [runs.reference, reference.url],
-        ];
-        for (const [results, url] of round % 2 === 0 ? inTurn : inTurn.reverse()) results.push(await load(url, paths, connections, seconds));
+      options.log?.(`http: ${name} (${index + 1} of ${pairs.length}), ${generations} pairs of processes, ${perGeneration} rounds of ${seconds} s runs each ...`);
+      for (let generation = 0; generation < generations; generation++) {
+        const measuredServer = await launch(measured, running);
+        const referenceServer = await launch(reference, running);
+        try {
+          for (const url of [measuredServer.url, referenceServer.url]) await load(url, paths, connections, 2);
+          for (let round = 0; round < perGeneration; round++) {
+            const inTurn: [autocannon.Result[], string][] = [
+              [runs.measured, measuredServer.url],
+              [runs.reference, referenceServer.url],
+            ];
+            for (const [results, url] of round % 2 === 0 ? inTurn : inTurn.reverse()) results.push(await load(url, paths, connections, seconds));
+          }
+        } finally {
+          await stop(measuredServer.child, running);
+          await stop(referenceServer.child, running);
+        }
       }
     }
     const weighed = ({ runs }: Pair) => {
@@ -171,6 +185,7 @@ export async function httpLoad(options: {
       ratio,
       alternating: true,
       blocks: true,
+      generations,
       bareAnswers: weighed(bytes),
       calibration: weighed(calibration),
     };
@@ -180,17 +195,38 @@ export async function httpLoad(options: {
     }
     return measured;
   } finally {
-    for (const server of servers) server.child.kill('SIGTERM');
+    for (const child of running) child.kill('SIGTERM');
   }
 }
 
+/** A server to start: its command (node's arguments) and its label in errors. */
+type Launch = [command: string[], label: string];
+
 interface Pair {
   name: 'calibration' | 'serve' | 'bytes' | HandlerName;
-  measured: { url: string };
-  reference: { url: string };
+  measured: Launch;
+  reference: Launch;
   runs: { measured: autocannon.Result[]; reference: autocannon.Result[] };
 }
 
-function pair(name: Pair['name'], measured: { url: string }, reference: { url: string }): Pair {
+function pair(name: Pair['name'], measured: Launch, reference: Launch): Pair {
   return { name, measured, reference, runs: { measured: [], reference: [] } };
+}
+
+/** Starts `server`, keeping its process in `running` until it is stopped. */
+async function launch([command, label]: Launch, running: Set<ChildProcess>): Promise<{ url: string; child: ChildProcess }> {
+  const server = await start(command, label);
+  running.add(server.child);
+  return server;
+}
+
+/** Stops `child` and waits for it to be gone (SIGKILL after 5 s), so that it never runs beside the next pair. */
+async function stop(child: ChildProcess, running: Set<ChildProcess>): Promise<void> {
+  running.delete(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
 }

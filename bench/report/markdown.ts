@@ -117,7 +117,10 @@ function httpServer(http: HttpResults, cpus: number): string[] {
 
 /** How the pairs' runs were ordered: the harness changed over time, and older results keep their own words. */
 function runOrder(http: HttpResults): string {
-  if (http.blocks) return "each pair (the measured server and a reference process of its own) in a block of its own, the two back to back in every round, which runs first alternating between rounds";
+  if (http.blocks) {
+    const anew = http.generations ? `, both started anew and warmed up every ${http.rounds / http.generations} rounds (${http.generations} pairs of processes)` : '';
+    return `each pair (the measured server and a reference process of its own) in a block of its own, the two back to back in every round, which runs first alternating between rounds${anew}`;
+  }
   if (http.alternating) return `the two back to back, which runs first alternating between rounds${http.pairsTurn ? ' (and the pairs of the handlers below taking turns with this one)' : ''}`;
   return 'the two alternating';
 }
