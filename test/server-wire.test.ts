@@ -251,12 +251,14 @@ describe('--workers when what they rely on fails (issue 22, item 7)', () => {
         // loaded machine (restarts of quickly dying workers are delayed), so 20 s counts as hung.
         for (let i = 0; i < 150; i++) outcomes.push(exchange(served.port, request, { timeoutMs: 20_000 }));
         const [victim] = workers();
-        try {
-          if (victim) process.kill(victim, 'SIGKILL');
-          if (victim) killed++;
-        } catch (error) {
-          // Between ps and kill the worker may have exited on its own (ESRCH): nothing to kill.
-          if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+        if (victim) {
+          try {
+            process.kill(victim, 'SIGKILL');
+            killed++;
+          } catch (error) {
+            // Between ps and kill the worker may have exited on its own (ESRCH): nothing to kill.
+            if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+          }
         }
         await new Promise((resolve) => setImmediate(resolve));
       }

@@ -10,9 +10,9 @@
  * servers are weighed against each other: the harness's own bias and spread.
  * Each pair (a measured server and a reference process of its own) is loaded with autocannon
  * by 50 connections, in a block of its own, the two back to back in every round, which one
- * runs first alternating, both started anew every two rounds; the references send the same header bytes (an ETag as long as
- * cpmx's). The medians of the rounds' ratios are reported, as the machines are shared and
- * single runs drift.
+ * runs first alternating, both started anew every two rounds; the references send the same
+ * header bytes (an ETag as long as cpmx's). The medians of the rounds' ratios are reported, as
+ * the machines are shared and single runs drift.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
