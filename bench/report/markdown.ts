@@ -111,7 +111,7 @@ function httpServer(http: HttpResults, cpus: number): string[] {
     '',
     ...(http.calibration ? calibration(http.calibration) : []),
     ...(http.bareAnswers ? bareAnswers(http.bareAnswers, http.ratio) : []),
-    ...(http.handlers ? embeddedServers(http.handlers, http.honoConstant, http.alternating === true, http.blocks === true) : []),
+    ...(http.handlers ? embeddedServers(http.handlers, http) : []),
   ];
 }
 
@@ -128,7 +128,7 @@ function runOrder(http: HttpResults): string {
 /** `; the median's N% confidence interval: a% to b%` of `ratios` (N at least 95, the interval's exact coverage), or nothing when they are too few for one. */
 function medianBounds(ratios: readonly number[]): string {
   const bounds = medianInterval(ratios);
-  return bounds ? `; the median's ${Math.round(100 * bounds.coverage)}% confidence interval: ${Math.round(100 * bounds.low)}% to ${Math.round(100 * bounds.high)}%` : '';
+  return bounds ? `; the median's ${percent(bounds.coverage)} confidence interval: ${percent(bounds.low)} to ${percent(bounds.high)}` : '';
 }
 
 /** Two identical bare servers weighed like the rest: what the harness gives when there is nothing to find. */
@@ -154,7 +154,8 @@ const HANDLER_LABELS: Record<HandlerName, string> = {
   fetch: '`createFetchHandler()` behind @hono/node-server',
 };
 
-function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, hono: HttpResults['honoConstant'], alternating: boolean, blocks: boolean): string[] {
+/** The handlers' table; how they were weighed (`blocks`, `alternating`) and the hono reference's rate come from `http`. */
+function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, { blocks, alternating, honoConstant: hono }: HttpResults): string[] {
   const names = Object.keys(handlers) as HandlerName[];
   const versus = (h: (typeof handlers)[HandlerName]) => (h.reference === 'hono' ? 'hono constant' : 'bare');
   return [
