@@ -40,6 +40,19 @@ export class TreeReplaced {}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const AGAIN = 'export and copy the tree again, manifest last';
+/** A file's hash as a parent names it: eight lowercase hex digits, checked before any URL is built from it (never `../`, an address or an escape). */
+const HASH = /^[0-9a-f]{8}$/;
+
+function isHash(value: unknown): value is string {
+  return typeof value === 'string' && HASH.test(value);
+}
+
+/** Whether a manifest of the right format and version names its files as a tree's manifest does: the state list's hash, and a hash per first digit. */
+function wellFormed(manifest: WebManifest): boolean {
+  const { estados, digits } = manifest as { estados: unknown; digits: unknown };
+  if (!isHash(estados) || typeof digits !== 'object' || digits === null || Array.isArray(digits)) return false;
+  return Object.entries(digits).every(([digit, hash]) => /^[0-9]$/.test(digit) && isHash(hash));
+}
 
 /** `promise`, or the signal's reason as soon as it aborts; what is fetched goes on for the next caller. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -138,6 +151,7 @@ export class TreeFiles {
         `the tree at ${this.base.href} has format version ${manifest.version}, this cpmx/web reads ${WEB_FORMAT_VERSION}: export it with this cpmx`,
       );
     }
+    if (!wellFormed(manifest)) throw new WebTreeError('damaged', url, `${url} is damaged (its estados and digits are not the hashes of a tree's files): ${AGAIN}`);
     return { text, manifest };
   }
 
@@ -165,11 +179,11 @@ export class TreeFiles {
   }
 
   /** A part's hash, as its parent names it (loading the parent first); undefined when the parent names none. */
-  private async hashOf(part: string, tree: Arrived): Promise<string | undefined> {
+  private async hashOf(part: string, tree: Arrived): Promise<unknown> {
     const kind = part[0];
     const rest = part.slice(1);
     if (kind === 'e') return tree.manifest.estados;
-    if (kind === 'd') return tree.manifest.digits[rest];
+    if (kind === 'd') return Object.hasOwn(tree.manifest.digits, rest) ? tree.manifest.digits[rest] : undefined;
     if (kind === 'c' || kind === 'k') {
       const digit = (await this.load(`d${rest[0]}`)) as DigitFile;
       return kind === 'k' ? digit.codes : digit.shards[rest];
@@ -213,10 +227,20 @@ export class TreeFiles {
     // Before its parent has arrived, a part with a direct name is fetched by it at once, beside the parent.
     const direct = DIRECT_PART.test(part) && !this.parentKnown(part) ? this.get(directFileName(part)).catch(() => undefined) : undefined;
     const tree = await this.tree();
-    const hash = await this.hashOf(part, tree);
-    const name = treeFileName(part, hash ?? '00000000');
+    let hash: unknown;
+    try {
+      hash = await this.hashOf(part, tree);
+    } catch (error) {
+      // A parent whose bytes match its hash but not a tree file's shape (an exporter other than cpmx's).
+      if (!(error instanceof TypeError)) throw error;
+      hash = null;
+    }
+    if (!isHash(hash)) {
+      const url = new URL(treeFileName(part, '00000000'), this.base).href;
+      throw new WebTreeError('damaged', url, hash === undefined ? `no file named for ${part}: ${AGAIN}` : `the file that names ${part} does not name it by a hash: ${AGAIN}`);
+    }
+    const name = treeFileName(part, hash);
     const url = new URL(name, this.base).href;
-    if (hash === undefined) throw new WebTreeError('damaged', url, `no file named for ${part}: ${AGAIN}`);
     const early = await direct;
     // A direct name from another export (or damaged) is passed over for the hashed one; one that matches is not hashed twice.
     let bytes = early && hashText(crc32(early)) === hash ? early : undefined;
