@@ -66,6 +66,13 @@ describe('cpmx diff on 20 codes of 2,000 settlements', () => {
     expect(work).toEqual({ settlementsKeyed: SETTLEMENTS, pairsCompared: 0 });
   });
 
+  it('all of one name (twins) retyped: paired in turn by the name, no pair compared (the case that was quadratic)', async () => {
+    const [before, after] = [await generated('centro', () => ['Centro', 'Colonia']), await generated('centro-retyped', () => ['Centro', 'Barrio'])];
+    const { work, counts } = diffCounting(before, after);
+    expect(Object.fromEntries(counts)).toEqual({ 'settlement-retyped': SETTLEMENTS });
+    expect(work).toEqual({ settlementsKeyed: SETTLEMENTS, pairsCompared: 0 });
+  });
+
   it('all renamed to unlike names: removed and added, the leftovers too many to compare', async () => {
     const renamed = await generated('renamed', (_code, at) => [word('Fraccionamiento Nuevo', at + PER_CODE), 'Colonia']);
     const { work, counts } = diffCounting(base, renamed);
