@@ -80,6 +80,7 @@ export function startReloads(catalog: ServedCatalog, say: (line: string) => void
     say(text ?? `${catalog.path} is followed again${status.events ? '' : ' (by polling)'}`);
     status.problem = text;
   };
+  const kept = () => (catalog.loaded() ? 'the catalog served is kept' : 'test mode only is served');
   const settled = () => {
     quiet = undefined;
     if (catalog.changed()) reload('file');
@@ -100,7 +101,7 @@ export function startReloads(catalog: ServedCatalog, say: (line: string) => void
     const identity = folderIdentity(folder);
     if (watcher && identity === watched) return null;
     unwatch();
-    if (identity === undefined) return `${folder} cannot be found: the catalog served is kept, and ${catalog.path} is read when it is there`;
+    if (identity === undefined) return `${folder} cannot be found: ${kept()}, and ${catalog.path} is read when it is there`;
     try {
       // Any event in the folder: a swapped `..data` symlink is named `..data`, not the file.
       watcher = watch(folder, { persistent: false }, soon);
@@ -117,7 +118,7 @@ export function startReloads(catalog: ServedCatalog, say: (line: string) => void
   };
   const look = () => {
     const trouble = arm();
-    const missing = fileIdentity(catalog.path) === undefined ? `${catalog.path} leads to no file now: the catalog served is kept until one is there` : null;
+    const missing = fileIdentity(catalog.path) === undefined ? `${catalog.path} leads to no file now: ${kept()} until one is there` : null;
     problem(trouble ?? missing);
     if (catalog.changed()) soon();
   };
