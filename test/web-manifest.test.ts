@@ -91,7 +91,7 @@ describe('a hash never makes cpmx/web fetch outside base', () => {
     });
     asked.length = 0;
     const client = web.createWebClient({ base, token: 'demo', retries: 0 });
-    await expect(client.infoCp('09810')).rejects.toMatchObject({ problem: 'damaged', message: expect.stringMatching(/the file that names c098 does not name it by a hash/) });
+    await expect(client.infoCp('09810')).rejects.toMatchObject({ problem: 'damaged', message: expect.stringMatching(/no hash named for c098/) });
     expect(asked.every((path) => path.startsWith('/sites/shard-path/') && !path.includes('..'))).toBe(true);
     expect(readdirSync(join(dir, 'shard-path')).length).toBeGreaterThan(0);
   });

@@ -40,19 +40,8 @@ export class TreeReplaced {}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const AGAIN = 'export and copy the tree again, manifest last';
-/** A file's hash as a parent names it: eight lowercase hex digits, checked before any URL is built from it (never `../`, an address or an escape). */
-const HASH = /^[0-9a-f]{8}$/;
-
-function isHash(value: unknown): value is string {
-  return typeof value === 'string' && HASH.test(value);
-}
-
-/** Whether a manifest of the right format and version names its files as a tree's manifest does: the state list's hash, and a hash per first digit. */
-function wellFormed(manifest: WebManifest): boolean {
-  const { estados, digits } = manifest as { estados: unknown; digits: unknown };
-  if (!isHash(estados) || typeof digits !== 'object' || digits === null || Array.isArray(digits)) return false;
-  return Object.entries(digits).every(([digit, hash]) => /^[0-9]$/.test(digit) && isHash(hash));
-}
+/** Whether a parent names a file by a hash: eight lowercase hex digits, checked before any URL is built from it (never `../`, an address or an escape). */
+const isHash = (value: unknown): value is string => /^[0-9a-f]{8}$/.test(value as string) && typeof value === 'string';
 
 /** `promise`, or the signal's reason as soon as it aborts; what is fetched goes on for the next caller. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -151,7 +140,11 @@ export class TreeFiles {
         `the tree at ${this.base.href} has format version ${manifest.version}, this cpmx/web reads ${WEB_FORMAT_VERSION}: export it with this cpmx`,
       );
     }
-    if (!wellFormed(manifest)) throw new WebTreeError('damaged', url, `${url} is damaged (its estados and digits are not the hashes of a tree's files): ${AGAIN}`);
+    // Named as a tree's manifest names its files: the state list's hash, and a hash per first digit.
+    const { estados, digits } = manifest;
+    if (!isHash(estados) || !(digits instanceof Object) || Array.isArray(digits) || !Object.entries(digits).every(([d, hash]) => /^\d$/.test(d) && isHash(hash))) {
+      throw new WebTreeError('damaged', url, `${url} names no hashes: ${AGAIN}`);
+    }
     return { text, manifest };
   }
 
@@ -183,7 +176,7 @@ export class TreeFiles {
     const kind = part[0];
     const rest = part.slice(1);
     if (kind === 'e') return tree.manifest.estados;
-    if (kind === 'd') return Object.hasOwn(tree.manifest.digits, rest) ? tree.manifest.digits[rest] : undefined;
+    if (kind === 'd') return Object.prototype.hasOwnProperty.call(tree.manifest.digits, rest) ? tree.manifest.digits[rest] : undefined;
     if (kind === 'c' || kind === 'k') {
       const digit = (await this.load(`d${rest[0]}`)) as DigitFile;
       return kind === 'k' ? digit.codes : digit.shards[rest];
@@ -235,10 +228,7 @@ export class TreeFiles {
       if (!(error instanceof TypeError)) throw error;
       hash = null;
     }
-    if (!isHash(hash)) {
-      const url = new URL(treeFileName(part, '00000000'), this.base).href;
-      throw new WebTreeError('damaged', url, hash === undefined ? `no file named for ${part}: ${AGAIN}` : `the file that names ${part} does not name it by a hash: ${AGAIN}`);
-    }
+    if (!isHash(hash)) throw new WebTreeError('damaged', new URL(treeFileName(part, '00000000'), this.base).href, `no ${hash === undefined ? 'file' : 'hash'} named for ${part}: ${AGAIN}`);
     const name = treeFileName(part, hash);
     const url = new URL(name, this.base).href;
     const early = await direct;
