@@ -176,7 +176,7 @@ export class TreeFiles {
     const kind = part[0];
     const rest = part.slice(1);
     if (kind === 'e') return tree.manifest.estados;
-    if (kind === 'd') return Object.prototype.hasOwnProperty.call(tree.manifest.digits, rest) ? tree.manifest.digits[rest] : undefined;
+    if (kind === 'd') return tree.manifest.digits[rest];
     if (kind === 'c' || kind === 'k') {
       const digit = (await this.load(`d${rest[0]}`)) as DigitFile;
       return kind === 'k' ? digit.codes : digit.shards[rest];
