@@ -1,7 +1,8 @@
 /**
  * `cpmx serve` follows the artifact by its path however it is replaced (issue 37, item 2): its
  * folder replaced again and again (`rm -rf data; mv data.new data`), the Kubernetes ConfigMap
- * layout (the file a symlink through `..data`, updated by swapping `..data`), the path leading
+ * layout (the file a symlink through `..data`, updated by swapping `..data`), a symlinked release
+ * folder swapped (`current -> releases/N`), the path leading
  * nowhere for a while. A real server with two workers, real folders and symlinks; every wait is
  * on /health or the log, never a fixed sleep. /health's `watch` says how the file is followed
  * and what stops it.
@@ -96,6 +97,24 @@ describe('cpmx serve follows the artifact by its path', () => {
       previous = next;
       const want = bytes === bytesB ? idB : idA;
       await both((h) => h.buildId === want && h.lastReload?.trigger === 'file', `round ${round + 1}: ..data swapped`);
+    }
+  }, 60_000);
+
+  it('through a symlinked release folder swapped (current -> releases/N)', async () => {
+    const site = join(dir, 'site');
+    mkdirSync(join(site, 'releases', '1'), { recursive: true });
+    writeFileSync(join(site, 'releases', '1', 'catalog.msgpack'), bytesA);
+    symlinkSync(join('releases', '1'), join(site, 'current'));
+    const { both } = await serve(join(site, 'current', 'catalog.msgpack'));
+    await both((h) => h.buildId === idA, 'A loaded through current');
+    for (const [round, bytes] of [bytesB, bytesA].entries()) {
+      const release = String(round + 2);
+      mkdirSync(join(site, 'releases', release));
+      writeFileSync(join(site, 'releases', release, 'catalog.msgpack'), bytes);
+      symlinkSync(join('releases', release), join(site, 'current.next'));
+      renameSync(join(site, 'current.next'), join(site, 'current'));
+      const want = bytes === bytesB ? idB : idA;
+      await both((h) => h.buildId === want && h.lastReload?.trigger === 'file' && h.watch?.problem === null, `release ${release} swapped in`);
     }
   }, 60_000);
 
