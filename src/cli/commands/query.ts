@@ -2,7 +2,7 @@
 import { isSuccess, serverError, type Body } from '../../core/contract.js';
 import { parseRequestPath } from '../../core/request.js';
 import { MAX_URL_LENGTH } from '../../http/respond.js';
-import { answerer } from '../answer.js';
+import { answerer } from '../../client/answerer.js';
 import { EXIT, HELP_OPTION, command, onePositional, print } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
 

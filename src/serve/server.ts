@@ -12,19 +12,19 @@ import type { Socket } from 'node:net';
 import { isPromise, type TokenRegistry } from '../core/credits.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
-import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
+import { answerWith, envelope, wireOf, type WireAnswer } from '../http/answer.js';
 import { closeWith, endSoon } from './connection-answer.js';
-import { catalogStatus } from './catalog-status.js';
+import { catalogStatus } from '../http/catalog-status.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import type { MetricsEndpoint } from './metrics-endpoint.js';
 import { isMetricsTarget } from './metrics-endpoint.js';
-import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
+import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from '../http/node.js';
 import { repairedHead, type RawHead } from './raw-request.js';
-import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from './respond.js';
+import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from '../http/respond.js';
 import { ServedCatalog } from './served-catalog.js';
 
-export { MAX_URL_LENGTH } from './respond.js';
+export { MAX_URL_LENGTH } from '../http/respond.js';
 
 export interface ServeOptions {
   /** The artifact; default as for the library. */

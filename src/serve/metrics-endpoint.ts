@@ -6,10 +6,10 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { envelope, toWire, type WireAnswer } from './answer.js';
+import { envelope, toWire, type WireAnswer } from '../http/answer.js';
 import type { MetricsSnapshot, ServerMetrics } from './metrics.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics-text.js';
-import { bearerToken } from './respond.js';
+import { bearerToken } from '../http/respond.js';
 
 export const METRICS_PATH = '/metrics';
 
