@@ -21,10 +21,9 @@ import type { MetricsEndpoint } from './metrics-endpoint.js';
 import { isMetricsTarget } from './metrics-endpoint.js';
 import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from '../http/node.js';
 import { repairedHead, type RawHead } from './raw-request.js';
-import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from '../http/respond.js';
+import { createResponder, type HttpAnswer } from '../http/respond.js';
+import { MAX_URL_LENGTH, SERVER_ANSWERS, tooManyPipelined } from '../wire/status.js';
 import { ServedCatalog } from './served-catalog.js';
-
-export { MAX_URL_LENGTH } from '../http/respond.js';
 
 export interface ServeOptions {
   /** The artifact; default as for the library. */
@@ -63,17 +62,17 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     case 'EPIPE':
       return undefined;
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return envelope(408, 'La petición no llegó completa a tiempo');
+      return envelope(SERVER_ANSWERS.requestTimeout);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return envelope(413, 'La petición es demasiado grande');
+      return envelope(SERVER_ANSWERS.tooLarge);
     case 'HPE_HEADER_OVERFLOW': {
       // The request line alone past the headers' limit: the URL is what is too long.
       const lineEnd = error.rawPacket?.indexOf(10) ?? -1;
-      if (lineEnd < 0 || lineEnd > MAX_URL_LENGTH) return envelope(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
-      return envelope(431, 'Los encabezados de la petición son demasiado grandes');
+      if (lineEnd < 0 || lineEnd > MAX_URL_LENGTH) return envelope(SERVER_ANSWERS.urlTooLong);
+      return envelope(SERVER_ANSWERS.headersTooLarge);
     }
     default:
-      return envelope(400, 'Petición HTTP malformada');
+      return envelope(SERVER_ANSWERS.malformed);
   }
 }
 
@@ -130,10 +129,10 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   server.maxConnections = 2 * limits.maxConnections;
   const guard = new ConnectionGuard(server, limits, {
     answer,
-    overflow: (req, res) => send(req, res, envelope(503, `Más de ${limits.maxPipelined} peticiones sin leer en esta conexión; se cierra`, undefined, req.method), true),
+    overflow: (req, res) => send(req, res, envelope(tooManyPipelined(limits.maxPipelined), req.method), true),
     refuse: (socket, limit) => {
       counters?.refused(limit);
-      closeWith(socket, envelope(503, 'Demasiadas conexiones abiertas; intente de nuevo', ['Retry-After', '1']));
+      closeWith(socket, envelope(SERVER_ANSWERS.tooManyConnections));
     },
     closed: counters && ((limit) => counters.closed(limit)),
   });
