@@ -76,6 +76,23 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   }
 }
 
+/**
+ * Keeps Node's server from ending `socket` until the returned function is called. Node never
+ * learns of a request its parser refused, so when that request's client half-closes (FIN, as
+ * `nc -q` does) Node ends the socket as an idle one (its socketOnEnd), before an answer that
+ * waits for the registry can be written: the client got nothing. A repaired request
+ * (raw-request.ts) is in flight on it, and its answer ends it (closeWith).
+ */
+function holdEnd(socket: Socket): () => void {
+  const end = socket.end;
+  socket.end = function heldEnd(this: Socket) {
+    return this;
+  } as Socket['end'];
+  return () => {
+    socket.end = end;
+  };
+}
+
 /** Creates the HTTP server (not yet listening). */
 export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -149,7 +166,9 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   function answerRepaired(socket: Socket, head: RawHead) {
     const request = readRequestHead(head.method, head.target, head.rawHeaders, head.http11, true);
     const started = counters ? performance.now() : 0;
+    const release = holdEnd(socket);
     const done = (answer: WireAnswer) => {
+      release();
       closeWith(socket, answer);
       counters?.answered(head.method, answer.status, started, head.target);
       if (log) log(accessLogLine({ address: socket.remoteAddress, method: head.method, target: head.target, httpVersion: head.http11 ? '1.1' : '1.0' }, answer.status, answer.bytes));
