@@ -175,3 +175,20 @@ describe('the folders', () => {
     });
   }
 });
+
+describe('the HTTP statuses', () => {
+  /** A status given as a number where an answer is made: `status: 405`, `=== 413`, `envelope(414, ...`, `pageReply(visit, 422, ...`. */
+  const NUMBERED = /\b(?:status|statusCode)\s*(?:[:=]|[!=]==?)\s*[1-5]\d\d\b|\b(?:envelope|serverAnswer|json|Refusal|again|plain|writeHead|pageReply|htmlReply|redirect)\((?:[^(),]*,\s*){0,2}[1-5]\d\d\b/g;
+
+  it('are decided in wire/status.ts alone: the answer path, serve, the panel, /metrics and cpmx query give them by name', () => {
+    const doors = [...sources('src/http'), ...sources('src/serve'), ...sources('src/panel'), 'src/cli/commands/query.ts'];
+    const offending = doors.flatMap((file) => {
+      // Comments and string literals aside: they may speak of a status.
+      const code = readFileSync(join(root, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+        .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+      return [...code.matchAll(NUMBERED)].map((match) => `${file}: ${match[0]}`);
+    });
+    expect(offending).toEqual([]);
+  });
+});

@@ -177,13 +177,13 @@ function failure(req: IncomingMessage, error: unknown): Reply {
     htmlReply(undefined, status, page({ title, csrf: '', address, body: html`<p>${text}</p><p><a href="${address}">Volver</a></p>` }), extra);
   if (error instanceof Refusal) {
     // A body not read to its end would be read as the next request: close instead.
-    const extra: Record<string, string> = error.status === 413 ? { Connection: 'close' } : {};
-    return plain(error.status, error.status === 403 ? 'Formulario rechazado' : 'Petición rechazada', error.message, extra);
+    const extra: Record<string, string> = error.status === STATUS.tooLarge ? { Connection: 'close' } : {};
+    return plain(error.status, error.status === STATUS.forbidden ? 'Formulario rechazado' : 'Petición rechazada', error.message, extra);
   }
   if (error instanceof RegistryUnavailableError || error instanceof RegistryError) {
     process.stderr.write(`cpmx serve: panel: ${req.method} ${req.url}: the registry did not answer (${error.message})\n`);
-    return plain(503, 'No disponible por ahora', 'El panel no puede consultar el registro en este momento. Vuelva a intentarlo en unos segundos.', { 'Retry-After': '5' });
+    return plain(STATUS.unavailable, 'No disponible por ahora', 'El panel no puede consultar el registro en este momento. Vuelva a intentarlo en unos segundos.', { 'Retry-After': '5' });
   }
   process.stderr.write(`cpmx serve: panel: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}\n`);
-  return plain(500, 'Error interno', 'Algo falló en el panel. Vuelva a intentarlo; si sigue fallando, avise al administrador.');
+  return plain(STATUS.internal, 'Error interno', 'Algo falló en el panel. Vuelva a intentarlo; si sigue fallando, avise al administrador.');
 }
