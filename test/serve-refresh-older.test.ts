@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backInTime } from '../src/http/refresh.js';
+import { backInTime } from '../src/serve/refresh.js';
 import { CLI, FIXTURE, tempDir } from './helpers.js';
 import { catalogZip, CorreosReplica } from './support/correos-replica.js';
 import { outputMatches, startServer, stopServer } from './support/serve.js';

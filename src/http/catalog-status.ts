@@ -42,7 +42,7 @@ export interface RefreshOutcome {
   nextAt: string | null;
 }
 
-/** How a server follows the file at its artifact's path (src/http/reload.ts). */
+/** How a server follows the file at its artifact's path (src/serve/reload.ts). */
 export interface WatchStatus {
   /** Whether folder events are used; polling alone when not. */
   events: boolean;

@@ -20,7 +20,7 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import { buildIdOf } from '../core/catalog.js';
-import type { ReloadOutcome, WatchStatus } from './catalog-status.js';
+import type { ReloadOutcome, WatchStatus } from '../http/catalog-status.js';
 import { fileIdentity, type ServedCatalog } from './served-catalog.js';
 
 /** How long the folder must be quiet after a change to the file before it is read. */
