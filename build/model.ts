@@ -19,7 +19,6 @@ import {
 import { foldStateName } from '../src/core/names.js';
 import { CatalogError } from './errors.js';
 import { SHAPE_LIMITS } from './limits.js';
-import { nameProblem, shown } from './name-rule.js';
 import type { CatalogRow } from './reader.js';
 
 interface CodeEntry {
@@ -121,8 +120,6 @@ export class CatalogModel {
       ['d_ciudad', row.city],
     ] as const) {
       if (name.length > maxNameChars) throw new CatalogError(this.where, `${column} is ${name.length} characters long, more than a name may be (${maxNameChars})`, row.line);
-      const problem = name === '' ? undefined : nameProblem(name);
-      if (problem) throw new CatalogError(this.where, `${column} "${shown(name)}" ${problem}`, row.line);
     }
     if ((this.codes.get(row.postalCode)?.settlements.length ?? 0) >= maxSettlementsPerCode) {
       throw new CatalogError(this.where, `postal code ${row.postalCode} has more than ${maxSettlementsPerCode} settlements, more than a code may have`, row.line);

@@ -1,7 +1,7 @@
 /**
- * The one rule for a name that enters the catalog, whether from an official file (the model
- * checks every row) or from an operator's corrections file (checked as it is read, each
- * problem with its line): names reach every answer, the MCP tools' text and terminals, so
+ * The one rule for a name that enters the catalog, whether from an official file (the reader
+ * checks every row's names) or from an operator's corrections file (checked as it is read,
+ * each problem with its line): names reach every answer, the MCP tools' text and terminals, so
  * a name holding a control character (ESC, BEL, NUL, ...), an invisible format character
  * (bidi overrides, zero-width spaces, ...) or a line separator is refused, never cleaned
  * silently; so is a name with no letter or digit at all (one made only of zero-width spaces).

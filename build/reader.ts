@@ -14,6 +14,7 @@
 import { CatalogError } from './errors.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 import { LineSplitter } from './lines.js';
+import { nameProblem, shown } from './name-rule.js';
 import { SourceBytes } from './source.js';
 import { findMember, inflateMember, readZipDirectory, ZipError, type ZipEntry } from './zip.js';
 
@@ -239,8 +240,15 @@ function toRow(record: string[], at: Positions, line: number, where: string): Ca
   if (!POSTAL_CODE.test(postalCode)) {
     throw new CatalogError(where, `d_codigo "${clip(postalCode)}" is not a 5-digit postal code`, line);
   }
-  const required = (column: Column) => {
+  /** A name, by the one name rule (build/name-rule.ts) that corrections follow too. */
+  const name = (column: Column) => {
     const value = field(column);
+    const problem = value === '' ? undefined : nameProblem(value);
+    if (problem) throw new CatalogError(where, `${COLUMNS[column]} "${shown(value)}" ${problem}`, line);
+    return value;
+  };
+  const required = (column: Column) => {
+    const value = name(column);
     if (!value) throw new CatalogError(where, `${COLUMNS[column]} is empty for postal code ${postalCode}`, line);
     return value;
   };
@@ -258,7 +266,7 @@ function toRow(record: string[], at: Positions, line: number, where: string): Ca
     settlementType: required('settlementType'),
     municipality: required('municipality'),
     state: required('state'),
-    city: field('city'),
+    city: name('city'),
     stateKey: key('stateKey', TWO_DIGITS, 2),
     municipalityKey: key('municipalityKey', THREE_DIGITS, 3),
     cityKey: field('cityKey') === '' ? undefined : key('cityKey', THREE_DIGITS, 3),

@@ -75,7 +75,7 @@ describe('hostile names in a catalog', () => {
   }
   const cases: [string, number, string, 'latin1' | 'utf8', RegExp][] = [
     ['esc', 1, 'Roma\u001b[2J', 'latin1', /d_asenta "Roma<U\+001B>\[2J" holds a control character \(U\+001B\); names may not/],
-    ['c1', 3, 'Benito\u0085Juárez', 'latin1', /D_mnpio "Benito<U\+0085>Juárez" holds a control character \(U\+0085\)/],
+    ['c1', 3, 'Benito\u0085Juárez', 'latin1', /d_mnpio "Benito<U\+0085>Juárez" holds a control character \(U\+0085\)/],
     ['soft-hyphen', 1, 'Ro\u00adma', 'latin1', /d_asenta "Ro<U\+00AD>ma" holds an invisible format character \(U\+00AD\)/],
     ['bidi', 4, '\u202eCiudad de México', 'utf8', /d_estado "<U\+202E>Ciudad de México" holds an invisible format character \(U\+202E\)/],
     ['zero-width', 1, '\u200b', 'utf8', /d_asenta "<U\+200B>" holds an invisible format character/],
