@@ -100,10 +100,14 @@ export interface StagedTree {
   discard(): void;
 }
 
-/** Writes `tree` into a new folder beside `target` (refusing a target that is not an export's). */
-export function stageWebTree(target: string, tree: WebTree): StagedTree {
+/**
+ * Writes `tree` into a new folder beside `target`, refusing a target that is not an export's
+ * first (a function for the tree is called only once the target is known to be fine).
+ */
+export function stageWebTree(target: string, make: WebTree | (() => WebTree)): StagedTree {
   const dir = resolve(target);
   checkTarget(dir);
+  const tree = typeof make === 'function' ? make() : make;
   // What DIR was when the run began: another run's tree found there at the swap is a race lost, not a previous export.
   const before = identity(dir);
   const parent = dirname(dir);
@@ -174,8 +178,9 @@ export function stageWebTree(target: string, tree: WebTree): StagedTree {
       throw error;
     }
     if (previous) {
-      // Examined anew: what was renamed is what DIR held at the rename.
-      const left = removeTreeFolder(old);
+      // The files examined, by identity; anything else (added since, or another run's) examined anew before it is left.
+      let left = removeTreeFolder(old, previous);
+      if (left.length) left = removeTreeFolder(old);
       if (left.length) notes.push(`${dir} had ${listed(left)} added while the export ran: the previous tree's folder, with them, is kept as ${old}`);
     }
     return { dir, files: tree.files.size + tree.links.size, links: tree.links.size, bytes, notes };
@@ -190,6 +195,6 @@ function identity(path: string): string | undefined {
 }
 
 /** Writes `tree` as folder `dir` (replacing a previous export there). */
-export function writeWebTree(target: string, tree: WebTree): WrittenTree {
+export function writeWebTree(target: string, tree: WebTree | (() => WebTree)): WrittenTree {
   return stageWebTree(target, tree).swap();
 }

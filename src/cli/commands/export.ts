@@ -40,17 +40,20 @@ the tree.`,
     if (extra.length) throw new UsageError(`cpmx export web takes one folder, got also: ${extra.join(' ')}`);
     const started = performance.now();
     const { webTree } = await import('../../../build/web-tree.js');
-    const { checkTarget, writeWebTree, ExportTargetError, ExportRaceError } = await import('../../../build/web-write.js');
+    const { writeWebTree, ExportTargetError, ExportRaceError } = await import('../../../build/web-write.js');
     try {
+      let date: string | undefined;
       // A folder that is not the export's is refused before the catalog is even read.
-      checkTarget(dir);
-      const catalog = catalogSource(dataOption(values.data)).get();
-      const written = writeWebTree(dir, webTree(catalog, catalog.header));
+      const written = writeWebTree(dir, () => {
+        const catalog = catalogSource(dataOption(values.data)).get();
+        date = catalog.header.source?.date;
+        return webTree(catalog, catalog.header);
+      });
       for (const note of written.notes) process.stderr.write(`cpmx export web: note: ${note}\n`);
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
       process.stdout.write(
         `cpmx export web: wrote ${written.dir}\n` +
-          `  ${written.files.toLocaleString('en-US')} files (${written.links.toLocaleString('en-US')} of them direct names, links to hashed ones), ${written.bytes.toLocaleString('en-US')} bytes in ${seconds} s; catalog dated ${catalog.header.source?.date ?? 'unknown'}\n` +
+          `  ${written.files.toLocaleString('en-US')} files (${written.links.toLocaleString('en-US')} of them direct names, links to hashed ones), ${written.bytes.toLocaleString('en-US')} bytes in ${seconds} s; catalog dated ${date ?? 'unknown'}\n` +
           '  serve the hashed files (NAME.<8 hex digits>.json) with "Cache-Control: public, max-age=31536000, immutable", the others (manifest.json, e.json, d0.json, c098.json, ...) with "Cache-Control: no-cache"\n',
       );
       return EXIT.ok;
