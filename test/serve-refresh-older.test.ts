@@ -1,7 +1,8 @@
 /**
  * `cpmx serve --refresh-every` never goes back in time (issue 37, item 9): a download dated before
  * the catalog served (its own date, whether or not the artifact has a history) is refused, said
- * in the log and /health, and nothing is written; `--allow-older` takes it and says so. Against
+ * in the log and /health, and nothing is written; `--allow-older` takes it and says so. One dated
+ * ahead of the clock is refused (it would make every later catalog look older). Against
  * the local replica of the Correos page; every wait is on /health or the log.
  */
 import { execFile, spawnSync } from 'node:child_process';
@@ -9,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { backInTime } from '../src/serve/refresh.js';
+import { backInTime, datedAhead } from '../src/serve/refresh.js';
 import { CLI, FIXTURE, tempDir } from './helpers.js';
 import { catalogZip, CorreosReplica } from './support/correos-replica.js';
 import { outputMatches, startServer, stopServer } from './support/serve.js';
@@ -42,6 +43,10 @@ describe('a refresh never goes back in time', () => {
     expect(backInTime('2018-01-15T10:30:00', '2018-01-15T10:30:00')).toBeUndefined();
     expect(backInTime('2018-01-15T10:30:00', '2019-03-01T08:00:00')).toBeUndefined();
     expect(backInTime(null, '2001-06-01T09:00:00')).toBeUndefined();
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    expect(datedAhead('2026-11-28T12:00:00Z', now)).toBe(false);
+    expect(datedAhead('2099-01-01T00:00:00Z', now)).toBe(true);
+    expect(datedAhead(null, now)).toBe(false);
   });
 
   it('refuses a catalog dated 2001 over one of 2018, writes nothing, and takes a newer one', async () => {
@@ -56,6 +61,11 @@ describe('a refresh never goes back in time', () => {
       expect(refused!.lastRefresh!.reason).toMatch(/^the downloaded catalog is dated 2001-06-01T09:00:00, before the catalog served \(2018-01-15T10:30:00\): a refresh never goes back in time \(--allow-older takes it\); still serving build [0-9a-f]{8}$/);
       expect(refused!.catalogDate).toMatch(/^2018-01-15/);
       await outputMatches(server, /refresh refused: the downloaded catalog is dated 2001-06-01.*--allow-older takes it.*; the catalog served is kept/);
+      expect(readFileSync(data).equals(before)).toBe(true);
+
+      // Dated ahead of the clock: refused too, or every true catalog after it would look older.
+      replica.zipFor = (state) => catalogZip(catalogB, state, new Date(2099, 0, 1));
+      await everyWorker(server.url, 1, (h) => h.lastRefresh?.result === 'refused' && /dated 2099-01-01.*ahead of this machine's clock/.test(h.lastRefresh.reason ?? ''), 'the catalog dated 2099 refused');
       expect(readFileSync(data).equals(before)).toBe(true);
 
       replica.zipFor = (state) => catalogZip(catalogB, state, dates.newer);

@@ -8,7 +8,8 @@
  * catalog that lacks more than `maxLoss` of the codes served (a truncated or partial download);
  * Correos publishing the same file again is `unchanged` and writes nothing. A refresh never goes
  * back in time: a catalog dated before the one served (its own date, as `cpmx status` gives it)
- * is refused unless `allowOlder` (`--allow-older`), and taken with it is said. Any failure keeps
+ * is refused unless `allowOlder` (`--allow-older`), and taken with it is said; one dated ahead
+ * of the clock is refused (taken, every later catalog would look older). Any failure keeps
  * the catalog served and says why.
  *
  * The downloader and the compiler are loaded at the first refresh: a server without
@@ -41,6 +42,18 @@ export interface RefreshOptions {
   say: (line: string) => void;
   /** `--allow-older`: take a catalog dated before the one served (said in the log and /health). */
   allowOlder?: boolean | undefined;
+}
+
+/** How far ahead of this machine's clock a catalog's date may be (time zones, a clock a little off). */
+const AHEAD_MS = 2 * 24 * 60 * 60 * 1000;
+
+/**
+ * Whether a catalog's date is ahead of the clock by more than a day or two: taken, it would
+ * make every true catalog after it look older, and refreshes stop. Refused, `--allow-older`
+ * or not.
+ */
+export function datedAhead(fresh: string | null | undefined, now = Date.now()): boolean {
+  return !!fresh && Date.parse(fresh) > now + AHEAD_MS;
 }
 
 /**
@@ -116,6 +129,9 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
     const fresh = decodeCatalog(bytes, `${options.path} (refreshed)`, { crc32: nodeCrc32 });
     const lost = serving ? lostCodes(serving, fresh) : 0;
     const [servedDate, freshDate] = [serving?.header.source.date, fresh.header.source.date];
+    if (datedAhead(freshDate)) {
+      return outcome('refused', `the downloaded catalog is dated ${freshDate}, ahead of this machine's clock: taken, every later catalog would look older; check the clock and the download`, fresh.codeCount, lost, dropped);
+    }
     const back = backInTime(servedDate, freshDate);
     const dates = back === 'older' ? `is dated ${freshDate}, before the catalog served (${servedDate})` : `has no date, and the catalog served is dated ${servedDate}`;
     if (back && !options.allowOlder) {
