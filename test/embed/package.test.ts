@@ -105,7 +105,7 @@ describe('cpmx mcp and the MCP SDK, its optional peer', () => {
 
   it('serves its tools to the SDK’s client once the lowest SDK its peer range accepts is installed beside it', async () => {
     // A project of its own (cpmx from the same tarball, and the SDK), as a user adds it. The
-    // checkout develops with a newer SDK (test/mcp.test.ts, the Node versions): this is the oldest.
+    // checkout develops with a newer SDK (test/mcp/mcp.test.ts, the Node versions): this is the oldest.
     const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'))!;
     const range = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies['@modelcontextprotocol/sdk'] as string;
     const sdk = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
