@@ -4,31 +4,19 @@
  * parameters, ambiguous municipalities, 113, test mode and credits. Expected answers are
  * written from the fixture's rows (test/fixtures/README.md).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeCatalog, readArtifact } from '../../src/core/catalog.js';
 import { UNAVAILABLE_METHODS } from '../../src/core/request.js';
 import { encodeArtifact } from '../../build/write.js';
 import { FORMAT_VERSION, type Artifact } from '../../src/core/format.js';
 import { createClient, ERRORS, type CpmxClient, type ErrorCode } from '../../src/index.js';
 import { readFileSync } from 'node:fs';
-import { FIXTURE, buildInto, ok, tempDir } from '../helpers.js';
+import { errorOf, fixtureClient, ok } from '../helpers.js';
 import { memoryRegistry } from '../support/memory-registry.js';
 
-const dir = tempDir();
-let dataPath: string;
-let client: CpmxClient;
-let test: CpmxClient;
+const { dataPath, client } = await fixtureClient();
+const test = createClient({ token: 'pruebas', dataPath: '/nonexistent/cpmx.msgpack' });
 const q = (path: string) => client.query(path);
-
-beforeAll(async () => {
-  dataPath = await buildInto(FIXTURE, dir);
-  client = createClient({ token: 'demo', dataPath });
-  test = createClient({ token: 'pruebas', dataPath: '/nonexistent/cpmx.msgpack' });
-});
-
-function errorOf(code: ErrorCode) {
-  return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
-}
 
 /** Each path answers its error with the contract's HTTP status. */
 function expectErrors(cases: [string, ErrorCode][], on: CpmxClient = client) {
