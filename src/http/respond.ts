@@ -11,7 +11,7 @@ import { FORMAT_VERSION } from '../core/format.js';
 import { parseRequestPath, type RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
-import { RegistryUnavailableError } from '../registry/errors.js';
+import { answersUnavailable } from '../registry/failure.js';
 import type { ServedRegistry } from '../registry/types.js';
 import { infoCpJson } from '../core/answers/info-cp-json.js';
 import { AnswerCache } from './body-cache.js';
@@ -239,7 +239,7 @@ function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefi
 
 /** The one place a registry that cannot answer becomes an HTTP answer: 503, never a free answer. */
 function registryUnavailable(error: unknown): HttpAnswer {
-  if (!(error instanceof RegistryUnavailableError)) throw error;
+  if (!answersUnavailable(error)) throw error;
   return serverAnswer(503, REGISTRY_UNAVAILABLE, ['Retry-After', '1']);
 }
 

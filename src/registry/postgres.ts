@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import type * as Pg from 'pg';
 import { BatchedRegistry, Batcher } from './batcher.js';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { failureOf, postgresProblem } from './failure.js';
 import { ATTEMPTS_KEPT_MS, type Account, type AccountSummary, type AttemptLimit, type NewAccount, type PanelStore, type SessionStart } from './panel-types.js';
 import { POSTGRES_MIGRATIONS, SCHEMA_VERSION, tooNewMessage } from './schema.js';
 import { RegistryState } from './state.js';
@@ -68,18 +69,6 @@ export interface PostgresOptions {
   timeoutMs?: number;
   /** Heartbeat, in-doubt batches and ledger pruning (servers only). */
   served?: boolean;
-}
-
-/** A SQLSTATE from the server (rolled back for sure), or a broken connection (perhaps committed). */
-function inDoubt(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code.startsWith('08') || code.startsWith('57P');
-  return true;
-}
-
-function describe(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: string };
-  return code && !message?.includes(code) ? `${message} (${code})` : (message ?? String(error));
 }
 
 /**
@@ -153,7 +142,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     });
     // An idle connection whose server went away emits 'error': without a listener that
     // would end the process. The pool drops that connection and opens another when needed.
-    this.pool.on('error', (error) => this.state.fail(describe(error)));
+    this.pool.on('error', (error) => this.state.fail(postgresProblem(error)));
     // A connection in use can get the same news between two queries (the server's
     // "terminating connection"): the query that uses it next fails, and the pool drops it.
     this.pool.on('connect', (client) => client.on('error', () => undefined));
@@ -202,7 +191,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
       }
     } catch (error) {
       if (error instanceof RegistryError || error instanceof RegistryUnavailableError) throw error;
-      throw new RegistryError(`${this.location}: cannot set up the registry's schema (${describe(error)})`);
+      throw new RegistryError(`${this.location}: cannot set up the registry's schema (${postgresProblem(error)})`);
     } finally {
       client.release();
     }
@@ -212,7 +201,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     try {
       return await this.pool.connect();
     } catch (error) {
-      throw new RegistryUnavailableError(`cannot reach PostgreSQL at ${this.location}: ${describe(error)}`);
+      throw new RegistryUnavailableError(`cannot reach PostgreSQL at ${this.location}: ${postgresProblem(error)}`);
     }
   }
 
@@ -260,8 +249,11 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     } catch (error) {
       query.catch(() => undefined);
       client.release(error as Error);
-      if (inDoubt(error)) this.doubt(slot.id, seq);
-      const problem = describe(error);
+      // Looked up whatever the failure: a batch may have committed before its barrier failed
+      // (a timeout, a bug), and nothing of it was answered.
+      this.doubt(slot.id, seq);
+      if (failureOf(error, 'postgres') === 'bug') throw error;
+      const problem = postgresProblem(error);
       this.state.fail(problem);
       throw new RegistryUnavailableError(`PostgreSQL at ${this.location}: ${problem}`);
     } finally {
@@ -318,7 +310,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
         await this.pool.query("DELETE FROM cpmx.barriers WHERE at < now() - interval '1 day'");
       }
     } catch (error) {
-      this.state.fail(describe(error));
+      this.state.fail(postgresProblem(error));
     }
   }
 
@@ -342,7 +334,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   private async admin<T>(work: (client: Pg.PoolClient) => Promise<T>): Promise<T> {
     const failed = (error: unknown, what = '') => {
       if (error instanceof RegistryError) return error;
-      const message = error instanceof RegistryUnavailableError ? error.message : `${what}${describe(error)}`;
+      const message = error instanceof RegistryUnavailableError ? error.message : `${what}${postgresProblem(error)}`;
       return this.served ? new RegistryUnavailableError(message) : new RegistryError(message);
     };
     await this.ensureSchema().catch((error: unknown) => {
@@ -358,10 +350,11 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     try {
       result = await work(client);
     } catch (error) {
-      const broken = inDoubt(error);
-      client.release(broken ? (error as Error) : undefined);
-      // A broken connection or a timeout is "not now" for a server; a bug stays what it is.
-      const notNow = broken || (error as { code?: unknown }).code === '57014';
+      const failure = failureOf(error, 'postgres');
+      client.release(failure === 'in-doubt' ? (error as Error) : undefined);
+      // "Not now" (a broken connection, a timeout, a lock) is a 503 for a server's panel; a
+      // bug or a refusal stays what it is.
+      const notNow = failure !== 'bug' && failure !== 'refused';
       throw this.served && notNow ? failed(error, `PostgreSQL at ${this.location}: `) : error;
     }
     client.release();

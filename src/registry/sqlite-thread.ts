@@ -36,6 +36,8 @@ function threadScript(): URL {
 interface Sent {
   /** The batch's tokens; empty for a panel call. */
   tokens: string[];
+  /** A batch of visits, not a panel call. */
+  batch: boolean;
   resolve(results: VisitResult[] | unknown): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
@@ -116,8 +118,10 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
     this.sent.delete(reply.id);
     clearTimeout(sent.timer);
     if (reply.type === 'failed') {
-      if (reply.kind === 'registry') sent.reject(new RegistryError(reply.message));
-      else if (reply.kind === 'bug') sent.reject(new Error(reply.message));
+      // A panel call the registry refuses (RegistryError: no such account) says nothing of its
+      // state; a batch refused (the file is not a registry now) waits for it as for a lock.
+      if (reply.failure === 'bug') sent.reject(new Error(reply.message));
+      else if (reply.failure === 'refused' && !sent.batch) sent.reject(new RegistryError(reply.message));
       else {
         this.state.fail(reply.message);
         sent.reject(new RegistryUnavailableError(reply.message));
@@ -149,7 +153,7 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
         this.state.fail(problem);
         reject(new RegistryUnavailableError(problem));
       }, this.options.timeoutMs + 5000);
-      this.sent.set(id, { tokens, resolve, reject, timer });
+      this.sent.set(id, { tokens, batch: request.type === 'visit', resolve, reject, timer });
       this.thread.postMessage(request);
     });
   }

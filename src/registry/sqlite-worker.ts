@@ -6,9 +6,10 @@
  * batch and reopened (never recreated empty) once it is back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { RegistryUnavailableError } from './errors.js';
+import { failureOf, type Failure } from './failure.js';
 import type { PanelMethod } from './panel-types.js';
-import { callPanel, isBusy, SqliteStore, type OpenedFiles } from './sqlite.js';
+import { callPanel, SqliteStore, type OpenedFiles } from './sqlite.js';
 import type { VisitKind } from './types.js';
 
 export interface ThreadData {
@@ -23,7 +24,7 @@ export type ThreadRequest =
 
 export type ThreadReply =
   | { type: 'done'; id: number; outcomes: number[]; lefts: (number | undefined)[] }
-  | { type: 'failed'; id: number; message: string; kind?: 'unavailable' | 'registry' | 'bug' }
+  | { type: 'failed'; id: number; message: string; failure: Failure }
   | { type: 'result'; id: number; value: unknown }
   | ({ type: 'opened' } & OpenedFiles)
   | { type: 'started' };
@@ -63,7 +64,7 @@ function withStore<T>(work: (store: SqliteStore) => T): T {
     try {
       return work(open());
     } catch (error) {
-      if (!isBusy(error) || performance.now() >= deadline) throw error;
+      if (failureOf(error, 'sqlite') !== 'retry' || performance.now() >= deadline) throw error;
       Atomics.wait(pause, 0, 0, 0.25);
     }
   }
@@ -82,10 +83,7 @@ port.on('message', (request: ThreadRequest) => {
       const value = withStore((opened) => callPanel(opened, request.method, request.args));
       port.postMessage({ type: 'result', id: request.id, value } satisfies ThreadReply);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const unavailable = error instanceof RegistryUnavailableError || (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL|PERM|AUTH)/.test(code));
-      const kind = unavailable ? 'unavailable' : error instanceof RegistryError ? 'registry' : 'bug';
-      port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message, kind } satisfies ThreadReply);
+      port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message, failure: failureOf(error, 'sqlite') } satisfies ThreadReply);
     }
     return;
   }
@@ -93,7 +91,7 @@ port.on('message', (request: ThreadRequest) => {
     const results = withStore((opened) => opened.visit(request.tokens, request.kinds));
     port.postMessage({ type: 'done', id: request.id, outcomes: results.map((r) => r.outcome), lefts: results.map((r) => r.left) } satisfies ThreadReply);
   } catch (error) {
-    port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies ThreadReply);
+    port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message, failure: failureOf(error, 'sqlite') } satisfies ThreadReply);
   }
 });
 

@@ -13,6 +13,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { failureOf, sqliteProblem } from './failure.js';
 import { ATTEMPTS_KEPT_MS, forwardPanel, type Account, type AccountSummary, type AdminRegistry, type AttemptLimit, type NewAccount, type PanelMethod, type SessionStart, type SyncPanelStore } from './panel-types.js';
 import { SCHEMA_VERSION, SQLITE_FROM_UNVERSIONED, SQLITE_MIGRATIONS, tooNewMessage } from './schema.js';
 import {
@@ -125,28 +126,6 @@ export function fileProblem(path: string, opened?: OpenedFiles): FileProblem | u
     return { kind: 'read-only', message: `${path} is read-only` };
   }
   return undefined;
-}
-
-/** Whether an error is SQLite's "another connection holds the lock". */
-export function isBusy(error: unknown): boolean {
-  const code = ((error as { cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code) as string | undefined;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
-/** A SQLite failure that means "not now" (busy, read-only, I/O, gone) rather than a bug. */
-function unavailable(path: string, error: unknown): RegistryUnavailableError | undefined {
-  const code = (error as { code?: string }).code ?? '';
-  if (!code.startsWith('SQLITE_')) return undefined;
-  const what = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
-    ? 'is locked by another process'
-    : code.startsWith('SQLITE_READONLY')
-      ? 'is read-only'
-      : code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')
-        ? 'cannot be opened'
-        : code.startsWith('SQLITE_FULL')
-          ? 'is on a full disk'
-          : `failed (${code})`;
-  return new RegistryUnavailableError(`${path} ${what}: ${(error as Error).message}`, { cause: error });
 }
 
 interface TokenRow {
@@ -290,7 +269,7 @@ export class SqliteStore implements SyncPanelStore {
     try {
       results = this.db.transaction(() => this.visitInTransaction(tokens, kinds)).immediate();
     } catch (error) {
-      throw unavailable(this.path, error) ?? error;
+      throw failureOf(error, 'sqlite') === 'bug' ? error : new RegistryUnavailableError(sqliteProblem(this.path, error), { cause: error });
     }
     const problem = this.problem();
     if (problem?.kind === 'journal') throw new RegistryUnavailableError(problem.message);

@@ -154,9 +154,6 @@ of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
     if (badHost !== undefined) throw new UsageError(`--panel-host: "${badHost}" is not a host name (letters, digits, hyphens and dots, like panel.ejemplo.mx)`);
     const registry = registryOption(values.registry);
     const metrics = metricsOption(values.metrics === true, values['metrics-token'], host);
-    if (values.panel && !registry) {
-      throw new UsageError('--panel needs a registry: add --registry FILE|URL (or set CPMX_REGISTRY); the panel keeps its accounts, sessions and projects there');
-    }
     const panel = values.panel
       ? {
           freeCredits: integer(values['free-credits'] ?? String(DEFAULT_CREDITS), '--free-credits', 0, 1_000_000_000),
@@ -167,9 +164,9 @@ of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
       : undefined;
     const refresh = await refreshOption(values, dataOption(values.data));
     const { serve } = await import('../../http/process.js');
-    const { RegistryError } = await import('../../registry/errors.js');
+    const { refusedAsUsage } = await import('../registry-usage.js');
     try {
-      await serve({
+      await refusedAsUsage(() => serve({
         host,
         port: integer(portOption(values.port), '--port', 0, 65535),
         workers,
@@ -185,9 +182,8 @@ of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
         limits: connectionLimits(values),
         refresh,
         metrics,
-      });
+      }));
     } catch (error) {
-      if (error instanceof RegistryError) throw new UsageError(error.message);
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen: ${(error as Error).message}`);
       // A host name that does not resolve (HOST=typo).
