@@ -44,12 +44,14 @@ export interface HttpAnswer {
   body: string | Uint8Array;
   /** Set when a credit was spent for this answer: the transport calls it if the answer is never written. */
   refund?: (() => void) | undefined;
+  /** Set with `refund`: the transport calls it once the answer is written whole (the credit is then kept for good). */
+  delivered?: (() => void) | undefined;
   /** Set on an answer kept whole (body-cache.ts): its headers already end with Content-Length, and it is shared. */
   readonly prepared?: true | undefined;
 }
 
 /** A registry; a served one also takes back credits of unwritten answers and reports its health. */
-export type ResponderRegistry = TokenRegistry & Partial<Pick<ServedRegistry, 'refund' | 'health'>>;
+export type ResponderRegistry = TokenRegistry & Partial<Pick<ServedRegistry, 'refund' | 'delivered' | 'health'>>;
 
 export interface ResponderOptions {
   source: CatalogSource;
@@ -255,5 +257,6 @@ function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: Res
   if (cacheable.target !== undefined) return cacheable.cache.keep(cacheable.target, http, cacheable.etag, body);
   // A credit was spent for it: given back if the answer never reaches the client's socket.
   if (spentFrom?.refund) http.refund = () => spentFrom.refund!(answer.token!);
+  if (spentFrom?.delivered) http.delivered = () => spentFrom.delivered!(answer.token!);
   return http;
 }

@@ -62,7 +62,10 @@ export async function openServed(given: string, options: ServedOptions = DEFAULT
   const location = parseLocation(given);
   if (location.store === 'postgres') {
     const { PostgresRegistry } = await import('./postgres.js');
-    return new PostgresRegistry(location.url, { poolSize: options.poolSize, timeoutMs: options.timeoutMs, served: true });
+    const registry = new PostgresRegistry(location.url, { poolSize: options.poolSize, timeoutMs: options.timeoutMs, served: true });
+    // Before serving: named in the registry, and what servers that are gone had in flight given back.
+    await registry.start();
+    return registry;
   }
   const { SqliteThreadRegistry } = await import('./sqlite-thread.js');
   const registry = new SqliteThreadRegistry(location.path, { timeoutMs: options.timeoutMs });

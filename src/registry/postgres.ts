@@ -9,7 +9,7 @@
  * connection's ledger row and, if it did commit, its credits are given back. When the
  * database cannot be reached, paying requests answer 503 and the pool reconnects by itself.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as Pg from 'pg';
 import { BatchedRegistry, Batcher } from './batcher.js';
@@ -28,6 +28,7 @@ import {
   windowDays,
   type ErrorSeen,
   type NewProject,
+  type InFlight,
   type Outcome,
   type Project,
   type RegistryAdmin,
@@ -82,10 +83,9 @@ export interface PostgresOptions {
  */
 const DURABLE = 'SELECT cpmx.durable($1)';
 
-/** Per connection: the ledger slot its batches write, and their sequence. */
+/** Per connection: the row its barriers write (cpmx.durable). */
 interface Slot {
   id: string;
-  seq: number;
 }
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -110,7 +110,10 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
   protected readonly batcher: Batcher;
   private readonly state: RegistryState;
   private readonly slots = new WeakMap<Pg.PoolClient, Slot>();
-  private readonly doubts: { slot: string; seq: number }[] = [];
+  /** Batches in doubt: their connection broke (or their barrier failed) after they may have committed. */
+  private readonly doubts: number[] = [];
+  /** The connection that holds this process's advisory lock while it serves (see register()). */
+  private owning: Promise<Pg.Client> | undefined;
   private schema: Promise<void> | undefined;
   private readonly timeoutMs: number;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -147,7 +150,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     // "terminating connection"): the query that uses it next fails, and the pool drops it.
     this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.state = new RegistryState('postgres', this.location);
-    this.batcher = new Batcher((tokens, kinds) => this.run(tokens, kinds), { maxInFlight: Math.max(1, poolSize - 1) });
+    this.batcher = new Batcher((batch, tokens, kinds, refs) => this.run(batch, tokens, kinds, refs), { maxInFlight: Math.max(1, poolSize - 1) });
     this.served = options.served === true;
     if (options.served) {
       this.heartbeat = setInterval(() => void this.beat(), 1000);
@@ -205,10 +208,84 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     }
   }
 
-  /** One batch: one call, one transaction. */
-  private async run(tokens: string[], kinds: VisitKind[]): Promise<VisitResult[]> {
+  /**
+   * Names this process in `cpmx.owners` and holds a session advisory lock on a connection of
+   * its own while it serves: once the process is gone, its session ends and the lock with it,
+   * and any other server (or this one restarted) gives back the credits it had in flight
+   * (cpmx.sweep). Registered before the first batch; again after that connection breaks.
+   */
+  private register(): Promise<Pg.Client> {
+    this.owning ??= (async () => {
+      const pg = loadPg();
+      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: this.timeoutMs, application_name: 'cpmx owner', keepAlive: true });
+      client.on('error', () => undefined);
+      client.on('end', () => {
+        if (this.owning === attempt) this.owning = undefined;
+      });
+      try {
+        await client.connect();
+        // A key no other live owner holds (one in 2^32 could collide: another is drawn).
+        for (;;) {
+          const key = randomInt(-(2 ** 31), 2 ** 31);
+          const { got } = (await client.query<{ got: boolean }>("SELECT pg_try_advisory_lock(hashtext('cpmx owner'), $1) AS got", [key])).rows[0]!;
+          if (!got) continue;
+          await client.query(
+            'INSERT INTO cpmx.owners (id, lock_key, incarnation) VALUES ($1, $2, pg_postmaster_start_time()) ON CONFLICT (id) DO UPDATE SET lock_key = EXCLUDED.lock_key, incarnation = EXCLUDED.incarnation',
+            [this.owner, key],
+          );
+          return client;
+        }
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw new RegistryUnavailableError(`cannot reach PostgreSQL at ${this.location}: ${postgresProblem(error)}`);
+      }
+    })();
+    const attempt = this.owning;
+    attempt.catch(() => {
+      if (this.owning === attempt) this.owning = undefined;
+    });
+    return attempt;
+  }
+
+  /**
+   * The connection holding this process's lock, asked whether it is still there: one that
+   * broke (the database restarted) is replaced, its lock taken again and the name renewed,
+   * before another server's sweep takes this process for gone.
+   */
+  private async stillRegistered(): Promise<void> {
+    const client = await this.register();
+    const owning = this.owning;
+    try {
+      await client.query('SELECT 1');
+    } catch {
+      if (this.owning === owning) this.owning = undefined;
+      await client.end().catch(() => undefined);
+      await this.register();
+    }
+  }
+
+  /** Gives back the credits in flight of every other owner that is gone. */
+  private async sweep(): Promise<void> {
+    const given = (await this.pool.query<{ n: number }>('SELECT cpmx.sweep($1) AS n', [this.owner])).rows[0]!.n;
+    if (given > 0) process.stderr.write(`cpmx serve: process ${process.pid}: gave back ${given} credit(s) of answers a server process that is gone had in flight\n`);
+  }
+
+  /** Registers this process and sweeps: when `cpmx serve` starts, before it listens. Unavailable is no matter: the first batch tries again. */
+  async start(): Promise<void> {
     try {
       await this.ensureSchema();
+      await this.register();
+      await this.sweep();
+    } catch (error) {
+      this.state.fail(postgresProblem(error));
+    }
+  }
+
+  /** One batch: one call, one transaction. */
+  private async run(batch: number, tokens: string[], kinds: VisitKind[], refs: (InFlight | undefined)[]): Promise<VisitResult[]> {
+    try {
+      await this.ensureSchema();
+      await this.register();
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error);
       this.state.fail(problem);
@@ -219,16 +296,15 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
       throw error;
     });
     let slot = this.slots.get(client);
-    if (!slot) this.slots.set(client, (slot = { id: randomUUID(), seq: 0 }));
-    const seq = ++slot.seq;
+    if (!slot) this.slots.set(client, (slot = { id: randomUUID() }));
     const visit = async () => {
       const result = await client.query<{ outcomes: number[]; lefts: (number | null)[] }>({
-        name: 'cpmx_visit',
-        text: 'SELECT outcomes, lefts FROM cpmx.visit($1, $2, $3, $4)',
-        values: [slot.id, seq, tokens, kinds],
+        name: 'cpmx_spend',
+        text: 'SELECT outcomes, lefts FROM cpmx.spend($1, $2, $3, $4, $5, $6)',
+        values: [this.owner, batch, tokens, kinds, refs.map((ref) => ref?.batch ?? null), refs.map((ref) => ref?.idx ?? null)],
       });
       // Only credits need the disk before the answers: a batch that took or gave back none
-      // (unknown tokens, looks, 108s) only counted requests, and waits for no flush.
+      // (unknown tokens, looks, 108s, settles) only counted requests, and waits for no flush.
       const moved = result.rows[0]!.outcomes.some((outcome) => outcome === OUTCOME.spent || outcome === OUTCOME.refunded);
       if (this.served && moved) await client.query({ name: 'cpmx_durable', text: DURABLE, values: [slot.id] });
       return result;
@@ -251,7 +327,7 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
       client.release(error as Error);
       // Looked up whatever the failure: a batch may have committed before its barrier failed
       // (a timeout, a bug), and nothing of it was answered.
-      this.doubt(slot.id, seq);
+      this.doubt(batch);
       if (failureOf(error, 'postgres') === 'bug') throw error;
       const problem = postgresProblem(error);
       this.state.fail(problem);
@@ -261,19 +337,18 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     }
   }
 
-  private doubt(slot: string, seq: number): void {
-    if (this.doubts.length < 100_000) this.doubts.push({ slot, seq });
+  private doubt(batch: number): void {
+    if (this.doubts.length < 100_000) this.doubts.push(batch);
     this.resolving ??= setTimeout(() => void this.resolveDoubts(), 200);
     this.resolving.unref?.();
   }
 
-  /** Looks up each batch in doubt; one that committed is undone (its requests got 503). */
+  /** Gives back what each batch in doubt spent, if it committed (its requests got 503). */
   private async resolveDoubts(): Promise<void> {
     this.resolving = undefined;
     while (this.doubts.length > 0) {
-      const { slot, seq } = this.doubts[0]!;
       try {
-        const refunded = await this.undo(slot, seq);
+        const refunded = await this.release(this.doubts[0]!);
         this.doubts.shift();
         if (refunded > 0) process.stderr.write(`cpmx serve: process ${process.pid}: gave back ${refunded} credit(s) of a batch that committed while its connection broke (answered 503)\n`);
       } catch {
@@ -284,11 +359,12 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
     }
   }
 
-  private async undo(slot: string, seq: number): Promise<number> {
+  /** Gives back the credits this process has in flight: one batch's, or all of them. */
+  private async release(batch: number | null): Promise<number> {
     const client = await this.pool.connect();
     try {
-      const refunded = (await client.query<{ n: number }>('SELECT cpmx.undo($1, $2) AS n', [slot, seq])).rows[0]!.n;
-      if (this.served) await client.query(DURABLE, [slot]);
+      const refunded = (await client.query<{ n: number }>('SELECT cpmx.release($1, $2) AS n', [this.owner, batch])).rows[0]!.n;
+      if (this.served && refunded > 0) await client.query(DURABLE, [randomUUID()]);
       client.release();
       return refunded;
     } catch (error) {
@@ -303,10 +379,11 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
       await this.pool.query('SELECT 1');
       this.state.recover();
       if (this.doubts.length > 0 && !this.resolving) await this.resolveDoubts();
+      await this.stillRegistered();
+      await this.sweep();
       if (Date.now() - this.lastPrune > 600_000) {
         this.lastPrune = Date.now();
         await this.ensureSchema();
-        await this.pool.query("DELETE FROM cpmx.ledger WHERE at < now() - interval '1 day'");
         await this.pool.query("DELETE FROM cpmx.barriers WHERE at < now() - interval '1 day'");
       }
     } catch (error) {
@@ -630,12 +707,22 @@ export class PostgresRegistry extends BatchedRegistry implements ServedRegistry,
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
-    await this.refundsSettled();
-    await this.batcher.drain();
+    const clean = await this.settleAll();
     if (this.doubts.length > 0) {
       clearTimeout(this.resolving);
       await this.resolveDoubts();
       clearTimeout(this.resolving);
+    }
+    const owning = this.owning;
+    this.owning = undefined;
+    if (owning) {
+      // Left are answers written whose settles failed: kept paid, and the name goes. Unless a
+      // refund or a batch in doubt could not be given back: then the rows stay, the lock goes
+      // with the connection, and another server's sweep gives them all back.
+      if (clean && this.doubts.length === 0) {
+        await this.pool.query('WITH gone AS (DELETE FROM cpmx.inflight WHERE owner = $1) DELETE FROM cpmx.owners WHERE id = $1', [this.owner]).catch(() => undefined);
+      }
+      await (await owning.catch(() => undefined))?.end().catch(() => undefined);
     }
     await this.pool.end();
   }

@@ -15,6 +15,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
 import { failureOf, sqliteProblem } from './failure.js';
 import { ATTEMPTS_KEPT_MS, forwardPanel, type Account, type AccountSummary, type AdminRegistry, type AttemptLimit, type NewAccount, type PanelMethod, type SessionStart, type SyncPanelStore } from './panel-types.js';
+import { processGone, type ProcessIdentity } from './owners.js';
 import { SCHEMA_VERSION, SQLITE_FROM_UNVERSIONED, SQLITE_MIGRATIONS, tooNewMessage } from './schema.js';
 import {
   DEFAULT_CREDITS,
@@ -29,6 +30,7 @@ import {
   type NewProject,
   type Project,
   type Usage,
+  type InFlight,
   type VisitKind,
   type VisitResult,
 } from './types.js';
@@ -166,6 +168,8 @@ export class SqliteStore implements SyncPanelStore {
   private readonly addUsage: BetterSqlite3.Statement<[string, number, number]>;
   private readonly addError: BetterSqlite3.Statement<[number, string, number, number]>;
   private readonly pruneErrors: BetterSqlite3.Statement<[number, number]>;
+  private readonly addInFlight: BetterSqlite3.Statement<[string, number, number, string]>;
+  private readonly dropInFlight: BetterSqlite3.Statement<[string, number, number]>;
 
   /** Opens the registry at `path`, creating it only when asked, and brings its schema up to date. */
   constructor(
@@ -204,6 +208,8 @@ export class SqliteStore implements SyncPanelStore {
       ON CONFLICT (token, day) DO UPDATE SET requests = requests + excluded.requests, credits = credits + excluded.credits`);
     this.addError = this.db.prepare('INSERT INTO errors (project_id, token, code, count) VALUES (?, ?, ?, ?)');
     this.pruneErrors = this.db.prepare(`DELETE FROM errors WHERE project_id = ? AND id <= (SELECT id FROM errors WHERE project_id = ? ORDER BY id DESC LIMIT 1 OFFSET ${ERRORS_KEPT})`);
+    this.addInFlight = this.db.prepare("INSERT INTO inflight (owner, batch, idx, token, day) VALUES (?, ?, ?, ?, date('now'))");
+    this.dropInFlight = this.db.prepare('DELETE FROM inflight WHERE owner = ? AND batch = ? AND idx = ?');
   }
 
   /** The schema's version: 0 for an empty file or an unversioned (cpmx 0.1) registry. */
@@ -264,19 +270,25 @@ export class SqliteStore implements SyncPanelStore {
    * or -shm was found deleted or replaced once the batch committed: the batch may be in a
    * file no other connection reads, so it answers 503 (its credits spent, never given free).
    */
-  visit(tokens: readonly string[], kinds: readonly VisitKind[]): VisitResult[] {
+  visit(owner: string, batch: number, tokens: readonly string[], kinds: readonly VisitKind[], refs: readonly (InFlight | undefined)[]): VisitResult[] {
     let results: VisitResult[];
+    // Settles alone (answers written, a quiet server) wait for no disk flush: one lost to a
+    // power cut only gives its answer away.
+    const settlesOnly = kinds.every((kind) => kind === VISIT.settle);
     try {
-      results = this.db.transaction(() => this.visitInTransaction(tokens, kinds)).immediate();
+      if (settlesOnly) this.db.pragma('synchronous = NORMAL');
+      results = this.db.transaction(() => this.visitInTransaction(owner, batch, tokens, kinds, refs)).immediate();
     } catch (error) {
       throw failureOf(error, 'sqlite') === 'bug' ? error : new RegistryUnavailableError(sqliteProblem(this.path, error), { cause: error });
+    } finally {
+      if (settlesOnly) this.db.pragma('synchronous = FULL');
     }
     const problem = this.problem();
     if (problem?.kind === 'journal') throw new RegistryUnavailableError(problem.message);
     return results;
   }
 
-  private visitInTransaction(tokens: readonly string[], kinds: readonly VisitKind[]): VisitResult[] {
+  private visitInTransaction(owner: string, batch: number, tokens: readonly string[], kinds: readonly VisitKind[], refs: readonly (InFlight | undefined)[]): VisitResult[] {
     const results: VisitResult[] = [];
     const accounts = new Map<number, { credits: number; disabled: boolean; had: number }>();
     const usage = new Map<string, { requests: number; credits: number }>();
@@ -285,6 +297,12 @@ export class SqliteStore implements SyncPanelStore {
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
       const kind = kinds[i]!;
+      if (kind === VISIT.settle) {
+        // Its answer was written: the credit stays spent; only its row in the journal goes.
+        this.dropInFlight.run(owner, refs[i]!.batch, refs[i]!.idx);
+        results.push({ outcome: OUTCOME.unknown });
+        continue;
+      }
       let row = resolved.get(token);
       if (row === undefined && !resolved.has(token)) resolved.set(token, (row = this.resolveToken.get(token)));
       if (!row) {
@@ -299,6 +317,11 @@ export class SqliteStore implements SyncPanelStore {
       let use = usage.get(token);
       if (!use) usage.set(token, (use = { requests: 0, credits: 0 }));
       if (kind === VISIT.refund) {
+        // Given back only by the visit that takes its row away: never twice, never after a sweep.
+        if (this.dropInFlight.run(owner, refs[i]!.batch, refs[i]!.idx).changes !== 1) {
+          results.push({ outcome: OUTCOME.unknown });
+          continue;
+        }
         account.credits++;
         use.credits--;
         results.push({ outcome: OUTCOME.refunded, left: account.credits });
@@ -314,6 +337,7 @@ export class SqliteStore implements SyncPanelStore {
       } else if (account.credits > 0) {
         account.credits--;
         use.credits++;
+        this.addInFlight.run(owner, batch, i, token);
         results.push({ outcome: OUTCOME.spent, left: account.credits });
       } else {
         code = 108;
@@ -335,6 +359,53 @@ export class SqliteStore implements SyncPanelStore {
     }
     for (const project of pruned) this.pruneErrors.run(project, project);
     return results;
+  }
+
+  // --- the journal of credits in flight (schema.ts) ---
+
+  /** Names this process in the registry, so that another can tell once it is gone. */
+  register(owner: string, identity: ProcessIdentity): void {
+    this.db.prepare('INSERT OR REPLACE INTO owners (id, host, pid, started) VALUES (?, ?, ?, ?)').run(owner, identity.host, identity.pid, identity.started);
+  }
+
+  /** Gives back the credits of an owner's rows (one batch's, or all): their answers were not written, or may not have been. */
+  release(owner: string, batch?: number): number {
+    return this.db
+      .transaction(() => {
+        const gone = (
+          batch === undefined
+            ? this.db.prepare<[string], { token: string; day: string }>('DELETE FROM inflight WHERE owner = ? RETURNING token, day').all(owner)
+            : this.db.prepare<[string, number], { token: string; day: string }>('DELETE FROM inflight WHERE owner = ? AND batch = ? RETURNING token, day').all(owner, batch)
+        );
+        const credit = this.db.prepare('UPDATE accounts SET credits = credits + 1 WHERE id = (SELECT p.account_id FROM tokens t JOIN projects p ON p.id = t.project_id WHERE t.token = ?)');
+        const unuse = this.db.prepare('UPDATE usage SET credits = credits - 1 WHERE token = ? AND day = ?');
+        let given = 0;
+        for (const { token, day } of gone) {
+          given += credit.run(token).changes;
+          unuse.run(token, day);
+        }
+        return given;
+      })
+      .immediate();
+  }
+
+  /** Releases the rows of every other owner whose process is gone; the credits given back. */
+  sweep(me: string): number {
+    const owners = this.db.prepare<[string], ProcessIdentity & { id: string }>('SELECT id, host, pid, started FROM owners WHERE id <> ?').all(me);
+    let given = 0;
+    for (const owner of owners.filter(processGone)) {
+      given += this.release(owner.id);
+      this.db.prepare('DELETE FROM owners WHERE id = ?').run(owner.id);
+    }
+    return given;
+  }
+
+  /** A process closing with only answers written left in the journal: their credits are kept, and its name goes. */
+  forget(owner: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM inflight WHERE owner = ?').run(owner);
+      this.db.prepare('DELETE FROM owners WHERE id = ?').run(owner);
+    })();
   }
 
   // --- management (cpmx tokens, the control panel) ---
