@@ -14,7 +14,7 @@ import { packageRoot } from '../package-root.js';
 import { BatchedRegistry, Batcher } from './batcher.js';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
 import { forwardPanel, type PanelMethod, type PanelStore } from './panel-types.js';
-import { fileProblem, type OpenedFiles } from './sqlite.js';
+import { fileProblem, type OpenedFiles } from './sqlite-file.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './sqlite-worker.js';
 import { RegistryState } from './state.js';
 import { OUTCOME, VISIT, type InFlight, type Outcome, type RegistryHealth, type ServedRegistry, type VisitKind, type VisitResult } from './types.js';

@@ -9,7 +9,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { RegistryUnavailableError } from './errors.js';
 import { failureOf, type Failure } from './failure.js';
 import type { PanelMethod } from './panel-types.js';
-import { callPanel, SqliteStore, type OpenedFiles } from './sqlite.js';
+import type { OpenedFiles } from './sqlite-file.js';
+import { callPanel, SqliteStore } from './sqlite-panel.js';
 import { thisProcess } from './owners.js';
 import type { InFlight, VisitKind } from './types.js';
 
