@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumption } from '../core/credits.js';
 import { RegistryUnavailableError } from './errors.js';
+import { worthRetrying } from './failure.js';
 import { consumption, OUTCOME, VISIT, type InFlight, type VisitKind, type VisitResult } from './types.js';
 
 /**
@@ -227,7 +228,7 @@ export abstract class BatchedRegistry {
         () => undefined,
         (error: unknown) => {
           const delay = REFUND_RETRY_DELAYS_MS[tried];
-          if (error instanceof RegistryUnavailableError && delay !== undefined) return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => attempt(tried + 1));
+          if (worthRetrying(error) && delay !== undefined) return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => attempt(tried + 1));
           if (kind === VISIT.settle) return undefined;
           this.givenUp = true;
           process.stderr.write(

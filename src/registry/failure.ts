@@ -121,6 +121,12 @@ export function answersUnavailable(error: unknown): boolean {
   return failureOf(error) !== 'bug';
 }
 
+/** Whether work that met `error` may succeed if tried again later (a refund, a settle): not for a bug or a refusal. */
+export function worthRetrying(error: unknown): boolean {
+  const failure = failureOf(error);
+  return failure !== 'bug' && failure !== 'refused';
+}
+
 /** A SQLite failure in words, after the file's path: `/srv/tokens.db is read-only: attempt to write a readonly database`. */
 export function sqliteProblem(path: string, error: unknown): string {
   const code = codeOf(error) ?? '';
