@@ -160,7 +160,7 @@ export abstract class BatchedRegistry {
   protected abstract readonly batcher: Batcher;
   /** This process's name in the registry's journal of credits in flight. */
   readonly owner: string = randomUUID();
-  /** Refunds waiting to be tried again: close() waits for them. */
+  /** Refunds under way or waiting to be tried again: close() waits for them. */
   private readonly refunding = new Set<Promise<void>>();
   /** Per token, its credits in flight: spent, their answers not yet known written or not. */
   private readonly inFlight = new Map<string, InFlight[]>();
@@ -223,13 +223,16 @@ export abstract class BatchedRegistry {
    * A settle given up leaves its row (the credit stays spent unless this process dies first).
    */
   private retried(token: string, kind: typeof VISIT.refund | typeof VISIT.settle, ref: InFlight): void {
+    const settle = kind === VISIT.settle;
     const attempt = (tried: number): Promise<void> =>
       this.batcher.visit(token, kind, ref).then(
         () => undefined,
         (error: unknown) => {
           const delay = REFUND_RETRY_DELAYS_MS[tried];
-          if (worthRetrying(error) && delay !== undefined) return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => attempt(tried + 1));
-          if (kind === VISIT.settle) return undefined;
+          // Closing, a settle is not waited for: its row is forgotten with the credit kept (settleAll).
+          if (settle && this.closingDown) return undefined;
+          if (worthRetrying(error) && delay !== undefined) return new Promise<void>((resolve) => setTimeout(resolve, delay).unref()).then(() => (settle && this.closingDown ? undefined : attempt(tried + 1)));
+          if (settle) return undefined;
           this.givenUp = true;
           process.stderr.write(
             `cpmx serve: process ${process.pid}: a credit of an answer never written could not be given back after ${tried + 1} tries (${(error as Error).message}); it is given back once this process has ended\n`,
@@ -238,21 +241,26 @@ export abstract class BatchedRegistry {
         },
       );
     const pending: Promise<void> = attempt(0).finally(() => this.refunding.delete(pending));
-    this.refunding.add(pending);
+    if (!settle) this.refunding.add(pending);
   }
+
+  /** Set by settleAll: settles still being tried stop. */
+  private closingDown = false;
 
   /** A refund was given up: its row must stay for a sweep to give it back once this process has ended. */
   private givenUp = false;
 
   /**
    * Before closing: the credits whose answers' fate is unknown (still being written) are given
-   * back, and every refund and settle is done or given up. Resolves
+   * back, and every refund is done or given up (settles still being tried are not waited for).
+   * Resolves
    * true when what is left of this process's rows in the journal is only answers written
    * (settles that failed): they may then be forgotten, the credits kept. False when a refund
    * was given up: the rows stay, and a server that sweeps after this process has ended gives
    * them all back.
    */
   protected async settleAll(): Promise<boolean> {
+    this.closingDown = true;
     for (const [token, refs] of this.inFlight) for (const ref of refs) this.giveBack(token, ref);
     this.inFlight.clear();
     while (this.refunding.size > 0) await Promise.all(this.refunding);
