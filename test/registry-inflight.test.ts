@@ -16,7 +16,11 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { HOLD_AFTER_DEBIT_ENV } from '../src/registry/batcher.js';
+import { thisProcess } from '../src/registry/owners.js';
+import { SqliteStore } from '../src/registry/sqlite-panel.js';
+import { OUTCOME, VISIT } from '../src/registry/types.js';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { startServe, tokensOk, waitFor, type Served } from './support/serve.js';
@@ -47,6 +51,44 @@ async function paid(served: Served, token: string): Promise<number> {
   await response.arrayBuffer();
   return response.status;
 }
+
+describe('the journal of credits in flight, row by row', () => {
+  it('a refund gives a credit back once, however often it is tried; a settled credit is never given back; a dead owner\'s are', async () => {
+    const path = join(dir, 'rows.db');
+    const token = (await tokensOk(['create', '--registry', path, '--name', 'Filas', '--credits', '10'])).trim();
+    const store = new SqliteStore(path);
+    try {
+      const credits = () => store.get(token)!.credits;
+      const spent = store.visit('me', 1, [token, token, token], [VISIT.spend, VISIT.spend, VISIT.spend], [undefined, undefined, undefined]);
+      expect(spent.map((r) => r.outcome)).toEqual([OUTCOME.spent, OUTCOME.spent, OUTCOME.spent]);
+      expect(credits()).toBe(7);
+      // The same refund twice in one batch, and again in the next (a retry after a commit unseen).
+      const first = { batch: 1, idx: 0 };
+      expect(store.visit('me', 2, [token, token], [VISIT.refund, VISIT.refund], [first, first]).map((r) => r.outcome)).toEqual([OUTCOME.refunded, OUTCOME.unknown]);
+      expect(store.visit('me', 3, [token], [VISIT.refund], [first])[0]!.outcome).toBe(OUTCOME.unknown);
+      expect(credits()).toBe(8);
+      // Settled (its answer was written): a refund of it gives nothing, nor does a release.
+      store.visit('me', 4, [token], [VISIT.settle], [{ batch: 1, idx: 1 }]);
+      expect(store.visit('me', 5, [token], [VISIT.refund], [{ batch: 1, idx: 1 }])[0]!.outcome).toBe(OUTCOME.unknown);
+      expect(credits()).toBe(8);
+      // Another owner's row is not this one's to give back.
+      expect(store.visit('other', 6, [token], [VISIT.refund], [{ batch: 1, idx: 2 }])[0]!.outcome).toBe(OUTCOME.unknown);
+      // The owner of the last row in flight is a process that has ended: a sweep gives it back.
+      const ended = spawnSync(process.execPath, ['-e', '']).pid!;
+      store.register('me', { ...thisProcess(), pid: ended, started: '' });
+      expect(store.sweep('sweeper')).toBe(1);
+      expect(credits()).toBe(9);
+      expect(store.sweep('sweeper')).toBe(0);
+      // A live process is never taken for gone.
+      store.visit('alive', 7, [token], [VISIT.spend], [undefined]);
+      store.register('alive', thisProcess());
+      expect(store.sweep('sweeper')).toBe(0);
+      expect(credits()).toBe(8);
+    } finally {
+      store.close();
+    }
+  });
+});
 
 describe('SQLite: a server killed between a debit and its answer', () => {
   const sqliteCredits = (path: string) => {

@@ -41,6 +41,7 @@ let store: SqliteStore | undefined;
 /** How often the owners are looked at for processes gone (a few system calls, no write unless one is). */
 const SWEEP_EVERY_MS = 2000;
 let swept = 0;
+const me = thisProcess();
 
 /**
  * Gives back the credits in flight of server processes gone (killed, crashed) since the last
@@ -49,6 +50,7 @@ let swept = 0;
 function sweep(opened: SqliteStore): void {
   swept = performance.now();
   try {
+    opened.register(owner, me);
     const given = opened.sweep(owner);
     if (given > 0) process.stderr.write(`cpmx serve: process ${process.pid}: gave back ${given} credit(s) of answers a server process that is gone had in flight\n`);
   } catch {
@@ -68,7 +70,6 @@ function open(): SqliteStore {
   const opened = new SqliteStore(path, { busyTimeoutMs: 0 });
   store = opened;
   port.postMessage({ type: 'opened', ...opened.identity } satisfies ThreadReply);
-  opened.register(owner, thisProcess());
   sweep(opened);
   const problem = opened.problem();
   if (problem) throw new RegistryUnavailableError(problem.message);

@@ -252,9 +252,13 @@ export class SqliteVisits {
 
   // --- the journal of credits in flight (schema.ts) ---
 
-  /** Names this process in the registry, so that another can tell once it is gone. */
+  /**
+   * Names this process in the registry, so that another can tell once it is gone. Done again
+   * before each sweep: a process wrongly taken for gone (one another cannot see) is named
+   * again, so that its later credits in flight are not left without an owner.
+   */
   register(owner: string, identity: ProcessIdentity): void {
-    this.db.prepare('INSERT OR REPLACE INTO owners (id, host, pid, started) VALUES (?, ?, ?, ?)').run(owner, identity.host, identity.pid, identity.started);
+    this.db.prepare('INSERT OR IGNORE INTO owners (id, host, pid, started) VALUES (?, ?, ?, ?)').run(owner, identity.host, identity.pid, identity.started);
   }
 
   /** Gives back the credits of an owner's rows (one batch's, or all): their answers were not written, or may not have been. */
