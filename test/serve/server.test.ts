@@ -12,7 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, ERRORS } from '../../src/index.js';
 import { CLI, FIXTURE, buildInto, tempDir } from '../helpers.js';
 import { FORMAT_VERSION } from '../../src/core/format.js';
-import { outputMatches, startServer as startCpmx, type Started } from '../support/serve.js';
+import Database from 'better-sqlite3';
+import { outputMatches, startServer as startCpmx, waitFor, type Started } from '../support/serve.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -28,6 +29,16 @@ const run = promisify(execFile);
 
 async function tokens(args: string[]): Promise<string> {
   return (await run(process.execPath, [CLI, 'tokens', ...args], { encoding: 'utf8' })).stdout;
+}
+
+/** Credits spent whose answers the registry does not yet know were written. */
+function inFlight(registry: string): number {
+  const db = new Database(registry, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM inflight').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 async function project(registry: string, token: string) {
@@ -244,6 +255,10 @@ describe('tokens and credits', () => {
     const first = await startServer(['--registry', registry]);
     let seen = 0;
     for (let i = 0; i < 12; i++) if ((await fetch(`${first.url}/query/info_cp/09810?token=${token}`)).status === 200) seen++;
+    // Each answer written is settled in the registry just after (issue 37.10): a crash before
+    // that gives the answer away rather than risk charging for one never received. Killed once
+    // all twelve are settled, none may be lost.
+    await waitFor(() => inFlight(registry) === 0, 'the twelve answers to be settled');
     first.child.kill('SIGKILL');
     await first.exited;
     expect(await project(registry, token)).toMatchObject({ used: seen, credits: 50 - seen });
