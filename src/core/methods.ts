@@ -26,7 +26,7 @@ import {
   answerSearchCpAdvanced,
 } from './answers/catalog.js';
 import { TEST_ANSWERS as test } from './answers/test-mode.js';
-import type { Catalog } from './catalog.js';
+import type { CatalogReader } from './catalog-reader.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
 import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import type {
@@ -89,7 +89,7 @@ export function namedRequest(method: Method, values: Readonly<Partial<Record<Seg
 
 export interface RouterContext {
   /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
-  catalog: () => Catalog;
+  catalog: () => CatalogReader;
 }
 
 /** One method of the contract. `Q` is the request its checks make, `B` the body of its success. */

@@ -4,7 +4,7 @@
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
 import { fullRecords, simplifiedRecord } from './answers/catalog.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog } from './catalog-in-place.js';
 import { isPostalCode } from './checks.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import { ROWS, type RouterContext } from './methods.js';

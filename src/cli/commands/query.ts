@@ -1,5 +1,5 @@
 /** `cpmx query`: request paths answered exactly as the HTTP API answers them, one or a stream. */
-import { isSuccess, serverError, type Body } from '../../core/contract.js';
+import { isSuccess, serverError, type Body, type ServerErrorEnvelope } from '../../core/contract.js';
 import { parseRequestPath } from '../../core/request.js';
 import { MAX_URL_LENGTH } from '../../http/respond.js';
 import { answerer } from '../answer.js';
@@ -31,7 +31,12 @@ every line is answered. 2 on a usage error or when the catalog cannot be loaded.
     const answer = answerer(dataOption(values.data), tokenOption(values.token), false);
     const respond = (line: string): Body => answer(parseRequestPath(line));
     if (path !== undefined) {
-      const body = tooLong(path) ?? respond(path);
+      const refused = tooLong(path);
+      if (refused) {
+        print(refused);
+        return EXIT.failed;
+      }
+      const body = respond(path);
       print(body);
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
     }
@@ -42,8 +47,8 @@ every line is answered. 2 on a usage error or when the catalog cannot be loaded.
 });
 
 /** A path longer than the server serves gets the server's 414, here as there. */
-const TOO_LONG = serverError(414, `La URL excede ${MAX_URL_LENGTH} caracteres`) as unknown as Body;
-const tooLong = (path: string): Body | undefined => (path.length > MAX_URL_LENGTH ? TOO_LONG : undefined);
+const TOO_LONG = serverError(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
+const tooLong = (path: string): ServerErrorEnvelope | undefined => (path.length > MAX_URL_LENGTH ? TOO_LONG : undefined);
 
 /**
  * Answers each complete line as its chunk arrives, one write per chunk, in order. Linear in
