@@ -227,7 +227,7 @@ interface Cacheable {
 function serialize(answer: Answer, cacheable: Cacheable): string {
   const { raw } = cacheable;
   if (raw.method === 'info_cp' && raw.segment !== undefined) {
-    const json = infoCpJson(cacheable.cache.catalog as Catalog, raw.segment, raw.type !== undefined);
+    const json = infoCpJson(cacheable.cache.catalog as Catalog, raw.segment, raw.parameters.type !== undefined);
     if (json !== undefined) return json;
   }
   return JSON.stringify(answer.body);

@@ -25,7 +25,7 @@ import type {
   SearchCpAdvancedBody,
   SearchCpBody,
 } from '../core/contract.js';
-import { METHODS, checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
+import { checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
 import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
 import { LOCAL_TOKEN, lookupMethods, type Assert, type MatchesTable } from '../client/lookups.js';
@@ -162,7 +162,7 @@ export function createWebClient(options: WebClientOptions): WebClient {
     ...lookups,
     async prefetch(estado, call) {
       // Any token but the test one: the files are wanted whatever the client's token is.
-      await answer(rawRequest(estado === undefined ? 'get_estados' : 'get_municipio_por_estado', estado, 'prefetch'), call?.signal);
+      await answer(rawRequest({ method: estado === undefined ? 'get_estados' : 'get_municipio_por_estado', segment: estado, token: 'prefetch' }), call?.signal);
     },
     async manifest(call) {
       return (await abortable(files.tree(), call?.signal)).manifest;
