@@ -12,8 +12,7 @@ import { ArtifactError, decodeCatalog, readArtifact } from '../src/core/catalog.
 import { FORMAT_NAME, FORMAT_VERSION } from '../src/core/format.js';
 import { PAYLOAD_AT, SECTIONS, envelope, readPayload } from '../src/core/layout.js';
 import { crc32 } from '../src/core/crc32.js';
-import { answerInfoCp } from '../src/core/answers/catalog.js';
-import { infoCpJson } from '../src/core/answers/info-cp-json.js';
+import { answerInfoCp, infoCpJson } from '../src/core/answers/info-cp.js';
 import { FIXTURE, buildInto, realCatalogPath, tempDir } from './helpers.js';
 
 const dir = tempDir();

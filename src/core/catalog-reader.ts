@@ -58,6 +58,8 @@ export interface CatalogReader {
   settlementNamesOf(code: number): string[];
   /** A code's answer parts (see CodeEntry; shared). */
   codeEntry(code: number): CodeEntry;
+  /** `codeEntry(codeIndex(cp))`, or undefined when `cp` is not a code of the catalog (not 5 ASCII digits, or unknown). */
+  postalCodeEntry(cp: string): CodeEntry | undefined;
   /** Runs of consecutive code indices `[start, end, ...]` of a state, ascending. */
   codeRunsOfState(state: number): readonly number[];
   /** Municipality index of the code's first row. */

@@ -18,13 +18,13 @@ import {
   answerCpPorMunicipio,
   answerEstadoClave,
   answerEstados,
-  answerInfoCp,
   answerMunicipioClave,
   answerMunicipioClavePorClave,
   answerMunicipios,
   answerSearchCp,
   answerSearchCpAdvanced,
 } from './answers/catalog.js';
+import { answerInfoCp } from './answers/info-cp.js';
 import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { CatalogReader } from './catalog-reader.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';

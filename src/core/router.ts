@@ -3,8 +3,8 @@
  * token, parameters, lookup). What the answer costs is only named here (`credit`); the
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
-import { fullRecords, simplifiedRecord } from './answers/catalog.js';
-import type { Catalog } from './catalog-in-place.js';
+import { fullRecords, simplifiedRecord } from './answers/info-cp.js';
+import type { CatalogReader } from './catalog-reader.js';
 import { isPostalCode } from './checks.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import { ROWS, type RouterContext } from './methods.js';
@@ -60,7 +60,8 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
  * without a registry, which holds its loaded catalog): its most frequent call costs little more
  * than the answer itself.
  */
-export function infoCpBody(cp: string, simplified: boolean, catalog: Catalog): Body | undefined {
+export function infoCpBody(cp: string, simplified: boolean, catalog: CatalogReader): Body | undefined {
+  // answerInfoCp's lookup and builders, written out: this is the library's hottest call.
   const entry = catalog.postalCodeEntry(cp);
   if (entry !== undefined) return simplified ? simplifiedRecord(entry, cp) : fullRecords(entry, cp);
   return isPostalCode(cp) ? failure(105) : undefined;

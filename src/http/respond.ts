@@ -13,7 +13,7 @@ import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
 import { RegistryUnavailableError } from '../registry/errors.js';
 import type { ServedRegistry } from '../registry/types.js';
-import { infoCpJson } from '../core/answers/info-cp-json.js';
+import { infoCpJson } from '../core/answers/info-cp.js';
 import { AnswerCache } from './body-cache.js';
 import { catalogStatus } from './catalog-status.js';
 import { catalogTag, etagOf, matches } from './conditional.js';

@@ -241,6 +241,11 @@ export class TreeView implements CatalogReader {
     return entry;
   }
 
+  postalCodeEntry(cp: string): readonly string[] | undefined {
+    const code = this.codeIndex(cp);
+    return code < 0 ? undefined : this.codeEntry(code);
+  }
+
   settlementNamesOf(code: number): string[] {
     const settlements = this.entry(code)[0][3];
     const names: string[] = [];

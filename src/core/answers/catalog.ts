@@ -5,7 +5,6 @@
  * the router's.
  */
 import type { CatalogReader } from '../catalog-reader.js';
-import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type CodeEntry } from '../code-entry.js';
 import {
   success,
   type CitiesByStateCodeBody,
@@ -14,18 +13,12 @@ import {
   type ErrorCode,
   type EstadoClaveBody,
   type EstadosBody,
-  type InfoCpBody,
   type MunicipioClaveBody,
   type MunicipiosBody,
-  type PostalCodeRecord,
-  type SimplifiedPostalCodeRecord,
-  type SuccessEnvelope,
 } from '../contract.js';
 import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
 import type { MunicipalityRequest, SearchCpAdvancedRequest } from '../checked-requests.js';
 import { codesWithSettlement, codesWithSettlementKey, readColonia } from '../settlement-search.js';
-
-const PAIS = 'México';
 
 export const answerSearchCp = (catalog: CatalogReader, partial: string): CpListBody => success({ cp: catalog.codesStartingWith(partial) });
 
@@ -73,17 +66,6 @@ export function answerCitiesByStateCode(catalog: CatalogReader, clave: string): 
   return state < 0 ? 110 : success({ ciudad: catalog.citiesOf(state) });
 }
 
-/**
- * `info_cp`'s body for a code that passed its checks, or 105: by index, then entry, the two
- * reads the web client's tree view has too (the library's shortcut, router.infoCpBody, finds
- * the entry by the code's number instead).
- */
-export function answerInfoCp(catalog: CatalogReader, cp: string, simplified: boolean): InfoCpBody | ErrorCode {
-  const code = catalog.codeIndex(cp);
-  // Written so: the web module's size is at its budget, and this minifies smallest.
-  return code < 0 ? 105 : simplified ? simplifiedRecord(catalog.codeEntry(code), cp) : fullRecords(catalog.codeEntry(code), cp);
-}
-
 /** The municipalities a request names (all of that name, or the one in `estado`), or 110 / 115. */
 function matchMunicipalities(catalog: CatalogReader, request: MunicipalityRequest): readonly number[] | ErrorCode {
   let state = -1;
@@ -116,42 +98,4 @@ export function answerSearchCpAdvanced(catalog: CatalogReader, request: SearchCp
     return success({ cp: read === undefined ? found : codesWithSettlementKey(catalog, state, read, municipality, limit) });
   }
   return success({ cp: municipality < 0 ? catalog.codesOfState(state, limit) : catalog.codesOfMunicipalities([municipality], limit) });
-}
-
-/** `info_cp`'s full-mode body for code `cp`, from its entry. */
-export function fullRecords(entry: CodeEntry, cp: string): SuccessEnvelope<PostalCodeRecord>[] {
-  const n = entrySettlements(entry);
-  const municipio = entry[ENTRY_MUNICIPIO]!;
-  const estado = entry[ENTRY_ESTADO]!;
-  const ciudad = entry[ENTRY_CIUDAD]!;
-  const body = new Array<SuccessEnvelope<PostalCodeRecord>>(n);
-  for (let i = 0; i < n; i++) {
-    body[i] = {
-      error: false,
-      code_error: 0,
-      error_message: null,
-      response: { cp, asentamiento: entry[ENTRY_NAMES + i]!, tipo_asentamiento: entry[ENTRY_NAMES + n + i]!, municipio, estado, ciudad, pais: PAIS },
-    };
-  }
-  return body;
-}
-
-/** `info_cp`'s simplified body, fresh objects each time from the code's kept entry: a caller that changes its answer changes no other. */
-export function simplifiedRecord(entry: CodeEntry, cp: string): SuccessEnvelope<SimplifiedPostalCodeRecord> {
-  const n = entrySettlements(entry);
-  return {
-    error: false,
-    code_error: 0,
-    error_message: null,
-    response: {
-      cp,
-      // One settlement (most codes): a literal, allocated with the objects around it, not a slice.
-      asentamiento: n === 1 ? [entry[ENTRY_NAMES]!] : entry.slice(ENTRY_NAMES, ENTRY_NAMES + n),
-      tipo_asentamiento: entry[ENTRY_NAMES + n]!,
-      municipio: entry[ENTRY_MUNICIPIO]!,
-      estado: entry[ENTRY_ESTADO]!,
-      ciudad: entry[ENTRY_CIUDAD]!,
-      pais: PAIS,
-    },
-  };
 }
