@@ -140,13 +140,25 @@ const quotedEntries = new WeakMap<CatalogReader, (readonly string[] | undefined)
  * undefined when the catalog has no such code (105, which the router answers).
  */
 export function infoCpJson(catalog: CatalogReader, cp: string, simplified: boolean): string | undefined {
+  const text = infoCpText(catalog, cp, simplified);
+  return text === 105 ? undefined : text();
+}
+
+/**
+ * `info_cp`'s answer as text, for adapters that write bytes (the method table's `text`): the
+ * code looked up now (105 when the catalog lacks it), its JSON made only when called, which a
+ * server holding the bytes already never does.
+ */
+export function infoCpText(catalog: CatalogReader, cp: string, simplified: boolean): (() => string) | 105 {
   const entry = catalog.postalCodeEntry(cp);
-  if (entry === undefined) return undefined;
+  return entry === undefined ? 105 : () => jsonOf(catalog, entry, cp, simplified);
+}
+
+function jsonOf(catalog: CatalogReader, entry: CodeEntry, cp: string, simplified: boolean): string {
   let entries = quotedEntries.get(catalog);
   // Made at once, as the catalog's table by code number is: an array grown by far indices becomes a slow dictionary.
   if (!entries) quotedEntries.set(catalog, (entries = new Array<readonly string[] | undefined>(10 ** CODE_LENGTH)));
-  const number = postalCodeNumber(cp);
-  const quoted = (entries[number] ??= entry.map((text) => JSON.stringify(text)));
+  const quoted = (entries[postalCodeNumber(cp)] ??= entry.map((text) => JSON.stringify(text)));
   const n = entrySettlements(entry);
   // Digits need no escaping.
   const quotedCp = `"${cp}"`;
