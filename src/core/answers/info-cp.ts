@@ -86,8 +86,9 @@ function templateOf(build: (entry: CodeEntry, cp: string) => unknown, trim: numb
 }
 
 let simplifiedTemplate: Template | undefined;
-/** The full body is an array of records: the template is of one of them, without the array's brackets. */
-let fullTemplate: RecordTemplate | undefined;
+/** The full body is an array of records: the template is of one of them, without the array's brackets; and cut at each settlement's own slots. */
+let fullTemplate: Template | undefined;
+let recordTemplateCut: RecordTemplate | undefined;
 
 /** The value of `slot` for record `i` of an entry of `n` settlements whose strings are `quoted`. */
 function slotValue(slot: number, quoted: readonly string[], cp: string, i: number, n: number): string {
@@ -166,13 +167,18 @@ function jsonOf(catalog: CatalogReader, entry: CodeEntry, cp: string, simplified
     const names = n === 1 ? quoted[ENTRY_NAMES]! : quoted.slice(ENTRY_NAMES, ENTRY_NAMES + n).join(',');
     return fill((simplifiedTemplate ??= templateOf(simplifiedRecord, 0)), quoted, quotedCp, 0, n, names);
   }
+  const template = (fullTemplate ??= templateOf(fullRecords, 1));
+  // One settlement (most codes): one record, filled in one pass.
+  if (n === 1) return `[${fill(template, quoted, quotedCp, 0, 1)}]`;
   // The code's own values put in once; then each record puts in its settlement's name and type.
-  const { parts, slots } = (fullTemplate ??= recordTemplate(templateOf(fullRecords, 1)));
-  const pieces = parts.map((part) => fill(part, quoted, quotedCp, 0, n));
+  const { parts, slots } = (recordTemplateCut ??= recordTemplate(template));
+  const pieces = new Array<string>(parts.length);
+  for (let p = 0; p < parts.length; p++) pieces[p] = fill(parts[p]!, quoted, quotedCp, 0, n);
   let json = '[';
   for (let i = 0; i < n; i++) {
     json += i ? `,${pieces[0]}` : pieces[0];
-    for (let s = 0; s < slots.length; s++) json += slotValue(slots[s]!, quoted, quotedCp, i, n) + pieces[s + 1]!;
+    // A record's own slots are its settlement's name and type.
+    for (let s = 0; s < slots.length; s++) json += quoted[slots[s] === ENTRY_NAMES ? ENTRY_NAMES + i : ENTRY_NAMES + n + i] + pieces[s + 1]!;
   }
   return `${json}]`;
 }
