@@ -87,7 +87,12 @@ export function parameterValues(names: readonly Parameter[], read: (name: Parame
 
 /** A RawRequest from its parts by name, the parameters those of the method's row in the table. */
 export function rawRequest({ method, segment, token, parameters }: RequestFields): RawRequest {
-  return { method, segment, token, parameters: parameterValues(ROWS.get(method)?.parameters ?? [], (name) => parameters?.[name]) };
+  const names = ROWS.get(method)?.parameters;
+  if (!names?.length) return { method, segment, token, parameters: NO_PARAMETERS };
+  // parameterValues, written out: the typed lookups build every request here.
+  const values: Partial<Record<Parameter, string>> = {};
+  for (let at = 0; at < names.length; at++) values[names[at]!] = parameters?.[names[at]!];
+  return { method, segment, token, parameters: values };
 }
 
 /**
