@@ -42,6 +42,13 @@ export class ArtifactError extends Error {
   }
 }
 
+/**
+ * Whether `error` is an ArtifactError of any copy of this module: the library's HTTP side is a
+ * file of its own loaded at first use (dist/cpmx-http.js), with its own copy of the class, while
+ * its source is the library's.
+ */
+export const isArtifactError = (error: unknown): error is ArtifactError => error instanceof Error && error.name === 'ArtifactError';
+
 /** The official catalog's download page (format TXT, all states: CPdescargatxt.zip). */
 export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
 // Built by a call marked pure, so that a bundle which never uses it (cpmx/web) drops it and the URL:
@@ -560,8 +567,12 @@ function expectAscending(column: UintArray, what: string): void {
   for (let i = 1; i < column.length; i++) expect(column[i - 1]! <= column[i]!, what);
 }
 
-/** The payload checksum of each catalog decoded from a file's bytes (its envelope's CRC-32). */
-const checksums = new WeakMap<Catalog, number>();
+/**
+ * The payload checksum of a catalog decoded from a file's bytes (its envelope's CRC-32), kept on
+ * the catalog under a registered symbol rather than in this module: the library's HTTP side is a
+ * file of its own with its own copy of this module (scripts/bundle.mjs), and reads it too.
+ */
+const CHECKSUM = Symbol.for('cpmx.catalogChecksum');
 
 /**
  * The build id of a decoded catalog: its artifact's CRC-32 (over everything but the envelope,
@@ -569,7 +580,7 @@ const checksums = new WeakMap<Catalog, number>();
  * gets another; undefined for a catalog not decoded from bytes.
  */
 export function buildIdOf(catalog: Catalog): string | undefined {
-  const checksum = checksums.get(catalog);
+  const checksum = (catalog as unknown as Record<symbol, number | undefined>)[CHECKSUM];
   return checksum === undefined ? undefined : checksum.toString(16).padStart(8, '0');
 }
 
@@ -600,7 +611,7 @@ export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOp
   const file = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   try {
     const catalog = new Catalog(readPayload(file), path);
-    checksums.set(catalog, envelope.crc32);
+    Object.defineProperty(catalog, CHECKSUM, { value: envelope.crc32 });
     return catalog;
   } catch (error) {
     if (error instanceof ArtifactError) throw error;
