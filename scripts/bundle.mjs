@@ -129,7 +129,7 @@ const lazyOpenApi = (file) => lazyFile('src/http/openapi.js', file);
  * What only the embeddable handlers' requests need (the responder, the fetch and node:http
  * adapters) is a file of its own beside each Node library bundle, imported by
  * src/http/lazy-handlers.ts at a handler's first request: `import { createClient } from 'cpmx'`
- * parses none of it (test/startup-budget.test.ts holds the lookup path to a budget).
+ * parses none of it (test/embed/startup-budget.test.ts holds the lookup path to a budget).
  */
 const lazyHttp = (file) => lazyFile('src/http/http-side.js', file);
 

@@ -13,7 +13,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLI, root, tempDir } from './helpers.js';
+import { CLI, root, tempDir } from '../helpers.js';
 
 const dist = join(root, 'dist');
 const dir = tempDir();
