@@ -11,6 +11,13 @@ export class ArtifactError extends Error {
   }
 }
 
+/**
+ * Whether `error` is an ArtifactError of any copy of this module: the library's HTTP side is a
+ * file of its own loaded at first use (dist/cpmx-http.js), with its own copy of the class, while
+ * its source is the library's.
+ */
+export const isArtifactError = (error: unknown): error is ArtifactError => error instanceof Error && error.name === 'ArtifactError';
+
 /** The official catalog's download page (format TXT, all states: CPdescargatxt.zip). */
 export const CATALOG_URL = 'https://www.correosdemexico.gob.mx/SSLServicios/ConsultaCP/CodigoPostal_Exportar.aspx';
 // Built by a call marked pure, so that a bundle which never uses it (cpmx/web) drops it and the URL:

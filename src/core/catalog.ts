@@ -10,14 +10,18 @@ import { FORMAT_NAME, FORMAT_VERSION } from './format.js';
 import { openEnvelope, peekFormat, readPayload } from './layout.js';
 
 export { readArtifact } from './artifact-read.js';
-export { ArtifactError, CATALOG_URL, REBUILD } from './artifact-error.js';
+export { ArtifactError, CATALOG_URL, isArtifactError, REBUILD } from './artifact-error.js';
 export type { ArtifactSections } from './catalog-columns.js';
 export { Catalog } from './catalog-in-place.js';
 export type { CatalogReader } from './catalog-reader.js';
 export { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type CodeEntry } from './code-entry.js';
 
-/** The payload checksum of each catalog decoded from a file's bytes (its envelope's CRC-32). */
-const checksums = new WeakMap<Catalog, number>();
+/**
+ * The payload checksum of a catalog decoded from a file's bytes (its envelope's CRC-32), kept on
+ * the catalog under a registered symbol rather than in this module: the library's HTTP side is a
+ * file of its own with its own copy of this module (scripts/bundle.mjs), and reads it too.
+ */
+const CHECKSUM = Symbol.for('cpmx.catalogChecksum');
 
 /**
  * The build id of a decoded catalog: its artifact's CRC-32 (over everything but the envelope,
@@ -25,7 +29,7 @@ const checksums = new WeakMap<Catalog, number>();
  * gets another; undefined for a catalog not decoded from bytes.
  */
 export function buildIdOf(catalog: Catalog): string | undefined {
-  const checksum = checksums.get(catalog);
+  const checksum = Reflect.get(catalog, CHECKSUM) as number | undefined;
   return checksum === undefined ? undefined : checksum.toString(16).padStart(8, '0');
 }
 
@@ -56,7 +60,7 @@ export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOp
   const file = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   try {
     const catalog = new Catalog(readPayload(file), path);
-    checksums.set(catalog, envelope.crc32);
+    Object.defineProperty(catalog, CHECKSUM, { value: envelope.crc32 });
     return catalog;
   } catch (error) {
     if (error instanceof ArtifactError) throw error;

@@ -4,7 +4,7 @@
  * credits are decided here, once; the Node server (and any other transport) only carries
  * the bytes.
  */
-import { ArtifactError, type Catalog } from '../core/catalog.js';
+import { isArtifactError, type Catalog } from '../core/catalog.js';
 import { serverError } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { FORMAT_VERSION } from '../core/format.js';
@@ -104,7 +104,7 @@ export function createResponder(options: ResponderOptions): Responder {
       source.get();
       loadError = undefined;
     } catch (error) {
-      if (!(error instanceof ArtifactError)) throw error;
+      if (!isArtifactError(error)) throw error;
       loadError = error.message;
     }
   };
@@ -166,7 +166,7 @@ export function createResponder(options: ResponderOptions): Responder {
     try {
       answer = handle(raw, context, answerAsText);
     } catch (error) {
-      if (!(error instanceof ArtifactError)) throw error;
+      if (!isArtifactError(error)) throw error;
       loadError = error.message;
       return serverAnswer(catalogNotLoaded(error.message));
     }
