@@ -167,6 +167,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
   let bytes = 0;
   let records = 0;
   let valid = 0;
+  let unverifiable = 0;
   const invalidByCode = new Map<number, number>();
   let lastDraw = 0;
   const draw = (final = false) => {
@@ -204,6 +205,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     const write = async (outcome: RangeOutcome) => {
       records += outcome.records;
       valid += outcome.valid;
+      unverifiable += outcome.unverifiable;
       for (const [code, count] of Object.entries(outcome.byCode)) invalidByCode.set(Number(code), (invalidByCode.get(Number(code)) ?? 0) + count);
       await put(out, outcome.results);
       if (fixed && outcome.fixed) await put(fixed.stream, outcome.fixed);
@@ -275,7 +277,8 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       .map(([code, n]) => `${code}: ${n.toLocaleString('en-US')}`)
       .join(', ');
     process.stderr.write(
-      `${tty ? '\n' : ''}cpmx validate: ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'}, ${valid.toLocaleString('en-US')} valid, ` +
+      `${tty ? '\n' : ''}cpmx validate: ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'}, ${valid.toLocaleString('en-US')} valid` +
+        `${unverifiable ? ` (${unverifiable.toLocaleString('en-US')} with a city the catalog cannot check: 125)` : ''}, ` +
         `${(records - valid).toLocaleString('en-US')} invalid${byCode ? ` (${byCode})` : ''}; ${describe(input!)}; ` +
         `${seconds.toFixed(2)} s, ${Math.round(records / Math.max(seconds, 1e-9)).toLocaleString('en-US')} records/s\n`,
     );
