@@ -367,10 +367,10 @@ export class AddressReader {
 }
 
 /** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
-const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int\b|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt\b|lt\.|lte|lote|s\/n)/i;
+const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n)/iu;
 
-const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)\b/i;
-const LOT_IN_TEXT = /\b(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d/i;
+const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)(?![\p{L}\p{N}])/iu;
+const LOT_IN_TEXT = /(?<![\p{L}\p{N}])(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d/iu;
 
 /** The first piece after `street` that no role was given yet (the settlement's usual place). */
 function nextName(roles: readonly (string | undefined)[], street: number): number {
