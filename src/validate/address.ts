@@ -216,7 +216,15 @@ export class AddressValidator {
     if (asentamiento.trim() && (municipalities.length || state >= 0)) {
       const bySettlement = finder.settlementCodes(asentamiento, municipalities, state);
       if (bySettlement.length) return bySettlement.includes(index) ? failed : this.codeFromNames(failed, index, asentamiento, municipio, estado, bySettlement);
+      // The settlement and the state agree with the code: the municipality is the field at fault.
+      if (municipalities.length && state >= 0 && finder.settlementCodes(asentamiento, [], state).includes(index)) return failed;
     }
+    // The code agrees with two of the names given: the third is at fault.
+    let given = 0;
+    for (const value of [asentamiento, municipio, estado]) if (value.trim()) given++;
+    let wrong = 0;
+    for (const error of failed.errors) if (error.field === 'asentamiento' || error.field === 'municipio' || error.field === 'estado') wrong++;
+    if (given - wrong >= 2) return failed;
     if (municipalities.length && state >= 0 && !municipalities.includes(catalog.municipalityIndexOf(index))) {
       return this.codeFromNames(failed, index, asentamiento, municipio, estado, catalog.codesOfMunicipalities(municipalities, MAX_SUGGESTED_CODES + 1).map((c) => catalog.codeIndex(c)));
     }
