@@ -94,14 +94,15 @@ while it runs on a terminal.`,
     const token = tokenOption(values.token) ?? LOCAL_TOKEN;
     const addressColumn = values['address-column'];
     if (addressColumn !== undefined) {
-      const alone = ['fix', 'canonical', 'column', 'input-format', 'invalid-only', 'output'].filter((name) => values[name as keyof typeof values] !== undefined);
+      const alone = ['fix', 'canonical', 'column', 'input-format', 'invalid-only'].filter((name) => values[name as keyof typeof values] !== undefined);
       if (alone.length) throw new UsageError(`--address-column does not go with ${alone.map((name) => `--${name}`).join(', ')}`);
-      if (format !== 'ndjson') throw new UsageError('--address-column writes NDJSON results');
       if (!addressColumn.trim()) throw new UsageError('--address-column needs the name of the column that holds the addresses');
       const { runParse } = await import('../../validate/parse-run.js');
       return runParse({
         input,
         column: addressColumn,
+        output: values.output,
+        format,
         encoding,
         client: createClient({ token, dataPath: dataOption(values.data) }),
         results: 'validate',
