@@ -155,7 +155,7 @@ describe('cpmx validate', () => {
 
   it('gives every 130 its reason, next to the code', () => {
     const csv = cpmx(['-', '--invalid-only'], 'cp,colonia,municipio,estado,ciudad\n09810,Minerva,Iztapalapa,CDMX\n09810,"Minerva\n');
-    expect(csv.lines).toEqual([bad(2, [unreadable('expected 5 fields, found 4')]), bad(3, [unreadable('unterminated quote')])]);
+    expect(csv.lines).toEqual([bad(2, [unreadable('expected 5 fields, found 4')]), bad(3, [unreadable('unterminated quote opened on line 3; reading resumed on line 4')])]);
     const ndjson = cpmx(['-', '--invalid-only'], '{"cp":"09810","colonia":Minerva}\n["09810"]\n');
     expect(ndjson.lines).toEqual([bad(1, [unreadable('invalid JSON at column 25')]), bad(2, [unreadable('not a JSON object')])]);
     const long = cpmx(['-', '--invalid-only', '--max-record-bytes', '1024'], `cp,colonia\n09810,${'M'.repeat(2000)}\n09810,Minerva\n`);

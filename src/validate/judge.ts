@@ -47,7 +47,12 @@ export interface RangeOutcome {
   byCode: Record<number, number>;
   /** Valid records with a field the catalog cannot check (warning 125), counted apart. */
   unverifiable: number;
+  /** The first records a quote made unreadable, with where it opened and where reading resumed (for the summary). */
+  quotes: string[];
 }
+
+/** Records a quote made unreadable named in a range's outcome, at most (the summary names the first few). */
+export const QUOTES_NAMED = 3;
 
 /** The header of `--format csv` results. */
 export const CSV_RESULTS_HEADER = `line,valid,errors,reason,${FIELDS.map((field) => `suggested_${field}`).join(',')}\n`;
@@ -75,6 +80,7 @@ export class RangeJudge implements RecordVisitor {
   private valid = 0;
   private byCode: Record<number, number> = {};
   private unverifiable = 0;
+  private quotes: string[] = [];
   private readonly mapper;
   /** Which key fed each field of the NDJSON record at hand (for --fix). */
   private keys: Partial<Record<Field, string>> = {};
@@ -122,7 +128,9 @@ export class RangeJudge implements RecordVisitor {
       valid: this.valid,
       byCode: this.byCode,
       unverifiable: this.unverifiable,
+      quotes: this.quotes,
     };
+    this.quotes = [];
     this.fixed = '';
     this.objects = [];
     this.records = this.valid = this.unverifiable = 0;
@@ -202,6 +210,7 @@ export class RangeJudge implements RecordVisitor {
 
   unreadable(line: number, reason: string, start: number, end: number, next: number): void {
     if (reason === tooLong(this.plan.maxRecordBytes)) this.refuseTooLong(line);
+    if (this.quotes.length < QUOTES_NAMED && reason.includes('quote')) this.quotes.push(`line ${line}: ${reason}`);
     this.judged(line, unreadable(reason));
     if (!this.encodeFix) return;
     // Written back as it was: CSV records marked invalid, NDJSON lines unchanged (not objects).
