@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultJobs } from '../src/cli/commands/validate.js';
 import { buildInto, FIXTURE, tempDir } from './helpers.js';
 import { validate } from './validate-support.js';
 
@@ -112,5 +113,11 @@ describe('--fix against hostile rows', () => {
     expect(written[0]).toMatchObject({ cp: '01000', colonia: 'San Ángel', constructor: 'x', cpmx_status: 'fixed', cpmx_errors: [102] });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(written[1]).toMatchObject({ cp: '09810', cpmx_status: 'fixed', cpmx_errors: [101] });
+  });
+});
+
+describe('--jobs by default', () => {
+  it('is one thread below 4 cores (measured: a second thread on 2 cores was slower), one per core from 4', () => {
+    expect([1, 2, 3, 4, 8].map(defaultJobs)).toEqual([1, 1, 1, 4, 8]);
   });
 });

@@ -8,6 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { findMunicipalities, findState, settlementKey, splitSettlementType } from '../core/names.js';
+import { Remembered } from './remembered.js';
 
 export interface SettlementPlace {
   /** The code index. */
@@ -90,6 +91,8 @@ class PlaceCache<T> {
 export class PlaceFinder {
   private readonly places = new PlaceCache<SettlementPlace[]>();
   private readonly states = new Map<string, number>();
+  /** Settlement keys of texts as written (they repeat far more than they vary). */
+  private readonly keys = new Remembered(settlementKey);
 
   constructor(readonly catalog: Catalog) {}
 
@@ -125,7 +128,7 @@ export class PlaceFinder {
    * municipalities or the state named, else by the one municipality named; [] when the names
    * name no code. `limit` bounds the municipality's codes listed.
    */
-  codesNamed(settlement: string | null, municipalities: readonly number[], state: number, limit = MAX_CODES + 1): number[] {
+  codesNamed(settlement: string | null, municipalities: readonly number[], state: number, limit = MAX_CODES + 1): readonly number[] {
     if (settlement && (municipalities.length || state >= 0)) {
       const codes = this.settlementCodes(settlement, municipalities, state);
       if (codes.length) return codes;
@@ -135,34 +138,82 @@ export class PlaceFinder {
   }
 
   /** The code indices of a settlement (its key as written, else without its type) within the municipalities, else the state. */
-  settlementCodes(settlement: string, municipalities: readonly number[], state: number): number[] {
-    if (settlement.length > MAX_NAME_CHARS) return [];
+  settlementCodes(settlement: string, municipalities: readonly number[], state: number): readonly number[] {
+    if (settlement.length > MAX_NAME_CHARS) return NONE;
+    const whole = this.codesOfKey(this.keys.get(settlement), municipalities, state);
+    if (whole.length) return whole;
     const { name } = splitSettlementType(settlement);
-    for (const text of name && name !== settlement ? [settlement, name] : [settlement]) {
-      const places = this.placesOf(settlementKey(text), municipalities, state);
-      if (places.length) return [...new Set(places.map((place) => place.code))];
-    }
-    return [];
+    return name && name !== settlement ? this.codesOfKey(this.keys.get(name), municipalities, state) : whole;
   }
+
+  /** The codes (ascending, each once) of the settlements with key `key` within the municipalities (any, when empty) or the state (any, when -1). */
+  private codesOfKey(key: string, municipalities: readonly number[], state: number): readonly number[] {
+    const grouped = this.groupedOf(key);
+    if (!grouped) return NONE;
+    if (municipalities.length === 1) return grouped.byMunicipality.get(municipalities[0]!) ?? NONE;
+    if (municipalities.length === 0) return state < 0 ? grouped.all : (grouped.byState.get(state) ?? NONE);
+    const codes: number[] = [];
+    for (const municipality of municipalities) for (const code of grouped.byMunicipality.get(municipality) ?? NONE) codes.push(code);
+    return codes.sort((x, y) => x - y);
+  }
+
+  /**
+   * The codes of a settlement key grouped by municipality and by state, made at its first
+   * use: bounded by the catalog (only its keys are kept), so a common name (Centro, thousands
+   * of places) is never filtered again.
+   */
+  private groupedOf(key: string): GroupedCodes | undefined {
+    let grouped = this.grouped.get(key);
+    if (grouped === undefined) {
+      const places = indexOf(this.catalog).get(key);
+      if (!places) return undefined;
+      grouped = { all: [], byMunicipality: new Map(), byState: new Map() };
+      const catalog = this.catalog;
+      for (const { code } of places) {
+        // The index is in code order: a code listed twice (two settlements of one name) follows itself.
+        if (grouped.all.at(-1) === code) continue;
+        grouped.all.push(code);
+        const municipality = catalog.municipalityIndexOf(code);
+        const state = catalog.stateOfMunicipality(municipality);
+        const inMunicipality = grouped.byMunicipality.get(municipality);
+        if (inMunicipality) inMunicipality.push(code);
+        else grouped.byMunicipality.set(municipality, [code]);
+        const inState = grouped.byState.get(state);
+        if (inState) inState.push(code);
+        else grouped.byState.set(state, [code]);
+      }
+      this.grouped.set(key, grouped);
+    }
+    return grouped;
+  }
+
+  private readonly grouped = new Map<string, GroupedCodes>();
 
   /**
    * The codes a record's names name: its settlement within its municipality and state (or any
    * two of them), else its municipality in its state; [] unless two names agree. A name that
    * names nothing is set aside; a municipality of another state than the one written names none.
    */
-  codesOfRecord(asentamiento: string, municipio: string, estado: string): number[] {
+  codesOfRecord(asentamiento: string, municipio: string, estado: string): readonly number[] {
     const state = estado.trim() && estado.length <= MAX_NAME_CHARS ? this.state(estado) : -1;
     const municipalities = municipio.trim() && municipio.length <= MAX_NAME_CHARS ? this.municipalities(municipio, state) : NONE;
     // A municipality written beside a state it is not in: the two disagree, so neither names a place with the other.
-    if (municipalities.length === 0 && state >= 0 && municipio.trim()) return [];
+    if (municipalities.length === 0 && state >= 0 && municipio.trim()) return NONE;
     const settlement = asentamiento.trim() ? asentamiento : null;
     // One name alone names no code: two of them must agree.
-    if ((settlement ? 1 : 0) + (municipalities.length ? 1 : 0) + (state >= 0 ? 1 : 0) < 2) return [];
+    if ((settlement ? 1 : 0) + (municipalities.length ? 1 : 0) + (state >= 0 ? 1 : 0) < 2) return NONE;
     return this.codesNamed(settlement, municipalities, state);
   }
 }
 
 const NONE: readonly number[] = [];
+
+/** A settlement key's codes, ascending, all and by municipality and state. */
+interface GroupedCodes {
+  all: number[];
+  byMunicipality: Map<number, number[]>;
+  byState: Map<number, number[]>;
+}
 
 const finders = new WeakMap<Catalog, PlaceFinder>();
 

@@ -117,7 +117,7 @@ export class AddressReader {
   }
 
   /** The code indices that fit a line without a code: the rule of codes from names (parse/places), as validation uses it. */
-  codesOf(reading: Reading): number[] {
+  codesOf(reading: Reading): readonly number[] {
     return this.finder.codesNamed(reading.settlementName !== null ? reading.settlementText : null, reading.municipalities, reading.state);
   }
 

@@ -236,7 +236,7 @@ export class AddressValidator {
    * code suggested when they name one, their codes listed when they name a few; the names of
    * the code as written never suggested.
    */
-  private codeFromNames(failed: Failed, index: number, asentamiento: string, municipio: string, estado: string, named?: number[]): ValidationResult {
+  private codeFromNames(failed: Failed, index: number, asentamiento: string, municipio: string, estado: string, named?: readonly number[]): ValidationResult {
     const catalog = this.catalog;
     const codes = (named ?? this.finder.codesOfRecord(asentamiento, municipio, estado)).filter((code) => code !== index);
     const result: Failed = { valid: false, errors: failed.errors, suggestions: {} };
