@@ -215,7 +215,11 @@ export class AddressValidator {
     if (municipio.trim() && state >= 0 && municipalities.length === 0) return failed; // the names disagree with one another
     if (asentamiento.trim() && (municipalities.length || state >= 0)) {
       const bySettlement = finder.settlementCodes(asentamiento, municipalities, state);
-      if (bySettlement.length) return bySettlement.includes(index) ? failed : this.codeFromNames(failed, index, asentamiento, municipio, estado, bySettlement);
+      if (bySettlement.includes(index)) return failed;
+      // A common name across a whole state (Centro, in hundreds of codes) says little: judged by the rules below.
+      if (bySettlement.length && (municipalities.length || bySettlement.length <= MAX_SUGGESTED_CODES)) {
+        return this.codeFromNames(failed, index, asentamiento, municipio, estado, bySettlement);
+      }
       // The settlement and the state agree with the code: the municipality is the field at fault.
       if (municipalities.length && state >= 0 && finder.settlementCodes(asentamiento, [], state).includes(index)) return failed;
     }
