@@ -195,7 +195,8 @@ export class AddressValidator {
     return (this.finderCache ??= placeFinderOf(catalogOf(this.client)));
   }
 
-  private get catalog(): Catalog {
+  /** The catalog this validator's client answers from: the one door by which validation and the one-line parser read names. */
+  get catalog(): Catalog {
     return this.finder.catalog;
   }
 

@@ -6,7 +6,7 @@
  * settlement, municipality and state point to (or the codes, when several do), by the rule
  * validation uses for a record without a code (parse/places).
  */
-import { catalogOf, type CpmxClient } from '../client/client.js';
+import type { CpmxClient } from '../client/client.js';
 import { MAX_CODES } from '../parse/places.js';
 import { AddressReader, type Reading } from '../parse/reader.js';
 import { VALIDATION_ERRORS, validatorFor, type AddressValidator, type ValidationError } from './address.js';
@@ -69,13 +69,13 @@ export class LineJudge {
   private readonly validator: AddressValidator;
   private readerCache: AddressReader | undefined;
 
-  constructor(private readonly client: CpmxClient) {
+  constructor(client: CpmxClient) {
     this.validator = validatorFor(client);
   }
 
-  /** The parser, on the catalog read by the one door to a client's catalog (made at the first line). */
+  /** The parser, on the catalog the validator reads (one door to the client's catalog; made at the first line). */
   private get reader(): AddressReader {
-    return (this.readerCache ??= new AddressReader(catalogOf(this.client)));
+    return (this.readerCache ??= new AddressReader(this.validator.catalog));
   }
 
   parse(text: unknown): ParsedAddress {
