@@ -60,3 +60,16 @@ describe('a written code after a word', () => {
     expect(codesLost(client, lines)).toEqual([]);
   });
 });
+
+describe('hostile lines', () => {
+  it('answer with a code or a reason, never throw: many five-digit groups, only accented words, bidi and zero-width marks, the longest line', () => {
+    const many = Array.from({ length: 150 }, (_, i) => String(10000 + i * 7)).join(' ');
+    expect(parseAddress(client, many).errors).toBeDefined();
+    expect(parseAddress(client, `${'León '.repeat(200)}37000`.slice(-1024)).cp).toBe('37000');
+    expect(parseAddress(client, 'Ñuñoa Piñón Güemez Mazatlán').cp).toBeNull();
+    expect(parseAddress(client, 'Col. Centro, \u202eLeón\u202c 37000').cp).toBe('37000');
+    expect(parseAddress(client, 'Col. Centro, León\u200b 37000').cp).toBe('37000');
+    expect(parseAddress(client, `${'x'.repeat(1025)} 37000`).errors[0]).toMatchObject({ code_error: 130 });
+    expect(parseAddress(client, 'Col. Centro\u0000 37000').errors[0]).toMatchObject({ code_error: 130, reason: 'binary data, not text' });
+  });
+});
