@@ -5,7 +5,7 @@
  * some with the settlement misspelt; right records written with everyday forms; one-line
  * addresses with an accented word right before the code. `measurePipeline` judges them with
  * the validator and `--fix`'s rule and counts what the issue's "Done when" counts. Used by
- * test/validate-pipeline.test.ts and by scripts/measure-pipeline.ts (which also times it).
+ * test/validate/validate-pipeline.test.ts and by scripts/measure-pipeline.ts (which also times it).
  */
 // The bench's seeded generator (mulberry32): the same cases for a seed on every machine.
 import { random as seeded } from '../../bench/workload.js';
