@@ -15,6 +15,8 @@ import { parseArgs } from 'node:util';
 import { findCatalog } from '../build/build.js';
 import { writeFileAtomic } from '../build/write.js';
 import { packageRoot } from '../src/package-root.js';
+import { dataPaths } from './contestants/types.js';
+import { inferredCodesBench } from './inferred-codes.js';
 import { measure } from './measure.js';
 import { publishReport } from './report/publish.js';
 import type { Results } from './results.js';
@@ -60,16 +62,19 @@ async function main(): Promise<void> {
   };
   const location = findCatalog(options.catalog);
   if (!location) throw new Error('no catalog found: pass --catalog FILE or set CPMX_CATALOG');
+  const work = resolve(options.work ?? join(here, 'work'));
   const results = await measure({
     ...settings,
     catalog: location.path,
-    work: resolve(options.work ?? join(here, 'work')),
+    work,
     http: !options['no-http'],
     validate: !options['no-validate'],
     browser: !options['no-browser'],
     log,
   });
-  const json = `${JSON.stringify(results, null, 2)}\n`;
+  log('inferred codes: records without a code, their code found from their names, one core ...');
+  const inferredCodes = await inferredCodesBench({ artifact: dataPaths(work).artifact, taskTimeMs: settings.taskTimeMs });
+  const json = `${JSON.stringify({ ...results, inferredCodes }, null, 2)}\n`;
   if (write) {
     writeFileAtomic(join(out, 'results.json'), Buffer.from(json));
     log(`wrote ${join(out, 'results.json')}`);
