@@ -18,6 +18,8 @@ import {
   type EstadosBody,
   type InfoCpBody,
   type InfoCpFullBody,
+  type InfoCpGeocodingBody,
+  type InfoCpGeocodingReverseBody,
   type InfoCpSimplifiedBody,
   type MunicipioClavePorClaveEstadoBody,
   type MunicipioClavePorEstadoBody,
@@ -108,6 +110,10 @@ export interface CpmxClient {
   getMunicipioClavePorClaveEstado(clave: string | number): MunicipioClavePorClaveEstadoBody;
   /** A state's city names, by city key; the state named by its key. */
   getCitiesByStateCode(clave: string | number): CitiesByStateCodeBody;
+  /** A point inside the code's area, with its place (geodata: `cpmx build --geo`; without it, 113). */
+  infoCpGeocoding(cp: string, options?: InfoCpOptions): InfoCpGeocodingBody;
+  /** The code whose area holds the point (decimal degrees), with its place; 119 to 122 say why none does. */
+  infoCpGeocodingReverse(lat: number | string, lng: number | string): InfoCpGeocodingReverseBody;
   /** The credits left to the client's token in its registry; `null` without a registry or in test mode. Costs none. */
   consultasDisponibles(): ConsultasDisponiblesBody;
   /** Answers a request path exactly as the HTTP API would, with the HTTP status; a path without a token uses the client's. */
@@ -136,7 +142,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const dataPath = source.path;
   const { registry } = options;
   const token = options.token || (registry ? undefined : LOCAL_TOKEN);
-  const context: RouterContext = { catalog: source.get };
+  const context: RouterContext = { catalog: source.get, geo: source.geo && (() => source.geo!(source.get())) };
   const loaded = token && token !== TEST_TOKEN ? source.get() : undefined;
 
   const answer = (raw: RawRequest | undefined): Answer => {

@@ -39,7 +39,7 @@ function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | unde
   const optionsAt = parameters.some((parameter) => !required.includes(parameter)) ? first + required.length : ABSENT;
   const extraAt = first + required.length + (optionsAt === ABSENT ? 0 : 1);
   const from = (parameter: Parameter) => (!parameters.includes(parameter) ? ABSENT : required.includes(parameter) ? first + required.indexOf(parameter) : IN_OPTIONS);
-  const [type, estado, municipio, colonia, limit] = (['type', 'estado', 'municipio', 'colonia', 'limit'] as const).map(from) as [number, number, number, number, number];
+  const [type, estado, municipio, colonia, limit, lat, lng] = (['type', 'estado', 'municipio', 'colonia', 'limit', 'lat', 'lng'] as const).map(from) as [number, number, number, number, number, number, number];
   // The shapes of most rows, each as direct as a method written by hand: nothing, the segment, the segment and options.
   if (!required.length && first) {
     if (optionsAt === ABSENT) return (a, b) => ask(rawRequest(method, text(a), token), b as E | undefined);
@@ -47,7 +47,7 @@ function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | unde
     const take = (at: number, value: unknown) => (at === ABSENT ? undefined : optionalText(value));
     return (a, b, c) => {
       const o = b as Options;
-      return ask(rawRequest(method, text(a), token, take(type, o?.type), take(estado, o?.estado), take(municipio, o?.municipio), take(colonia, o?.colonia), take(limit, o?.limit)), c as E | undefined);
+      return ask(rawRequest(method, text(a), token, take(type, o?.type), take(estado, o?.estado), take(municipio, o?.municipio), take(colonia, o?.colonia), take(limit, o?.limit), take(lat, o?.lat), take(lng, o?.lng)), c as E | undefined);
     };
   }
   if (!parameters.length) return (a) => ask(rawRequest(method, undefined, token), a as E | undefined);
@@ -63,6 +63,8 @@ function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | unde
         read(municipio, 'municipio', options, a, b, c, d),
         read(colonia, 'colonia', options, a, b, c, d),
         read(limit, 'limit', options, a, b, c, d),
+        read(lat, 'lat', options, a, b, c, d),
+        read(lng, 'lng', options, a, b, c, d),
       ),
       argument(extraAt, a, b, c, d) as E | undefined,
     );

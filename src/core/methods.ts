@@ -29,8 +29,12 @@ import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { Catalog } from './catalog.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
 import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
+import { answerGeocoding, answerGeocodingReverse, checkCoordinates, geoOf, TEST_GEO } from '../geo/answers.js';
+import type { GeoIndex } from '../geo/geo-index.js';
 import type {
   ColoniaPorCpRequest,
+  GeocodingRequest,
+  GeocodingReverseRequest,
   InfoCpRequest,
   MunicipalityRequest,
   PlainRequest,
@@ -43,7 +47,7 @@ import type {
 /** What a method's path segment holds, named as the contract names it. */
 export type SegmentKind = 'cp' | 'partial' | 'estado' | 'municipio' | 'clave';
 /** The query parameters the contract reads (besides `token`), in the order they are checked. */
-export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type';
+export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type' | 'lat' | 'lng';
 
 /**
  * A request as received: every field of every method in one shape, so that the router's
@@ -60,6 +64,8 @@ export interface RawRequest {
   municipio: string | undefined;
   colonia: string | undefined;
   limit: string | undefined;
+  lat: string | undefined;
+  lng: string | undefined;
 }
 
 /** A RawRequest, always built in the same shape. */
@@ -72,8 +78,10 @@ export function rawRequest(
   municipio: string | undefined = undefined,
   colonia: string | undefined = undefined,
   limit: string | undefined = undefined,
+  lat: string | undefined = undefined,
+  lng: string | undefined = undefined,
 ): RawRequest {
-  return { method, segment, token, type, estado, municipio, colonia, limit };
+  return { method, segment, token, type, estado, municipio, colonia, limit, lat, lng };
 }
 
 /**
@@ -84,12 +92,14 @@ export function rawRequest(
 export function namedRequest(method: Method, values: Readonly<Partial<Record<SegmentKind | Parameter, string>>>, token: string | undefined): RawRequest {
   const { segment, parameters } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[] };
   const parameter = (name: Parameter) => (parameters.includes(name) && name !== segment ? values[name] : undefined);
-  return rawRequest(method, segment ? values[segment] : undefined, token, parameter('type'), parameter('estado'), parameter('municipio'), parameter('colonia'), parameter('limit'));
+  return rawRequest(method, segment ? values[segment] : undefined, token, parameter('type'), parameter('estado'), parameter('municipio'), parameter('colonia'), parameter('limit'), parameter('lat'), parameter('lng'));
 }
 
 export interface RouterContext {
   /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
   catalog: () => Catalog;
+  /** The geodata beside the catalog, loaded on first need; a string says why there is none (113). Absent: none. */
+  geo?: (() => GeoIndex | string) | undefined;
 }
 
 /** One method of the contract. `Q` is the request its checks make, `B` the body of its success. */
@@ -111,7 +121,7 @@ export interface MethodRow<Q, B extends Body, C extends string | undefined = str
   /** The contract's parameter checks (101, 102, 104, 109, 112, 114, 116, 117) in its order: the narrowed request, or the error. */
   readonly check: (raw: RawRequest, token: string) => Q | ErrorCode;
   /** The answer with a real token: the body, or a lookup error (105, 110, 115). */
-  readonly answer: (request: Q, context: RouterContext) => B | ErrorCode;
+  readonly answer: (request: Q, context: RouterContext) => B | ErrorCode | ErrorEnvelope;
   /** The answer in test mode (token `pruebas`): fictitious data in the same shape, no catalog. */
   readonly testMode: (request: Q) => B;
 }
@@ -307,6 +317,30 @@ export const METHODS = {
     answer: (request, { catalog }) => answerCitiesByStateCode(catalog(), request.clave),
     testMode: test.cities,
   }),
+  info_cp_geocoding: row({
+    segment: 'cp',
+    parameters: ['type'],
+    client: 'infoCpGeocoding',
+    credit: 'spend',
+    check(raw, token): GeocodingRequest | ErrorCode {
+      const error = checkCode(raw.segment, 5);
+      if (error) return error;
+      const type = raw.type || undefined;
+      if (type !== undefined && type !== 'simplified') return 112;
+      return { method: 'info_cp_geocoding', token, cp: raw.segment! };
+    },
+    answer: (request, context) => answerGeocoding(context.catalog(), geoOf(context), request.cp),
+    testMode: (request) => TEST_GEO.geocoding(request.cp),
+  }),
+  info_cp_geocoding_reverse: row({
+    parameters: ['lat', 'lng'],
+    required: ['lat', 'lng'],
+    client: 'infoCpGeocodingReverse',
+    credit: 'spend',
+    check: (raw, token): GeocodingReverseRequest | ErrorCode => checkCoordinates(raw.lat, raw.lng, token),
+    answer: (request, context) => answerGeocodingReverse(context.catalog(), geoOf(context), request.lat, request.lng),
+    testMode: (request) => TEST_GEO.reverse(request.lat, request.lng),
+  }),
   'cuenta/consultas_disponibles': row({
     parameters: [],
     client: 'consultasDisponibles',
@@ -326,10 +360,8 @@ export type BodyOf<M extends Method> = (Rows[M] extends MethodRow<infer _Q, infe
 /** The typed client's method name of each method that has one. */
 export type ClientName = Exclude<{ [M in Method]: Rows[M]['client'] }[Method], undefined>;
 
-/** COPOMEX methods whose data (coordinates, INEGI localities, streets) the postal catalog does not hold: 113. */
+/** COPOMEX methods whose data (INEGI localities, streets) the postal catalog does not hold: 113. */
 export const UNAVAILABLE_METHODS = [
-  'info_cp_geocoding',
-  'info_cp_geocoding_reverse',
   'get_localidad_por_estado_municipio',
   'get_localidad_por_clave_estado_municipio',
   'info_localidad',

@@ -97,6 +97,8 @@ export function parseRequestPath(path: string): RawRequest | undefined {
   let municipio: string | undefined;
   let colonia: string | undefined;
   let limit: string | undefined;
+  let lat: string | undefined;
+  let lng: string | undefined;
   for (let from = mark + 1; from < end; ) {
     let amp = path.indexOf('&', from);
     if (amp < 0 || amp > end) amp = end;
@@ -123,10 +125,16 @@ export function parseRequestPath(path: string): RawRequest | undefined {
       case 'limit':
         limit ??= value();
         break;
+      case 'lat':
+        lat ??= value();
+        break;
+      case 'lng':
+        lng ??= value();
+        break;
     }
     from = amp + 1;
   }
-  return rawRequest(method, segment, token || undefined, type || undefined, estado || undefined, municipio || undefined, colonia || undefined, limit || undefined);
+  return rawRequest(method, segment, token || undefined, type || undefined, estado || undefined, municipio || undefined, colonia || undefined, limit || undefined, lat || undefined, lng || undefined);
 }
 
 /**

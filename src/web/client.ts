@@ -24,6 +24,8 @@ import type {
   MunicipiosBody,
   SearchCpAdvancedBody,
   SearchCpBody,
+  InfoCpGeocodingBody,
+  InfoCpGeocodingReverseBody,
 } from '../core/contract.js';
 import { METHODS, checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
@@ -66,6 +68,10 @@ export interface WebClient {
   getMunicipioClavePorEstado(estado: string, call?: CallOptions): Promise<MunicipioClavePorEstadoBody>;
   getMunicipioClavePorClaveEstado(clave: string | number, call?: CallOptions): Promise<MunicipioClavePorClaveEstadoBody>;
   getCitiesByStateCode(clave: string | number, call?: CallOptions): Promise<CitiesByStateCodeBody>;
+  /** The code's point, when the tree was exported with its geodata (`cpmx export web` of an artifact built with --geo); else 113. */
+  infoCpGeocoding(cp: string, options?: { type?: 'simplified' | undefined }, call?: CallOptions): Promise<InfoCpGeocodingBody>;
+  /** Not answered in the browser (113): reverse geocoding needs the polygons, which a tree does not carry. */
+  infoCpGeocodingReverse(lat: number | string, lng: number | string, call?: CallOptions): Promise<InfoCpGeocodingReverseBody>;
   /** Always `null` credits: a static tree counts none. */
   consultasDisponibles(call?: CallOptions): Promise<ConsultasDisponiblesBody>;
   /** Fetches what a form's first paint needs: the state list, and a state's municipalities when one is named (by name or key). */

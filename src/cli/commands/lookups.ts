@@ -48,8 +48,8 @@ function lookupCommand(method: Method): Command {
     lookup: true,
     options: {
       ...(parameters as Record<string, OptionSpec>),
-      // The API ignores `type` outside info_cp; so does the command line.
-      type: method === 'info_cp' ? PARAMETER_OPTIONS.type : { ...PARAMETER_OPTIONS.type, help: 'ignored, as the API ignores type here' },
+      // The API ignores `type` where a method does not read it; so does the command line.
+      type: spec.parameters.includes('type') ? PARAMETER_OPTIONS.type : { ...PARAMETER_OPTIONS.type, help: 'ignored, as the API ignores type here' },
       token: { type: 'string', value: 'T', help: TOKEN_HELP },
       data: { type: 'string', value: 'FILE', help: DATA_HELP },
       ...HELP_OPTION,
@@ -62,7 +62,18 @@ function lookupCommand(method: Method): Command {
       const answer = answerer(dataOption(values.data), tokenOption(values.token), method !== 'cuenta/consultas_disponibles');
       const option = (name: string) => (values as Record<string, string | undefined>)[name] || undefined;
       const body = answer(
-        rawRequest(method, value, undefined, method === 'info_cp' ? option('type') : undefined, option('estado'), option('municipio'), option('colonia'), option('limit')),
+        rawRequest(
+          method,
+          value,
+          undefined,
+          spec.parameters.includes('type') ? option('type') : undefined,
+          option('estado'),
+          option('municipio'),
+          option('colonia'),
+          option('limit'),
+          option('lat'),
+          option('lng'),
+        ),
       );
       print(body);
       afterLookup(method, value, body, answer, tokenOption(values.token));
