@@ -26,11 +26,11 @@ export const ERRORS = {
   116: ['La clave del estado es inválida', 400],
   117: ['El límite es inválido', 400],
   // Geodata (cpmx build --geo): cpmx's own codes, as COPOMEX publishes none for these cases.
-  118: ['El cp no tiene área en los datos geográficos', 404],
-  119: ['La coordenada está en el mar', 404],
-  120: ['La coordenada está fuera de México', 404],
-  121: ['La coordenada está en un estado sin polígonos cargados', 404],
-  122: ['La coordenada no está en el área de ningún cp', 404],
+  118: ['El cp no tiene área', 404],
+  119: ['El punto está en el mar', 404],
+  120: ['El punto está fuera de México', 404],
+  121: ['El punto está en un estado sin polígonos', 404],
+  122: ['El punto no está en el área de ningún cp', 404],
   123: ['No se recibió lat o lng', 400],
   124: ['lat o lng no es un número', 400],
   125: ['lat o lng está fuera de rango', 400],
@@ -150,6 +150,9 @@ export function success<R>(response: R): SuccessEnvelope<R> {
 export function failure(code: ErrorCode): ErrorEnvelope {
   return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
 }
+
+/** The errors whose message may go on after a colon with a detail: what to build (113), which states are loaded (121). */
+export const DETAILED_ERRORS: readonly ErrorCode[] = [113, 121];
 
 /** An error of the table whose message says more than the table's (113 naming what to build). */
 export function failureSaying(code: ErrorCode, detail: string): ErrorEnvelope {

@@ -199,7 +199,7 @@ point well inside), with the code's settlements, municipality and state, the are
 bounding box and size. The answer is at the code's level (precision "cp"): calle and numero are
 not geocoded offline and answer null. Needs the geodata built beside the artifact (cpmx build
 --geo); without it, error 113. A code with no area answers 118.`,
-    example: { cp: '06060' },
+    example: { cp: '09810' },
     response: {
       type: 'object',
       properties: {
@@ -236,7 +236,7 @@ not geocoded offline and answer null. Needs the geodata built beside the artifac
 settlements, municipality and state as simplified info_cp gives them. A point in no code's area
 answers why: at sea (119), abroad (120), in a state whose polygons were not given (121), or
 between areas (122). Needs the geodata built beside the artifact (cpmx build --geo); without it, error 113.`,
-    example: { lat: '19.43263', lng: '-99.13321' },
+    example: { lat: '19.35336', lng: '-99.11388' },
     response: {
       type: 'object',
       properties: { ...INFO_CP_SCHEMAS.simplified.properties, lat: { type: 'number' }, lng: { type: 'number' } },

@@ -29,7 +29,7 @@ import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { Catalog } from './catalog.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
 import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { answerGeocoding, answerGeocodingReverse, checkCoordinates, geoOf, TEST_GEO } from '../geo/answers.js';
+import { answerGeocoding, answerGeocodingReverse, checkCoordinates, type CodeGeo } from '../geo/answers.js';
 import type { GeoIndex } from '../geo/geo-index.js';
 import type {
   ColoniaPorCpRequest,
@@ -99,7 +99,7 @@ export interface RouterContext {
   /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
   catalog: () => Catalog;
   /** The geodata beside the catalog, loaded on first need; a string says why there is none (113). Absent: none. */
-  geo?: (() => GeoIndex | string) | undefined;
+  geo?: (() => GeoIndex | CodeGeo | string) | undefined;
 }
 
 /** One method of the contract. `Q` is the request its checks make, `B` the body of its success. */
@@ -172,6 +172,9 @@ function checkSearchCpAdvanced(raw: RawRequest, token: string): SearchCpAdvanced
   return { method: 'search_cp_advanced', token, estado: raw.segment!, municipio, colonia: raw.colonia || undefined, limit };
 }
 
+/** A code (101, 102, 104), then `type`: absent or `simplified` (112). */
+const checkCodeAndType = (raw: RawRequest): ErrorCode | undefined => checkCode(raw.segment, 5) ?? (raw.type && raw.type !== 'simplified' ? 112 : undefined);
+
 const plain =
   <M extends PlainRequest['method']>(method: M) =>
   (_raw: RawRequest, token: string): PlainRequest => ({ method, token });
@@ -193,13 +196,7 @@ export const METHODS = {
     parameters: ['type'],
     client: 'infoCp',
     credit: 'spend',
-    check(raw, token): InfoCpRequest | ErrorCode {
-      const error = checkCode(raw.segment, 5);
-      if (error) return error;
-      const type = raw.type || undefined;
-      if (type !== undefined && type !== 'simplified') return 112;
-      return { method: 'info_cp', token, cp: raw.segment!, simplified: type !== undefined };
-    },
+    check: (raw, token): InfoCpRequest | ErrorCode => checkCodeAndType(raw) ?? { method: 'info_cp', token, cp: raw.segment!, simplified: !!raw.type },
     answer: (request, { catalog }) => answerInfoCp(catalog(), request.cp, request.simplified),
     testMode: (request) => test.infoCp(request.cp, request.simplified),
   }),
@@ -322,15 +319,9 @@ export const METHODS = {
     parameters: ['type'],
     client: 'infoCpGeocoding',
     credit: 'spend',
-    check(raw, token): GeocodingRequest | ErrorCode {
-      const error = checkCode(raw.segment, 5);
-      if (error) return error;
-      const type = raw.type || undefined;
-      if (type !== undefined && type !== 'simplified') return 112;
-      return { method: 'info_cp_geocoding', token, cp: raw.segment! };
-    },
-    answer: (request, context) => answerGeocoding(context.catalog(), geoOf(context), request.cp),
-    testMode: (request) => TEST_GEO.geocoding(request.cp),
+    check: (raw, token): GeocodingRequest | ErrorCode => checkCodeAndType(raw) ?? { method: 'info_cp_geocoding', token, cp: raw.segment! },
+    answer: (request, context) => answerGeocoding(context, request.cp),
+    testMode: (request) => test.geocoding(request.cp),
   }),
   info_cp_geocoding_reverse: row({
     parameters: ['lat', 'lng'],
@@ -338,8 +329,8 @@ export const METHODS = {
     client: 'infoCpGeocodingReverse',
     credit: 'spend',
     check: (raw, token): GeocodingReverseRequest | ErrorCode => checkCoordinates(raw.lat, raw.lng, token),
-    answer: (request, context) => answerGeocodingReverse(context.catalog(), geoOf(context), request.lat, request.lng),
-    testMode: (request) => TEST_GEO.reverse(request.lat, request.lng),
+    answer: (request, context) => answerGeocodingReverse(context, request.lat, request.lng),
+    testMode: (request) => test.reverse(request.lat, request.lng),
   }),
   'cuenta/consultas_disponibles': row({
     parameters: [],

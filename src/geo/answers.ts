@@ -4,7 +4,8 @@
  * area), the code whose area holds a point (119 to 122 saying why none does), and 113 naming
  * what to build when there is no geodata. No I/O: the adapters hand the geodata in.
  */
-import { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type Catalog } from '../core/catalog.js';
+import { simplifiedRecord } from '../core/answers/catalog.js';
+import type { Catalog } from '../core/catalog.js';
 import type { GeocodingReverseRequest } from '../core/checked-requests.js';
 import {
   failureSaying,
@@ -15,13 +16,30 @@ import {
   type InfoCpGeocodingReverseBody,
   type SimplifiedPostalCodeRecord,
 } from '../core/contract.js';
+import type { ShardGeo } from '../web/format.js';
 import type { GeoIndex, Outside } from './geo-index.js';
 
 /** Why an artifact has no geodata: what 113 says. */
 export const NO_GEODATA = 'este artefacto no tiene datos geográficos; constrúyalo con `cpmx build --geo FILE...` (los polígonos de Correos de México, GeoJSON por estado)';
 
-/** The context's geodata, or why there is none. */
-export const geoOf = (context: { geo?: (() => GeoIndex | string) | undefined }): GeoIndex | string => (context.geo ? context.geo() : NO_GEODATA);
+/** What the forward answer reads of a code's geodata: the geodata file's index, or a web tree's shard. */
+export type CodeGeo = Pick<GeoIndex, 'slotOf' | 'point' | 'centroid' | 'bbox' | 'area'>;
+
+/** Where the answers find the catalog and the geodata (the router's context). */
+interface GeoContext {
+  catalog: () => Catalog;
+  /** The geodata, or why there is none ('' for a web tree exported without it). */
+  geo?: (() => GeoIndex | CodeGeo | string) | undefined;
+}
+
+/** The context's geodata, or 113 saying why there is none. */
+function geoOf(context: GeoContext): GeoIndex | CodeGeo | ErrorEnvelope {
+  const geo = context.geo ? context.geo() : NO_GEODATA;
+  return typeof geo === 'string' ? failureSaying(113, geo || `${NO_GEODATA} (y exporte el árbol web de nuevo)`) : geo;
+}
+
+/** Why a web tree answers no reverse geocoding: 113's detail. */
+const NO_REVERSE_IN_TREE = 'un árbol web lleva el punto de cada cp, no sus polígonos: la geocodificación inversa necesita el servidor o la biblioteca';
 
 const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
 
@@ -37,24 +55,17 @@ export function checkCoordinates(lat: string | undefined, lng: string | undefine
 
 /** The place of a code as simplified info_cp gives it; empty where the catalog lacks the code (its polygon is newer). */
 function place(catalog: Catalog, cp: string): SimplifiedPostalCodeRecord {
-  const entry = catalog.postalCodeEntry(cp);
-  if (!entry) return { cp, asentamiento: [], tipo_asentamiento: '', municipio: '', estado: '', ciudad: '', pais: 'México' };
-  const n = entrySettlements(entry);
-  return {
-    cp,
-    asentamiento: entry.slice(ENTRY_NAMES, ENTRY_NAMES + n),
-    tipo_asentamiento: entry[ENTRY_NAMES + n]!,
-    municipio: entry[ENTRY_MUNICIPIO]!,
-    estado: entry[ENTRY_ESTADO]!,
-    ciudad: entry[ENTRY_CIUDAD]!,
-    pais: 'México',
-  };
+  const code = catalog.codeIndex(cp);
+  return code < 0 ? { cp, asentamiento: [], tipo_asentamiento: '', municipio: '', estado: '', ciudad: '', pais: 'México' } : simplifiedRecord(catalog.codeEntry(code), cp).response;
 }
 
-export function answerGeocoding(catalog: Catalog, geo: GeoIndex | string, cp: string): InfoCpGeocodingBody | ErrorCode | ErrorEnvelope {
-  if (typeof geo === 'string') return failureSaying(113, geo);
+export function answerGeocoding(context: GeoContext, cp: string): InfoCpGeocodingBody | ErrorCode | ErrorEnvelope {
+  // The catalog first: the web client asks without one to learn what the answer needs.
+  const catalog = context.catalog();
+  const geo = geoOf(context);
+  if ('error' in geo) return geo;
   const slot = geo.slotOf(cp);
-  if (slot < 0) return catalog.postalCodeEntry(cp) ? 118 : 105;
+  if (slot < 0) return catalog.codeIndex(cp) >= 0 ? 118 : 105;
   const { asentamiento, tipo_asentamiento, municipio, estado, ciudad, pais } = place(catalog, cp);
   const point = geo.point(slot);
   const label = [cp, municipio, estado].filter(Boolean).join(', ');
@@ -75,8 +86,11 @@ export function answerGeocoding(catalog: Catalog, geo: GeoIndex | string, cp: st
 
 const OUTSIDE: Readonly<Record<Outside, ErrorCode>> = { sea: 119, abroad: 120, 'not-loaded': 121, gap: 122 };
 
-export function answerGeocodingReverse(catalog: Catalog, geo: GeoIndex | string, lat: number, lng: number): InfoCpGeocodingReverseBody | ErrorCode | ErrorEnvelope {
-  if (typeof geo === 'string') return failureSaying(113, geo);
+export function answerGeocodingReverse(context: GeoContext, lat: number, lng: number): InfoCpGeocodingReverseBody | ErrorCode | ErrorEnvelope {
+  const catalog = context.catalog();
+  const geo = geoOf(context);
+  if ('error' in geo) return geo;
+  if (!('locate' in geo)) return failureSaying(113, NO_REVERSE_IN_TREE);
   const slot = geo.locate(lat, lng);
   if (slot < 0) {
     const why = geo.outside(lat, lng);
@@ -86,27 +100,19 @@ export function answerGeocodingReverse(catalog: Catalog, geo: GeoIndex | string,
   return success({ ...place(catalog, geo.codeAt(slot)), lat, lng });
 }
 
-/** Test mode's fictitious place: the same as test-mode info_cp's. */
-const TEST_PLACE = {
-  asentamiento: ['Asentamiento de prueba 1', 'Asentamiento de prueba 2', 'Asentamiento de prueba 3'],
-  tipo_asentamiento: 'Colonia',
-  municipio: 'Municipio de prueba',
-  estado: 'Estado de prueba',
-  ciudad: 'Ciudad de prueba',
-  pais: 'México',
-};
-
-/** Test mode: a fictitious point for any code, any point in a fictitious code, in the real shapes. */
-export const TEST_GEO = {
-  geocoding: (cp: string): InfoCpGeocodingBody =>
-    success({
-      cp,
-      calle: null,
-      numero: null,
-      ...TEST_PLACE,
-      asentamiento: TEST_PLACE.asentamiento.slice(),
-      geocoding: [{ lat: 0, lng: 0, label: `${cp}, Municipio de prueba, Estado de prueba`, precision: 'cp' }],
-      area: { centroide: { lat: 0, lng: 0 }, bbox: [0, 0, 0, 0], m2: 0 },
-    }),
-  reverse: (lat: number, lng: number): InfoCpGeocodingReverseBody => success({ cp: '00001', ...TEST_PLACE, asentamiento: TEST_PLACE.asentamiento.slice(), lat, lng }),
-};
+/**
+ * The points a web tree's shards carry (cpmx export web of an artifact with geodata), as the
+ * forward answer reads geodata; '' for a tree exported without (113 says what to do). A code's
+ * slot is its number.
+ */
+export function treeGeo(view: { codeIndex(cp: string): number; geoFacts(cp: string): ShardGeo | undefined }, exportedWithGeo: boolean): CodeGeo | string {
+  if (!exportedWithGeo) return '';
+  const facts = (slot: number) => view.geoFacts(String(slot).padStart(5, '0'))!;
+  return {
+    slotOf: (cp) => (view.codeIndex(cp) >= 0 && view.geoFacts(cp) ? Number(cp) : -1),
+    point: (slot) => ({ lat: facts(slot)[0], lng: facts(slot)[1] }),
+    centroid: (slot) => ({ lat: facts(slot)[2], lng: facts(slot)[3] }),
+    bbox: (slot) => facts(slot).slice(4, 8) as [number, number, number, number],
+    area: (slot) => facts(slot)[8],
+  };
+}

@@ -34,6 +34,7 @@ import { LOCAL_TOKEN, lookupMethods, type Assert, type MatchesTable } from '../c
 import type { WebManifest } from './format.js';
 import { TreeFiles, TreeReplaced, WebTreeError, abortable, type TreeFetchOptions } from './tree-files.js';
 import { loadExtra } from './lazy-extra.js';
+import { treeGeo } from '../geo/answers.js';
 import { EXTRA, Missing } from './missing.js';
 import { TreeView, type MunicipalityScope } from './view.js';
 
@@ -148,7 +149,8 @@ export function createWebClient(options: WebClientOptions): WebClient {
         const arrived = await abortable(files.tree(), signal);
         for (let round = 0; round < MAX_ROUNDS; round++) {
           try {
-            return handle(raw, { catalog: () => new TreeView(arrived, scope) as unknown as Catalog });
+            const view = new TreeView(arrived, scope);
+            return handle(raw, { catalog: () => view as unknown as Catalog, geo: () => treeGeo(view, arrived.manifest.geo !== undefined) });
           } catch (error) {
             if (!(error instanceof Missing)) throw error;
             await abortable(Promise.all(error.parts.map((part) => (part === EXTRA ? loadExtra() : files.load(part)))), signal);

@@ -38,7 +38,10 @@ else is refused before a byte is written. Run it again after "cpmx build" to ref
       // A folder that is not the export's is refused before the catalog is even read.
       checkTarget(dir);
       const catalog = catalogSource(dataOption(values.data)).get();
-      const written = writeWebTree(dir, webTree(catalog, catalog.header));
+      // With geodata beside the artifact, each code's point goes in its shard (docs/geo.md).
+      const { geoForCatalog } = await import('../../geo/load.js');
+      const geo = geoForCatalog(catalog);
+      const written = writeWebTree(dir, webTree(catalog, catalog.header, typeof geo === 'string' ? undefined : geo));
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
       process.stdout.write(
         `cpmx export web: wrote ${written.dir}\n` +
