@@ -33,6 +33,8 @@ import { handle, infoCpBody, type Answer, type RouterContext } from '../core/rou
 import type { Catalog } from '../core/catalog.js';
 import { LOCAL_TOKEN, lookupMethods, pathRequest, type Assert, type MatchesTable } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
+import { geoHelpers, type GeoHelpers } from '../geo/helpers.js';
+import { NO_GEODATA } from '../geo/answers.js';
 
 /** Each client's catalog, for adapters that read names against it (one-line addresses). */
 const catalogs = new WeakMap<CpmxClient, () => Catalog>();
@@ -76,11 +78,11 @@ export interface SearchCpAdvancedOptions {
 }
 
 /** The lookups, one per method of the contract (the web client has them too, answering with promises). */
-export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo' | 'codeHistory'>;
+export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo' | 'codeHistory' | keyof GeoHelpers>;
 // The lookups are the method table's rows: a row without its method here, or one answering another body, does not compile.
 export type LookupsMatchTable = Assert<MatchesTable<Lookups, 'body'>>;
 
-export interface CpmxClient {
+export interface CpmxClient extends GeoHelpers {
   /** The artifact file this client reads (loaded on the first real-data answer); "the artifact given as data" for bytes. */
   readonly dataPath: string;
   /** Full mode: an array with one envelope per settlement, or one error envelope. */
@@ -178,6 +180,8 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
       return { ...structuredClone(header), ...catalogAge(header, Date.now()) };
     },
     codeHistory: (cp) => codeHistoryOf(source.get(), cp),
+    // Beyond COPOMEX: from the geodata beside the artifact (none for an artifact given as bytes).
+    ...geoHelpers(() => (source.geo ? source.geo(source.get()) : NO_GEODATA)),
   };
   catalogs.set(client, source.get);
   return client;

@@ -51,3 +51,12 @@ export function readGeo(path: string): GeoIndex | string | undefined {
     closeSync(fd);
   }
 }
+
+/** What `cpmx status` says of the geodata: its file, the polygons' version, the states and codes it covers; or why there is none. */
+export function geoStatus(catalog: Catalog): { file: string; version: string | null; states: { estado: string; codes: number }[]; codes: number; builtAt: string } | { file: string; missing: string } {
+  const file = geoPathOf(catalog.path);
+  const geo = geoForCatalog(catalog);
+  if (typeof geo === 'string') return { file, missing: geo };
+  const { version, states, codes, builtAt } = geo.header;
+  return { file, version, states, codes, builtAt };
+}
