@@ -124,9 +124,11 @@ describe('info_cp_geocoding_reverse', () => {
     expect(code('lat=19.4')).toEqual({ status: 400, body: { error: true, code_error: 123, error_message: 'No se recibió lat o lng', response: null } });
     expect(code('lng=-99').body).toMatchObject({ code_error: 123 });
     expect(code('lat=&lng=-99').body).toMatchObject({ code_error: 123 });
-    for (const bad of ['abc', 'NaN', 'Infinity', '1e5', '0x10', '19,4', '--1', '19.4.4']) expect(code(`lat=${bad}&lng=-99`).body, bad).toMatchObject({ code_error: 124 });
+    for (const bad of ['abc', 'NaN', 'Infinity', '0x10', '19,4', '--1', '19.4.4', '1e', 'e5']) expect(code(`lat=${bad}&lng=-99`).body, bad).toMatchObject({ code_error: 124 });
     expect(code('lat=90.0001&lng=0').status).toBe(400);
     expect(code('lat=0&lng=-180.5').body).toMatchObject({ code_error: 125 });
+    expect(code('lat=1e5&lng=0').body).toMatchObject({ code_error: 125 });
+    expect(code('lat=1.93535e1&lng=-99.114').body).toMatchObject({ error: false });
     expect(reverse(Number.NaN, 1).code_error).toBe(124);
     expect(code('lat=%2B19.3535&lng=-99.114').body).toMatchObject({ error: false });
   });

@@ -108,7 +108,8 @@ export function codeGeometry(code: number, polygons: readonly Polygon[]): CodeGe
     area += polygonArea;
     if (polygonArea > 0 && (!largest || polygonArea > largest.area)) largest = { polygon, area: polygonArea };
   }
-  if (!(area > 0) || !largest) return undefined;
+  // Under a square metre is no area (a line, a point, a ring crossing itself into lobes that cancel out).
+  if (!(area >= 1) || !largest) return undefined;
   const allRings = polygons.flat();
   const centroid: [number, number] = [mx / area + lng0, my / area + lat0];
   let point = centroid;

@@ -41,7 +41,8 @@ function geoOf(context: GeoContext): GeoIndex | CodeGeo | ErrorEnvelope {
 /** Why a web tree answers no reverse geocoding: 113's detail. */
 const NO_REVERSE_IN_TREE = 'un árbol web lleva el punto de cada cp, no sus polígonos: la geocodificación inversa necesita el servidor o la biblioteca';
 
-const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+/** A decimal number, an exponent allowed (a JavaScript number's text: 1e-7). */
+const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
 /** `lat` and `lng` as numbers: 123 when one is missing, 124 when one is not a decimal number, 125 out of range. */
 export function checkCoordinates(lat: string | undefined, lng: string | undefined, token: string): GeocodingReverseRequest | ErrorCode {
