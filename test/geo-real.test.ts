@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readPolygonFile, type Polygon } from '../build/geo/read-geojson.js';
+import { readPolygonFile } from '../build/geo/read-geojson.js';
 import { insideRing, ringDistanceMetres } from '../src/geo/geometry.js';
 import { openGeo, type GeoIndex } from '../src/geo/geo-index.js';
 import { type CpmxClient, createClient } from '../src/index.js';
