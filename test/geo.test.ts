@@ -148,6 +148,18 @@ describe('beyond COPOMEX', () => {
     expect(() => client.nearestCodes(91, -99)).toThrow(/lat must be a number of degrees from -90 to 90/);
   });
 
+  it('checks a GPS point against its written code: inside, or how far and in which code it lies', () => {
+    expect(client.checkPoint('09810', 19.3535, -99.114)).toEqual({ dentro: true, metros: 0, cp_del_punto: '09810' });
+    const next = client.checkPoint('09810', 19.3535, -99.106)!;
+    expect(next.dentro).toBe(false);
+    expect(next.cp_del_punto).toBe('09819');
+    expect(next.metros).toBeGreaterThan(400);
+    expect(next.metros).toBeLessThan(440);
+    expect(client.checkPoint('09810', 23, -92)).toMatchObject({ dentro: false, cp_del_punto: null });
+    expect(client.checkPoint('01010', 19.3535, -99.114)).toBeNull();
+    expect(() => client.checkPoint('09810', 95, 0)).toThrow(RangeError);
+  });
+
   it('measures the distance between two codes’ points, and gives a code’s area as GeoJSON', () => {
     expect(client.codeDistance('09810', '09819')).toBeGreaterThan(800);
     expect(client.codeDistance('09810', '09819')).toBeLessThan(900);

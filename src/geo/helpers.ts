@@ -33,6 +33,20 @@ export interface GeoHelpers {
   codeDistance(a: string, b: string): number | null;
   /** A code's area as a GeoJSON Feature (its simplified polygons; properties cp, lat, lng, area_m2); null when it has none. */
   codeArea(cp: string): GeoJsonFeature | null;
+  /**
+   * A GPS point against the code written beside it (a data team's check): whether it lies in
+   * the code's area, how far from it (metres, 0 inside), and the code whose area holds it;
+   * null when the written code has no area.
+   */
+  checkPoint(cp: string, lat: number, lng: number): PointCheck | null;
+}
+
+export interface PointCheck {
+  dentro: boolean;
+  /** Metres from the point to the written code's area: 0 inside. */
+  metros: number;
+  /** The code whose area holds the point, or null (sea, abroad, no polygons there, a gap). */
+  cp_del_punto: string | null;
 }
 
 const MAX_RADIUS = 100_000;
@@ -82,6 +96,16 @@ export function geoHelpers(geo: () => GeoIndex | string): GeoHelpers {
       const p = g.point(from);
       const q = g.point(to);
       return Math.round(haversineMetres(p.lat, p.lng, q.lat, q.lng) * 10) / 10;
+    },
+    checkPoint(cp, lat, lng) {
+      const y = coordinate(lat, 'lat');
+      const x = coordinate(lng, 'lng');
+      const g = index();
+      const slot = g.slotOf(code(cp));
+      if (slot < 0) return null;
+      const metres = g.distanceToArea(slot, y, x);
+      const holder = metres === 0 ? slot : g.locate(y, x);
+      return { dentro: metres === 0, metros: Math.round(metres * 10) / 10, cp_del_punto: holder < 0 ? null : g.codeAt(holder) };
     },
     codeArea(cp) {
       const g = index();
