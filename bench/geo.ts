@@ -16,7 +16,7 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import Flatbush from 'flatbush';
 import { buildGeo, readPolygonFiles } from '../build/geo/build-geo.js';
 import { loadCatalog } from '../src/client/catalog-source.js';
-import { openGeo, type GeoIndex } from '../src/geo/geo-index.js';
+import { openGeo, type GeoIndex } from '../src/core/geo/geo-index.js';
 import { packageRoot } from '../src/package-root.js';
 
 export interface GeoBench {

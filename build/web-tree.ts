@@ -8,8 +8,8 @@ import type { Catalog } from '../src/core/catalog.js';
 import { crc32 } from '../src/core/crc32.js';
 import type { ArtifactHeader } from '../src/core/format.js';
 import { VERSION } from '../src/version.js';
-import type { CodeGeo } from '../src/geo/answers.js';
-import type { GeoHeader } from '../src/geo/format.js';
+import type { CodeGeo } from '../src/core/geo/answers.js';
+import type { GeoHeader } from '../src/core/geo/format.js';
 import {
   DIRECT_PART,
   MANIFEST,

@@ -185,7 +185,7 @@ await forBrowsers({
     swap('web-name-keys', 'src/core/name-keys.ts', 'src/web/name-keys.web.ts'),
     swap('web-settlement-search', 'src/core/settlement-search.ts', 'src/web/settlement-search.web.ts'),
     swap('web-test-mode', 'src/core/answers/test-mode.ts', 'src/web/test-mode.web.ts'),
-    swap('web-geo-answers', 'src/geo/answers.ts', 'src/web/geo-answers.web.ts'),
+    swap('web-geo-answers', 'src/core/geo/answers.ts', 'src/web/geo-answers.web.ts'),
     extraChunk,
   ],
 });

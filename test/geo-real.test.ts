@@ -8,8 +8,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPolygonFile } from '../build/geo/read-geojson.js';
-import { insideRing, ringDistanceMetres } from '../src/geo/geometry.js';
-import { openGeo, type GeoIndex } from '../src/geo/geo-index.js';
+import { insideRing, ringDistanceMetres } from '../src/core/geo/geometry.js';
+import { openGeo, type GeoIndex } from '../src/core/geo/geo-index.js';
 import { type CpmxClient, createClient } from '../src/index.js';
 import { buildInto, realCatalogPath, tempDir } from './helpers.js';
 import { buildGeoBeside, realPolygonPaths } from './support/geo.js';

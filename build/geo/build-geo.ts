@@ -5,7 +5,7 @@
  * and which have settlements and no area, in the states the files cover.
  */
 import type { Catalog } from '../../src/core/catalog.js';
-import { GEO_FORMAT, RING_QUANTUM, encodeGeo, geoPathOf, type CodeGeometry, type GeoHeader, type LandRing } from '../../src/geo/format.js';
+import { GEO_FORMAT, RING_QUANTUM, encodeGeo, geoPathOf, type CodeGeometry, type GeoHeader, type LandRing } from '../../src/core/geo/format.js';
 import { writeFileAtomic } from '../write.js';
 import { LAND } from './land.js';
 import { TOLERANCE_METRES, codeGeometry } from './compile.js';

@@ -12,8 +12,8 @@
  */
 import polylabel from 'polylabel';
 import simplify from 'simplify-js';
-import { RING_QUANTUM, type CodeGeometry } from '../../src/geo/format.js';
-import { METRES_PER_DEGREE, insideRing, metresPerDegreeLng, ringDistanceMetres } from '../../src/geo/geometry.js';
+import { RING_QUANTUM, type CodeGeometry } from '../../src/core/geo/format.js';
+import { METRES_PER_DEGREE, insideRing, metresPerDegreeLng, ringDistanceMetres } from '../../src/core/geo/geometry.js';
 import type { Polygon, Ring } from './read-geojson.js';
 
 export const TOLERANCE_METRES = 2;

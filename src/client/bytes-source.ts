@@ -3,7 +3,7 @@
  * artifact's bytes, handed over by the app (fetched in a browser, bundled into a worker,
  * read by the app itself). Nothing here touches `node:`, so every runtime can run it.
  */
-import type { GeoIndex } from '../geo/geo-index.js';
+import type { GeoIndex } from '../core/geo/geo-index.js';
 import { ArtifactError, decodeCatalog, type Catalog, type DecodeOptions } from '../core/catalog.js';
 
 export interface CatalogSource {

@@ -33,8 +33,8 @@ import { handle, infoCpBody, type Answer, type RouterContext } from '../core/rou
 import type { Catalog } from '../core/catalog.js';
 import { LOCAL_TOKEN, lookupMethods, pathRequest, type Assert, type MatchesTable } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
-import { geoHelpers, type GeoHelpers } from '../geo/helpers.js';
-import { NO_GEODATA } from '../geo/answers.js';
+import { geoHelpers, type GeoHelpers } from '../core/geo/helpers.js';
+import { NO_GEODATA } from '../core/geo/answers.js';
 
 /** Each client's catalog, for adapters that read names against it (one-line addresses). */
 const catalogs = new WeakMap<CpmxClient, () => Catalog>();

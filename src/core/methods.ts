@@ -29,8 +29,8 @@ import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { Catalog } from './catalog.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
 import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { answerGeocoding, answerGeocodingReverse, checkCoordinates, type CodeGeo } from '../geo/answers.js';
-import type { GeoIndex } from '../geo/geo-index.js';
+import { answerGeocoding, answerGeocodingReverse, checkCoordinates, type CodeGeo } from './geo/answers.js';
+import type { GeoIndex } from './geo/geo-index.js';
 import type {
   ColoniaPorCpRequest,
   GeocodingRequest,

@@ -11,7 +11,7 @@ import { ArtifactError, REBUILD, buildIdOf, type Catalog } from '../core/catalog
 import { loadCatalog } from '../client/catalog-source.js';
 import type { CatalogSource } from '../client/bytes-source.js';
 import type { RefreshOutcome, ReloadHistory, ReloadOutcome } from '../http/catalog-status.js';
-import { geoForCatalog } from '../geo/load.js';
+import { geoForCatalog } from '../client/geodata.js';
 
 /** What identifies the file at a path: another file renamed over it, or it rewritten, changes it. */
 export function fileIdentity(path: string): string | undefined {

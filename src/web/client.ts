@@ -34,7 +34,7 @@ import { LOCAL_TOKEN, lookupMethods, type Assert, type MatchesTable } from '../c
 import type { WebManifest } from './format.js';
 import { TreeFiles, TreeReplaced, WebTreeError, abortable, type TreeFetchOptions } from './tree-files.js';
 import { loadExtra } from './lazy-extra.js';
-import { treeGeo } from '../geo/answers.js';
+import { treeGeo } from '../core/geo/answers.js';
 import { EXTRA, Missing } from './missing.js';
 import { TreeView, type MunicipalityScope } from './view.js';
 

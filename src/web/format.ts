@@ -16,6 +16,7 @@
  * methods return (`municipalitiesOf`, `codesOfState`, ...), and the web client answers through
  * the core's router over a view of them (src/web/view.ts).
  */
+import type { ShardGeo } from '../core/geo/answers.js';
 
 /** Identifies a cpmx web tree; a manifest without it is foreign. */
 export const WEB_FORMAT = 'cpmx-web';
@@ -150,4 +151,4 @@ export interface ShardFile {
   geo?: Record<string, ShardGeo>;
 }
 
-export type ShardGeo = [number, number, number, number, number, number, number, number, number];
+export type { ShardGeo };

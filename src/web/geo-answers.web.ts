@@ -3,7 +3,7 @@
  * answers and checks are called from the lazily loaded extra module (`lazy-extra.ts`), as test
  * mode's are, so web.js carries none of their code.
  */
-import type * as geo from '../geo/answers.js';
+import type * as geo from '../core/geo/answers.js';
 import { extra } from './lazy-extra.js';
 
 export const checkCoordinates: typeof geo.checkCoordinates = (...args) => extra().checkCoordinates(...args);

@@ -39,7 +39,7 @@ else is refused before a byte is written. Run it again after "cpmx build" to ref
       checkTarget(dir);
       const catalog = catalogSource(dataOption(values.data)).get();
       // With geodata beside the artifact, each code's point goes in its shard (docs/geo.md).
-      const { geoForCatalog } = await import('../../geo/load.js');
+      const { geoForCatalog } = await import('../../client/geodata.js');
       const geo = geoForCatalog(catalog);
       const written = writeWebTree(dir, webTree(catalog, catalog.header, typeof geo === 'string' ? undefined : geo));
       const seconds = ((performance.now() - started) / 1000).toFixed(2);

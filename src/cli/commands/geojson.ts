@@ -1,7 +1,7 @@
 /** `cpmx geojson CP`: a code's area as a GeoJSON Feature, from the geodata beside the artifact. */
 import { catalogSource } from '../../client/catalog-source.js';
 import { isPostalCode } from '../../core/checks.js';
-import { GeodataError, geoHelpers } from '../../geo/helpers.js';
+import { GeodataError, geoHelpers } from '../../core/geo/helpers.js';
 import { EXIT, HELP_OPTION, UsageError, command, onePositional } from '../command.js';
 import { DATA_HELP, dataOption } from '../environment.js';
 

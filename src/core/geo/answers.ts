@@ -4,9 +4,9 @@
  * area), the code whose area holds a point (119 to 122 saying why none does), and 113 naming
  * what to build when there is no geodata. No I/O: the adapters hand the geodata in.
  */
-import { simplifiedRecord } from '../core/answers/catalog.js';
-import type { Catalog } from '../core/catalog.js';
-import type { GeocodingReverseRequest } from '../core/checked-requests.js';
+import { simplifiedRecord } from '../answers/catalog.js';
+import type { Catalog } from '../catalog.js';
+import type { GeocodingReverseRequest } from '../checked-requests.js';
 import {
   failureSaying,
   success,
@@ -15,12 +15,14 @@ import {
   type InfoCpGeocodingBody,
   type InfoCpGeocodingReverseBody,
   type SimplifiedPostalCodeRecord,
-} from '../core/contract.js';
-import type { ShardGeo } from '../web/format.js';
+} from '../contract.js';
 import type { GeoIndex, Outside } from './geo-index.js';
 
 /** Why an artifact has no geodata: what 113 says. */
 export const NO_GEODATA = 'este artefacto no tiene datos geográficos; constrúyalo con `cpmx build --geo FILE...` (los polígonos de Correos de México, GeoJSON por estado)';
+
+/** A code's geodata as a web tree's shard carries it: point lat, lng, centroid lat, lng, west, south, east, north, square metres. */
+export type ShardGeo = [number, number, number, number, number, number, number, number, number];
 
 /** What the forward answer reads of a code's geodata: the geodata file's index, or a web tree's shard. */
 export type CodeGeo = Pick<GeoIndex, 'slotOf' | 'point' | 'centroid' | 'bbox' | 'area'>;

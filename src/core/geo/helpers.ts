@@ -4,7 +4,7 @@
  * GeoJSON. Not methods of the contract (no envelope, no credit): plain values, and a
  * GeodataError when the artifact has no geodata, a TypeError or RangeError for bad arguments.
  */
-import { isPostalCode } from '../core/checks.js';
+import { isPostalCode } from '../checks.js';
 import { haversineMetres } from './geometry.js';
 import type { GeoIndex, GeoJsonFeature } from './geo-index.js';
 

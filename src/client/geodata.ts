@@ -4,11 +4,11 @@
  * (a catalog reloaded from a rebuilt artifact reads its geodata anew). Lookups that use no
  * geodata never come here. When there is none, or it is damaged, the reason is what 113 says.
  */
-import { nodeFs } from '../client/node-builtins.js';
+import { nodeFs } from './node-builtins.js';
 import type { Catalog } from '../core/catalog.js';
-import { NO_GEODATA } from './answers.js';
-import { GeoFormatError, geoPathOf } from './format.js';
-import { openGeo, type GeoIndex } from './geo-index.js';
+import { NO_GEODATA } from '../core/geo/answers.js';
+import { GeoFormatError, geoPathOf } from '../core/geo/format.js';
+import { openGeo, type GeoIndex } from '../core/geo/geo-index.js';
 
 /** The largest geodata file read: the 32 states take a few MB. */
 export const MAX_GEO_BYTES = 512 * 1024 * 1024;
