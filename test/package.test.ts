@@ -156,7 +156,7 @@ describe('the installed package', () => {
       cwd: project,
       encoding: 'utf8',
     });
-    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
+    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'GeodataError', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
   });
 
   it('serves address validation from cpmx/validate', () => {

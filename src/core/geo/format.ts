@@ -163,12 +163,33 @@ export interface GeoTables {
 const MAX_CODES = 200_000;
 const MAX_RINGS = 2_000_000;
 
-function readRings(input: VarintReader, count: number, starts: Uint32Array, flags: Uint8Array, vertices: number[]): void {
+/** Vertices decoded into one growing typed array (no array of boxed numbers on the way). */
+class VertexBuffer {
+  data: Int32Array;
+  length = 0;
+  constructor(pairs: number) {
+    this.data = new Int32Array(Math.max(16, Math.min(pairs, 50_000_000) * 2));
+  }
+  push(x: number, y: number): void {
+    if (this.length + 2 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = x;
+    this.data[this.length++] = y;
+  }
+  done(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+function readRings(input: VarintReader, count: number, starts: number[], flags: number[], vertices: VertexBuffer): void {
   for (let r = 0; r < count; r++) {
     const word = input.uint();
-    flags[r] = word % 2;
+    flags.push(word % 2);
     const n = Math.floor(word / 2);
-    starts[r] = vertices.length / 2;
+    starts.push(vertices.length / 2);
     let x = 0;
     let y = 0;
     for (let i = 0; i < n; i++) {
@@ -177,7 +198,6 @@ function readRings(input: VarintReader, count: number, starts: Uint32Array, flag
       vertices.push(x, y);
     }
   }
-  starts[count] = vertices.length / 2;
 }
 
 /** Decodes geodata bytes; throws GeoFormatError when they are not this format or damaged. */
@@ -199,8 +219,7 @@ export function decodeGeo(bytes: Uint8Array): GeoTables {
   const meta = new Int32Array(n * 8);
   const area = new Float64Array(n);
   const ringStart = new Uint32Array(n + 1);
-  const ringCounts: number[] = [];
-  const vertices: number[] = [];
+  const vertices = new VertexBuffer(Number.isSafeInteger(header.vertices) ? header.vertices : 0);
   const ringStarts: number[] = [];
   const holes: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -210,23 +229,17 @@ export function decodeGeo(bytes: Uint8Array): GeoTables {
     const rings = input.uint();
     if (ringStarts.length + rings > MAX_RINGS) throw new GeoFormatError('declares too many rings');
     ringStart[i] = ringStarts.length;
-    ringCounts.push(rings);
-    const starts = new Uint32Array(rings + 1);
-    const flags = new Uint8Array(rings);
-    readRings(input, rings, starts, flags, vertices);
-    for (let r = 0; r < rings; r++) {
-      ringStarts.push(starts[r]!);
-      holes.push(flags[r]!);
-    }
+    readRings(input, rings, ringStarts, holes, vertices);
   }
   ringStart[n] = ringStarts.length;
   ringStarts.push(vertices.length / 2);
   const landCount = input.uint();
   if (landCount > MAX_RINGS) throw new GeoFormatError('declares too many land rings');
-  const landStart = new Uint32Array(landCount + 1);
-  const landMexico = new Uint8Array(landCount);
-  const land: number[] = [];
-  readRings(input, landCount, landStart, landMexico, land);
+  const landStarts: number[] = [];
+  const landMexico: number[] = [];
+  const land = new VertexBuffer(8_192);
+  readRings(input, landCount, landStarts, landMexico, land);
+  landStarts.push(land.length / 2);
   if (!input.done) throw new GeoFormatError('has bytes after its end');
   return {
     header,
@@ -236,10 +249,10 @@ export function decodeGeo(bytes: Uint8Array): GeoTables {
     ringStart,
     vertexStart: Uint32Array.from(ringStarts),
     hole: Uint8Array.from(holes),
-    vertices: Int32Array.from(vertices),
-    landStart,
-    landMexico,
-    landVertices: Int32Array.from(land),
+    vertices: vertices.done(),
+    landStart: Uint32Array.from(landStarts),
+    landMexico: Uint8Array.from(landMexico),
+    landVertices: land.done(),
   };
 }
 
