@@ -48,8 +48,8 @@ function lookupCommand(method: Method): Command {
     lookup: true,
     options: {
       ...(parameters as Record<string, OptionSpec>),
-      // The API ignores `type` where a method does not read it; so does the command line.
-      type: spec.parameters.includes('type') ? PARAMETER_OPTIONS.type : { ...PARAMETER_OPTIONS.type, help: 'ignored, as the API ignores type here' },
+      // The API ignores `type` outside info_cp; so does the command line.
+      type: method === 'info_cp' ? PARAMETER_OPTIONS.type : { ...PARAMETER_OPTIONS.type, help: 'ignored, as the API ignores type here' },
       token: { type: 'string', value: 'T', help: TOKEN_HELP },
       data: { type: 'string', value: 'FILE', help: DATA_HELP },
       ...HELP_OPTION,
@@ -61,20 +61,7 @@ function lookupCommand(method: Method): Command {
       // The account method reads no catalog, so only the others need it loaded first.
       const answer = answerer(dataOption(values.data), tokenOption(values.token), method !== 'cuenta/consultas_disponibles');
       const option = (name: string) => (values as Record<string, string | undefined>)[name] || undefined;
-      const body = answer(
-        rawRequest(
-          method,
-          value,
-          undefined,
-          spec.parameters.includes('type') ? option('type') : undefined,
-          option('estado'),
-          option('municipio'),
-          option('colonia'),
-          option('limit'),
-          option('lat'),
-          option('lng'),
-        ),
-      );
+      const body = answer(rawRequest({ method, segment: value, parameters: Object.fromEntries(spec.parameters.map((name) => [name, option(name)])) }));
       print(body);
       afterLookup(method, value, body, answer, tokenOption(values.token));
       return isSuccess(body) ? EXIT.ok : EXIT.failed;

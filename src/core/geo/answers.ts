@@ -4,8 +4,8 @@
  * area), the code whose area holds a point (119 to 122 saying why none does), and 113 naming
  * what to build when there is no geodata. No I/O: the adapters hand the geodata in.
  */
-import { simplifiedRecord } from '../answers/catalog.js';
-import type { Catalog } from '../catalog.js';
+import { simplifiedRecord } from '../answers/info-cp.js';
+import type { CatalogReader } from '../catalog-reader.js';
 import type { GeocodingReverseRequest } from '../checked-requests.js';
 import {
   failureSaying,
@@ -29,7 +29,7 @@ export type CodeGeo = Pick<GeoIndex, 'slotOf' | 'point' | 'centroid' | 'bbox' | 
 
 /** Where the answers find the catalog and the geodata (the router's context). */
 interface GeoContext {
-  catalog: () => Catalog;
+  catalog: () => CatalogReader;
   /** The geodata, or why there is none ('' for a web tree exported without it). */
   geo?: (() => GeoIndex | CodeGeo | string) | undefined;
 }
@@ -57,7 +57,7 @@ export function checkCoordinates(lat: string | undefined, lng: string | undefine
 }
 
 /** The place of a code as simplified info_cp gives it; empty where the catalog lacks the code (its polygon is newer). */
-function place(catalog: Catalog, cp: string): SimplifiedPostalCodeRecord {
+function place(catalog: CatalogReader, cp: string): SimplifiedPostalCodeRecord {
   const code = catalog.codeIndex(cp);
   return code < 0 ? { cp, asentamiento: [], tipo_asentamiento: '', municipio: '', estado: '', ciudad: '', pais: 'México' } : simplifiedRecord(catalog.codeEntry(code), cp).response;
 }
