@@ -33,7 +33,8 @@ import { handle, infoCpBody, type Answer, type RouterContext } from '../core/rou
 import type { Catalog } from '../core/catalog.js';
 import { LOCAL_TOKEN, lookupMethods, pathRequest, type Assert, type MatchesTable } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
-import { geoHelpers, type GeoHelpers } from '../core/geo/helpers.js';
+import type { GeoHelpers } from '../core/geo/helpers.js';
+import { geoHelpers } from './geo-codec.js';
 import { NO_GEODATA } from '../core/geo/answers.js';
 
 /** Each client's catalog, for adapters that read names against it (one-line addresses). */
@@ -182,7 +183,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
       return { ...structuredClone(header), ...catalogAge(header, Date.now()) };
     },
     codeHistory: (cp) => codeHistoryOf(source.get(), cp),
-    // Beyond COPOMEX: from the geodata beside the artifact (none for an artifact given as bytes).
+    /* Beyond COPOMEX: from the geodata beside the artifact (none for an artifact given as bytes). */
     ...geoHelpers(() => (source.geo ? source.geo(source.get()) : NO_GEODATA)),
   };
   catalogs.set(client, source.get);

@@ -151,9 +151,6 @@ export function failure(code: ErrorCode): ErrorEnvelope {
   return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
 }
 
-/** The errors whose message may go on after a colon with a detail: what to build (113), which states are loaded (121). */
-export const DETAILED_ERRORS: readonly ErrorCode[] = [113, 121];
-
 /** An error of the table whose message says more than the table's (113 naming what to build). */
 export function failureSaying(code: ErrorCode, detail: string): ErrorEnvelope {
   return { error: true, code_error: code, error_message: `${ERRORS[code][0]}: ${detail}`, response: null };

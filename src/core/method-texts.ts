@@ -194,11 +194,10 @@ ${STATE_KEY}`,
   },
   info_cp_geocoding: {
     summary: 'the point of a postal code (geodata: cpmx build --geo)',
-    description: () => `A point inside the area of a 5-digit postal code (its centroid when that lies inside, else a
-point well inside), with the code's settlements, municipality and state, the area's centroid,
-bounding box and size. The answer is at the code's level (precision "cp"): calle and numero are
-not geocoded offline and answer null. Needs the geodata built beside the artifact (cpmx build
---geo); without it, error 113. A code with no area answers 118.`,
+    description: () => `A point inside the area of a 5-digit postal code, with its settlements, municipality and state,
+and the area's centroid, box and size: at the code's level (precision "cp"; calle and numero
+answer null). Needs the geodata beside the artifact (cpmx build --geo), else 113; 118 for a code
+without area.`,
     example: { cp: '09810' },
     response: {
       type: 'object',
@@ -206,24 +205,8 @@ not geocoded offline and answer null. Needs the geodata built beside the artifac
         ...INFO_CP_SCHEMAS.simplified.properties,
         calle: { type: 'null' },
         numero: { type: 'null' },
-        geocoding: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { lat: { type: 'number' }, lng: { type: 'number' }, label: { type: 'string' }, precision: { const: 'cp' } },
-            required: ['lat', 'lng', 'label', 'precision'],
-            additionalProperties: false,
-          },
-        },
-        area: {
-          type: 'object',
-          properties: {
-            centroide: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } }, required: ['lat', 'lng'] },
-            bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4, description: 'west, south, east, north' },
-            m2: { type: 'number', description: 'The area in square metres.' },
-          },
-          required: ['centroide', 'bbox', 'm2'],
-        },
+        geocoding: { type: 'array', items: { type: 'object', required: ['lat', 'lng', 'label', 'precision'] } },
+        area: { type: 'object', required: ['centroide', 'bbox', 'm2'] },
       },
       required: [...RECORD_KEYS, 'calle', 'numero', 'geocoding', 'area'],
       additionalProperties: false,
@@ -232,10 +215,9 @@ not geocoded offline and answer null. Needs the geodata built beside the artifac
   },
   info_cp_geocoding_reverse: {
     summary: 'the postal code of a point (geodata: cpmx build --geo)',
-    description: (name) => `The postal code whose area holds the point ${name('lat')}, ${name('lng')} (decimal degrees), with its
-settlements, municipality and state as simplified info_cp gives them. A point in no code's area
-answers why: at sea (119), abroad (120), in a state whose polygons were not given (121), or
-between areas (122). Needs the geodata built beside the artifact (cpmx build --geo); without it, error 113.`,
+    description: (name) => `The postal code whose area holds ${name('lat')}, ${name('lng')} (decimal degrees), with its place as
+simplified info_cp gives it; else why not: sea 119, abroad 120, a state not loaded 121, between
+areas 122. Needs the geodata beside the artifact (cpmx build --geo), else 113.`,
     example: { lat: '19.35336', lng: '-99.11388' },
     response: {
       type: 'object',

@@ -29,7 +29,7 @@ import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { CatalogReader } from './catalog-reader.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
 import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
-import { answerGeocoding, answerGeocodingReverse, checkCoordinates, type CodeGeo } from './geo/answers.js';
+import { answerGeocoding, answerGeocodingReverse, checkCoordinates, testGeocoding, testGeocodingReverse, type CodeGeo } from './geo/answers.js';
 import type { GeoIndex } from './geo/geo-index.js';
 import type {
   ColoniaPorCpRequest,
@@ -336,7 +336,7 @@ export const METHODS = {
     credit: 'spend',
     check: (raw, token): GeocodingRequest | ErrorCode => checkCodeAndType(raw) ?? { method: 'info_cp_geocoding', token, cp: raw.segment! },
     answer: (request, context) => answerGeocoding(context, request.cp),
-    testMode: (request) => test.geocoding(request.cp),
+    testMode: (request) => testGeocoding(request.cp),
   }),
   info_cp_geocoding_reverse: row({
     parameters: ['lat', 'lng'],
@@ -345,7 +345,7 @@ export const METHODS = {
     credit: 'spend',
     check: (raw, token): GeocodingReverseRequest | ErrorCode => checkCoordinates(raw.parameters.lat, raw.parameters.lng, token),
     answer: (request, context) => answerGeocodingReverse(context, request.lat, request.lng),
-    testMode: (request) => test.reverse(request.lat, request.lng),
+    testMode: (request) => testGeocodingReverse(request.lat, request.lng),
   }),
   'cuenta/consultas_disponibles': row({
     parameters: [],

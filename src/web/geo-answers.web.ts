@@ -7,8 +7,8 @@
 import type * as geo from '../core/geo/answers.js';
 import { extra } from './lazy-extra.js';
 
-type Geo = Pick<typeof geo, 'checkCoordinates' | 'answerGeocoding' | 'answerGeocodingReverse' | 'treeGeo'>;
+type Geo = Pick<typeof geo, 'checkCoordinates' | 'answerGeocoding' | 'answerGeocodingReverse' | 'treeGeo' | 'testGeocoding' | 'testGeocodingReverse'>;
 
-export const { checkCoordinates, answerGeocoding, answerGeocodingReverse, treeGeo }: Geo = new Proxy({} as Geo, {
+export const { checkCoordinates, answerGeocoding, answerGeocodingReverse, treeGeo, testGeocoding, testGeocodingReverse }: Geo = new Proxy({} as Geo, {
   get: (_, key) => (...args: unknown[]) => (extra()[key as keyof Geo] as (...args: unknown[]) => unknown)(...args),
 });

@@ -31,6 +31,7 @@ describe('the tarball', () => {
       'data/cpmx.msgpack',
       'dist/cli-*.js',
       'dist/cli.js',
+      'dist/cpmx-geo.cjs',
       'dist/cpmx-http.cjs',
       'dist/cpmx-http.js',
       'dist/cpmx-middleware.js',

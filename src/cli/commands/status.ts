@@ -1,7 +1,7 @@
 /** `cpmx status`: the artifact's header and the catalog's age, or why it cannot be loaded. */
 import { catalogSource } from '../../client/catalog-source.js';
 import { catalogAge } from '../../core/format.js';
-import { geoStatus } from '../../client/geodata.js';
+import { geoStatus } from '../../client/geo-status.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, print } from '../command.js';
 import { DATA_HELP, dataOption } from '../environment.js';
 

@@ -11,8 +11,6 @@ import {
   type EstadoClaveBody,
   type EstadosBody,
   type InfoCpFullBody,
-  type InfoCpGeocodingBody,
-  type InfoCpGeocodingReverseBody,
   type InfoCpSimplifiedBody,
   type MunicipioClaveBody,
   type MunicipiosBody,
@@ -51,20 +49,6 @@ export const TEST_ANSWERS = {
   cities: (): CitiesByStateCodeBody => success({ ciudad: numbered('Ciudad de prueba') }),
   // Test mode counts nothing.
   credits: (): ConsultasDisponiblesBody => success({ consultas_disponibles: null }),
-  geocoding: (cp: string): InfoCpGeocodingBody => {
-    const { asentamiento, ...place } = simplifiedRecord(cp);
-    const { cp: _, ...rest } = place;
-    return success({
-      cp,
-      calle: null,
-      numero: null,
-      asentamiento,
-      ...rest,
-      geocoding: [{ lat: 0, lng: 0, label: `${cp}, ${PLACE.municipio}, ${PLACE.estado}`, precision: 'cp' }],
-      area: { centroide: { lat: 0, lng: 0 }, bbox: [0, 0, 0, 0], m2: 0 },
-    });
-  },
-  reverse: (lat: number, lng: number): InfoCpGeocodingReverseBody => success({ ...simplifiedRecord(CODES[0]), lat, lng }),
 };
 
 /** Every 5-digit code has the same three fictitious settlements. */

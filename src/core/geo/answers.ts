@@ -17,9 +17,9 @@ import {
   type SimplifiedPostalCodeRecord,
 } from '../contract.js';
 import type { GeoIndex, Outside } from './geo-index.js';
+import { NO_GEODATA } from './messages.js';
 
-/** Why an artifact has no geodata: what 113 says. */
-export const NO_GEODATA = 'este artefacto no tiene datos geográficos; constrúyalo con `cpmx build --geo FILE...` (los polígonos de Correos de México, GeoJSON por estado)';
+export { NO_GEODATA };
 
 /** A code's geodata as a web tree's shard carries it: point lat, lng, centroid lat, lng, west, south, east, north, square metres. */
 export type ShardGeo = [number, number, number, number, number, number, number, number, number];
@@ -118,4 +118,18 @@ export function treeGeo(view: { codeIndex(cp: string): number; geoFacts(cp: stri
     bbox: (slot) => facts(slot).slice(4, 8) as [number, number, number, number],
     area: (slot) => facts(slot)[8],
   };
+}
+
+/** Test mode's answers (token `pruebas`): a fictitious point and place, in the real shapes. */
+export function testGeocoding(cp: string): InfoCpGeocodingBody {
+  return success({ ...testPlace(cp), calle: null, numero: null, geocoding: [{ lat: 0, lng: 0, label: `${cp}, Municipio de prueba, Estado de prueba`, precision: 'cp' }], area: { centroide: { lat: 0, lng: 0 }, bbox: [0, 0, 0, 0], m2: 0 } }) as InfoCpGeocodingBody;
+}
+
+export function testGeocodingReverse(lat: number, lng: number): InfoCpGeocodingReverseBody {
+  return success({ ...testPlace('00001'), lat, lng });
+}
+
+function testPlace(cp: string): SimplifiedPostalCodeRecord {
+  const names = [1, 2, 3].map((n) => `Asentamiento de prueba ${n}`);
+  return { cp, asentamiento: names, tipo_asentamiento: 'Colonia', municipio: 'Municipio de prueba', estado: 'Estado de prueba', ciudad: 'Ciudad de prueba', pais: 'México' };
 }

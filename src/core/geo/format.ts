@@ -256,7 +256,4 @@ export function decodeGeo(bytes: Uint8Array): GeoTables {
   };
 }
 
-/** The geodata file of an artifact: beside it, `.geo` instead of `.msgpack` (or added to another name). */
-export function geoPathOf(artifactPath: string): string {
-  return artifactPath.endsWith('.msgpack') ? `${artifactPath.slice(0, -'.msgpack'.length)}.geo` : `${artifactPath}.geo`;
-}
+export { geoPathOf } from './path.js';

@@ -8,10 +8,9 @@ import { isPostalCode } from '../checks.js';
 import { haversineMetres } from './geometry.js';
 import type { GeoIndex, GeoJsonFeature } from './geo-index.js';
 
-/** The artifact has no geodata (or it is damaged): the message says what to build. */
-export class GeodataError extends Error {
-  override name = 'GeodataError';
-}
+import { GeodataError } from './geodata-error.js';
+
+export { GeodataError };
 
 export interface NearestOptions {
   /** Metres around the point (default 1,000; at most 100,000). */
