@@ -10,6 +10,7 @@
  * prints the targets and writes nothing; --no-browser leaves out what is measured in Chromium
  * (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts).
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCatalog } from '../build/build.js';
@@ -17,6 +18,7 @@ import { writeFileAtomic } from '../build/write.js';
 import { packageRoot } from '../src/package-root.js';
 import { dataPaths } from './contestants/types.js';
 import { inferredCodesBench } from './inferred-codes.js';
+import { DEFAULT_POLYGONS, benchGeo } from './geo.js';
 import { measure } from './measure.js';
 import { publishReport } from './report/publish.js';
 import type { Results } from './results.js';
@@ -81,6 +83,8 @@ async function main(): Promise<void> {
   }
   // Rendered from the JSON text, not the object in memory, so it is exactly what bench:report renders.
   publishReport(JSON.parse(json) as Results, { out, write, log });
+  // Geodata (bench/geo.ts), when the polygons are beside the repository: its figures go to the work folder's geo.json.
+  if (existsSync(DEFAULT_POLYGONS)) await benchGeo({ polygons: DEFAULT_POLYGONS, artifact: join(packageRoot, 'data', 'cpmx.msgpack'), work, log });
 }
 
 try {

@@ -31,6 +31,7 @@ describe('the tarball', () => {
       'data/cpmx.msgpack',
       'dist/cli-*.js',
       'dist/cli.js',
+      'dist/cpmx-geo.cjs',
       'dist/cpmx-http.cjs',
       'dist/cpmx-http.js',
       'dist/cpmx-middleware.js',
@@ -158,7 +159,7 @@ describe('the installed package', () => {
       cwd: project,
       encoding: 'utf8',
     });
-    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
+    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'GeodataError', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
   });
 
   it('serves address validation from cpmx/validate', () => {

@@ -297,7 +297,12 @@ describe('methods the catalog cannot answer (113)', () => {
       }
     }
     expect(createClient({ dataPath }).query('/query/INFO_CP_GEOCODING/09810').body).toEqual(errorOf(111));
-    expect(createClient({ dataPath }).query('/query/info%5Fcp%5Fgeocoding/09810').body).toEqual(errorOf(113));
+    expect(createClient({ dataPath }).query('/query/info%5Flocalidad/09810').body).toEqual(errorOf(113));
+    // The geocoding methods answer from geodata (docs/geo.md); without it, 113 says what to build.
+    const geocoding = createClient({ dataPath }).query('/query/info%5Fcp%5Fgeocoding/09810?token=demo');
+    expect(geocoding.status).toBe(501);
+    expect(geocoding.body).toMatchObject({ error: true, code_error: 113, response: null });
+    expect((geocoding.body as { error_message: string }).error_message).toMatch(/^Método no disponible sin conexión: .*cpmx build --geo FILE/);
   });
 });
 
@@ -434,7 +439,8 @@ describe('credits', () => {
     // Errors cost nothing: parameters, lookups, 113; nor does test mode.
     expect(project.getCpPorMunicipio('Nowhere')).toEqual(errorOf(115));
     expect(project.getCitiesByStateCode('abc')).toEqual(errorOf(116));
-    expect(project.query('/query/info_cp_geocoding/09810').body).toEqual(errorOf(113));
+    expect(project.query('/query/info_localidad/09810').body).toEqual(errorOf(113));
+    expect(project.query('/query/info_cp_geocoding/09810').body).toMatchObject({ code_error: 113 });
     expect(project.query('/query/get_estado_clave?token=pruebas').status).toBe(200);
     expect(credits.get('project')).toBe(2);
     expect(project.getEstadoClave().error).toBe(false);
