@@ -60,7 +60,8 @@ export class AddressValidator {
   /** States, municipalities and cities as written, each read once. */
   private readonly written = new Remembered(readWritten);
 
-  constructor(private readonly client: CpmxClient) {}
+  /** Public for `--coordinates`, which asks the same client for the geodata. */
+  constructor(readonly client: CpmxClient) {}
 
   private stateNames(estado: string): Set<string> {
     let names = this.states.get(estado);

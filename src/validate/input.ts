@@ -38,7 +38,7 @@ export interface OpenedInput {
   /** Whether the input started with a byte-order mark. */
   bom: boolean;
   /** CSV: the header line as written, and its line end. */
-  header: { text: string; lineEnd: string } | undefined;
+  header: { text: string; lineEnd: string; names: string[] } | undefined;
   plan: InputPlan;
   /** The rest of the input, as ranges of whole records (and records too long to keep). */
   pieces: AsyncIterable<Piece>;
@@ -222,7 +222,7 @@ async function open(raw: AsyncIterator<Uint8Array>, options: InputOptions, parse
     format,
     encoding,
     bom,
-    header: { text, lineEnd: first.subarray(end, next).toString('latin1') },
+    header: { text, lineEnd: first.subarray(end, next).toString('latin1'), names },
     plan: { ...base, format, delimiter, width: names.length, columns },
     pieces: cutRecords(remaining(first.subarray(next)), { delimiter: delimiter.charCodeAt(0), maxRecordBytes, rangeBytes, line: 2 }),
   };

@@ -6,6 +6,7 @@
 import type { AddressValidator } from './address.js';
 import { resultFields, unreadable, type Fix, type ValidationResult } from './result.js';
 import { ByteWriter } from './bytes.js';
+import { CoordinateCheck, pointKeys, type Point, type PointColumns } from './coordinates.js';
 import { decodeCarried, encoderFor, type CarriedEncoding, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
 import { FIELDS, recordMapper, type ColumnOverrides, type Field, type FieldValues } from './fields.js';
@@ -27,11 +28,15 @@ export interface JudgePlan extends ReadPlan {
   canonical: boolean;
   /** Said when the file is not valid in its encoding (what to do about it). */
   encodingHint: string;
+  /** `--coordinates`: a CSV's lat and lng columns (-1 when absent; NDJSON reads keys); undefined when not asked. */
+  coordinates?: PointColumns | undefined;
 }
 
-/** A result with the record's line in the input. */
+/** A result with the record's line in the input (and, with `--coordinates`, its code's point: null when none). */
 export interface LineResult extends ValidationResult {
   line: number;
+  lat?: number | null;
+  lng?: number | null;
 }
 
 /** What judging a range gives. */
@@ -57,6 +62,11 @@ export const QUOTES_NAMED = 3;
 /** The header of `--format csv` results. */
 export const CSV_RESULTS_HEADER = `line,valid,errors,reason,${FIELDS.map((field) => `suggested_${field}`).join(',')}\n`;
 
+/** The header of `--format csv` results, with the point's columns for `--coordinates`. */
+export function csvResultsHeader(plan: Pick<JudgePlan, 'coordinates'>): string {
+  return plan.coordinates ? `${CSV_RESULTS_HEADER.slice(0, -1)},lat,lng\n` : CSV_RESULTS_HEADER;
+}
+
 const VALID_PREFIX = Buffer.from('{"line":');
 const VALID_SUFFIX = Buffer.from(',"valid":true,"errors":[],"suggestions":{}}\n');
 
@@ -65,10 +75,11 @@ export function csvField(value: string, delimiter = ','): string {
   return value.includes(delimiter) || value.includes('"') || value.includes('\n') || value.includes('\r') ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-function resultCsv(line: number, result: ValidationResult): string {
+function resultCsv(line: number, result: ValidationResult, point: Point | null | undefined): string {
   const reason = result.errors.find((error) => error.reason !== undefined)?.reason ?? '';
   const suggested = FIELDS.map((field) => csvField(result.suggestions[field] ?? '')).join(',');
-  return `${line},${result.valid},${result.errors.map((error) => error.code_error).join(' ')},${csvField(reason)},${suggested}\n`;
+  const coordinates = point === undefined ? '' : point === null ? ',,' : `,${point.lat},${point.lng}`;
+  return `${line},${result.valid},${result.errors.map((error) => error.code_error).join(' ')},${csvField(reason)},${suggested}${coordinates}\n`;
 }
 
 export class RangeJudge implements RecordVisitor {
@@ -85,6 +96,8 @@ export class RangeJudge implements RecordVisitor {
   /** Which key fed each field of the NDJSON record at hand (for --fix). */
   private keys: Partial<Record<Field, string>> = {};
   private readonly encodeFix: ((text: string) => Uint8Array) | undefined;
+  /** `--coordinates`: made here, so once per thread (and the geodata read once by its client). */
+  private readonly points: CoordinateCheck | undefined;
 
   constructor(
     private readonly validator: AddressValidator,
@@ -93,6 +106,7 @@ export class RangeJudge implements RecordVisitor {
   ) {
     this.mapper = recordMapper(plan.overrides);
     this.encodeFix = plan.fix ? encoderFor(plan.fix) : undefined;
+    this.points = plan.coordinates ? new CoordinateCheck(validator.client) : undefined;
   }
 
   /** Judges a range of carried bytes whose first line is `line`. */
@@ -138,7 +152,14 @@ export class RangeJudge implements RecordVisitor {
     return outcome;
   }
 
-  private judged(line: number, result: ValidationResult): void {
+  /** The one hook of `--coordinates`: the record's GPS point checked, and its code's point found. */
+  private located(result: ValidationResult, cp: unknown, lat: unknown, lng: unknown): { result: ValidationResult; point: Point | null | undefined } {
+    return this.points ? this.points.check(result, cp, lat, lng) : { result, point: undefined };
+  }
+
+  private judged(line: number, result: ValidationResult, located?: Point | null): void {
+    // With --coordinates every result has the point's fields (null for one unread or invalid).
+    const point = this.points ? (located ?? null) : undefined;
     this.records++;
     if (result.warnings) this.unverifiable++;
     if (result.valid) {
@@ -147,17 +168,18 @@ export class RangeJudge implements RecordVisitor {
     } else for (const { code_error } of result.errors) this.byCode[code_error] = (this.byCode[code_error] ?? 0) + 1;
     switch (this.plan.results) {
       case 'ndjson':
-        if (result.valid && !result.warnings) {
+        if (point !== undefined) this.out.text(`${JSON.stringify({ line, ...resultFields(result), lat: point?.lat ?? null, lng: point?.lng ?? null })}\n`);
+        else if (result.valid && !result.warnings) {
           this.out.bytes(VALID_PREFIX);
           this.out.integer(line);
           this.out.bytes(VALID_SUFFIX);
         } else this.out.text(`${JSON.stringify({ line, ...resultFields(result) })}\n`);
         break;
       case 'csv':
-        this.out.text(resultCsv(line, result));
+        this.out.text(resultCsv(line, result, point));
         break;
       default:
-        this.objects.push({ line, ...resultFields(result) });
+        this.objects.push(point === undefined ? { line, ...resultFields(result) } : { line, ...resultFields(result), lat: point?.lat ?? null, lng: point?.lng ?? null });
     }
   }
 
@@ -167,8 +189,14 @@ export class RangeJudge implements RecordVisitor {
     const municipio = values[2];
     const estado = values[3];
     const ciudad = values[4];
-    const result = this.validator.validateFields(cp, asentamiento, municipio, estado, ciudad);
-    this.judged(line, result);
+    let result = this.validator.validateFields(cp, asentamiento, municipio, estado, ciudad);
+    let point: Point | null | undefined;
+    if (this.plan.coordinates) {
+      const [latColumn, lngColumn] = this.plan.coordinates;
+      const all = latColumn < 0 ? [] : (fields ?? this.text.slice(start, end).split(this.plan.delimiter));
+      ({ result, point } = this.located(result, cp, all[latColumn], all[lngColumn]));
+    }
+    this.judged(line, result, point);
     if (!this.encodeFix) return;
     const fix = this.validator.fix(cp, asentamiento, municipio, estado, ciudad, result, this.plan.canonical);
     const { delimiter, columns } = this.plan;
@@ -185,8 +213,10 @@ export class RangeJudge implements RecordVisitor {
 
   json(line: number, item: object, start: number, end: number, next: number): void {
     const values = this.mapper(item, this.encodeFix ? (this.keys = {}) : undefined) as FieldValues;
-    const result = this.validator.validateValues(values);
-    this.judged(line, result);
+    let result = this.validator.validateValues(values);
+    let point: Point | null | undefined;
+    if (this.plan.coordinates) ({ result, point } = this.located(result, values.cp, ...pointKeys(item)));
+    this.judged(line, result, point);
     if (!this.encodeFix) return;
     const fix = this.validator.fix(values.cp, values.asentamiento, values.municipio, values.estado, values.ciudad, result, this.plan.canonical);
     this.fixed += `${this.fixedJson(item, fix, start, end)}${this.text.slice(end, next)}`;

@@ -38,6 +38,9 @@ export interface ValidationError {
   reason?: string;
   /** 124 only: when the code was retired and where the last catalog that had it put it. */
   retired?: RetiredCode;
+  /** 126 only (`--coordinates`): metres from the point to the code's area, and the code whose area holds it. */
+  metros?: number;
+  cp_del_punto?: string | null;
 }
 
 export interface ValidationResult {
@@ -62,6 +65,8 @@ export const VALIDATION_ERRORS = {
   123: 'La ciudad no corresponde al cp',
   124: 'El cp fue dado de baja',
   125: 'La ciudad no se puede verificar: el cp no tiene ciudad',
+  126: 'El punto no está en el área del cp',
+  127: 'Las coordenadas no son válidas',
   130: 'Registro ilegible',
 } as const;
 // Frozen: the exported table is what every result says, for every caller.

@@ -13,7 +13,8 @@ import { byteOrderMark, encoderFor, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
 import type { ColumnOverrides } from './fields.js';
 import { openInput, type InputFormat, type OpenedInput } from './input.js';
-import { createJudge, CSV_RESULTS_HEADER, QUOTES_NAMED, type JudgePlan, type RangeJudge, type RangeOutcome } from './judge.js';
+import { pointColumns } from './coordinates.js';
+import { createJudge, csvResultsHeader, QUOTES_NAMED, type JudgePlan, type RangeJudge, type RangeOutcome } from './judge.js';
 import type { ParseCsv } from './read.js';
 
 export interface RunValidateOptions {
@@ -36,6 +37,8 @@ export interface RunValidateOptions {
   client: CpmxClient;
   /** The client's token, for the workers' own clients. */
   token: string;
+  /** Add each valid record's point and check lat/lng columns against the code's area (needs geodata). */
+  coordinates?: boolean | undefined;
   quiet: boolean;
 }
 
@@ -191,9 +194,10 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       parse as ParseCsv,
     );
     const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null, canonical: options.canonical === true };
+    if (options.coordinates) plan.coordinates = input.header ? pointColumns(input.header.names) : [-1, -1];
     const judge: RangeJudge = await createJudge(validatorFor(options.client), plan);
 
-    if (options.format === 'csv') await put(out, Buffer.from(CSV_RESULTS_HEADER));
+    if (options.format === 'csv') await put(out, Buffer.from(csvResultsHeader(plan)));
     if (fixed) {
       if (input.bom) await put(fixed.stream, byteOrderMark(input.encoding));
       const { header } = input;

@@ -10,7 +10,7 @@ const LOCAL_TOKEN = 'cpmx-validate';
 export const validateCommand = command({
   name: 'validate',
   synopsis: '[FILE|-]',
-  usageOptions: '[--output FILE] [--format ndjson|csv] [--invalid-only] [--fix FILE [--canonical]] [--jobs N] [--address-column NAME]',
+  usageOptions: '[--output FILE] [--format ndjson|csv] [--invalid-only] [--fix FILE [--canonical]] [--jobs N] [--address-column NAME] [--coordinates]',
   summary: 'check addresses in a CSV or NDJSON file',
   description: `Checks every address record of a CSV (header row; delimiter , ; | or tab detected) or NDJSON
 file against the catalog, and writes one result per record, in order: NDJSON lines
@@ -55,6 +55,14 @@ value accepted in another form is written in the catalog's spelling too (N.L. ->
 target, the link kept), write a device or a FIFO (/dev/null, /dev/stdout) in place, and
 refuse the input itself, however it is named.
 
+--coordinates (needs an artifact built with --geo): each result gets "lat" and "lng", the
+point of the record's code (inside its area; null for an invalid record or a code without
+one). When the input has lat and lng columns or keys (lat/lng, latitud/longitud or
+latitude/longitude, lon too), a point outside the written code's area is error 126 with its
+"metros" to the area and "cp_del_punto" (the code whose area holds it, or null), and a point
+that cannot be read (one of the two empty, not a decimal number, out of range) is error 127;
+a record with both empty is not checked. With --format csv the rows end with lat,lng.
+
 --address-column NAME: the CSV column NAME holds one-line addresses, read as cpmx parse
 reads them and judged; --output and --format csv apply.
 
@@ -70,6 +78,7 @@ records a quote made unreadable start), and a progress bar while it runs on a te
     'input-format': { type: 'string', value: 'csv|ndjson', help: "the input's format (default: detected from its first character)" },
     ...ENCODING_OPTION,
     column: { type: 'string', multiple: true, value: 'FIELD=NAME', help: 'read FIELD (cp, asentamiento, municipio, estado, ciudad) from column NAME' },
+    coordinates: { type: 'boolean', help: "add each valid record's point; check lat/lng columns against the code's area (126, 127)" },
     'address-column': { type: 'string', value: 'NAME', help: 'the CSV column NAME holds one-line addresses: each is read as cpmx parse reads it, then judged' },
     jobs: { type: 'string', value: 'N', help: 'threads that validate (default: 1 below 4 cores, else one per core)' },
     'max-record-bytes': { type: 'string', value: 'N', help: 'a longer record is not read: 130 (default 65536)' },
@@ -104,7 +113,7 @@ records a quote made unreadable start), and a progress bar while it runs on a te
     const token = tokenOption(values.token) ?? LOCAL_TOKEN;
     const addressColumn = values['address-column'];
     if (addressColumn !== undefined) {
-      const alone = ['fix', 'canonical', 'column', 'input-format', 'invalid-only'].filter((name) => values[name as keyof typeof values] !== undefined);
+      const alone = ['fix', 'canonical', 'column', 'input-format', 'invalid-only', 'coordinates'].filter((name) => values[name as keyof typeof values] !== undefined);
       if (alone.length) throw new UsageError(`--address-column does not go with ${alone.map((name) => `--${name}`).join(', ')}`);
       if (!addressColumn.trim()) throw new UsageError('--address-column needs the name of the column that holds the addresses');
       const { runParse } = await import('../../validate/parse-run.js');
@@ -120,6 +129,12 @@ records a quote made unreadable start), and a progress bar while it runs on a te
         quiet: values.quiet === true,
       });
     }
+    const client = createClient({ token, dataPath: dataOption(values.data) });
+    if (values.coordinates) {
+      const { geodataMissing } = await import('../../validate/coordinates.js');
+      const missing = geodataMissing(client);
+      if (missing !== undefined) throw new UsageError(`--coordinates needs geodata: ${missing.replace(/^cpmx: /, '').trim()}`);
+    }
     const { runValidate } = await import('../../validate/run.js');
     return runValidate({
       input,
@@ -133,8 +148,9 @@ records a quote made unreadable start), and a progress bar while it runs on a te
       columns,
       maxRecordBytes,
       jobs,
-      client: createClient({ token, dataPath: dataOption(values.data) }),
+      client,
       token,
+      coordinates: values.coordinates === true,
       quiet: values.quiet === true,
     });
   },
