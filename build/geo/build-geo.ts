@@ -9,6 +9,7 @@ import { GEO_FORMAT, RING_QUANTUM, encodeGeo, geoPathOf, type CodeGeometry, type
 import { writeFileAtomic } from '../write.js';
 import { LAND } from './land.js';
 import { TOLERANCE_METRES, codeGeometry } from './compile.js';
+import { isKml, loadKmlReader, type KmlToGeoJson } from './read-kml.js';
 import { GEO_LIMITS, readPolygonFile, type GeoLimits, type Polygon, type PolygonFile } from './read-geojson.js';
 
 export { GeoInputError } from './read-geojson.js';
@@ -35,9 +36,14 @@ function landRings(): LandRing[] {
 }
 
 /** Reads and checks every polygon file (before anything is written: a refused file leaves all as it was). */
-export function readPolygonFiles(paths: readonly string[], limits: Partial<GeoLimits> = {}): PolygonFile[] {
+export function readPolygonFiles(paths: readonly string[], limits: Partial<GeoLimits> = {}, kml?: KmlToGeoJson): PolygonFile[] {
   const counted = { vertices: 0 };
-  return paths.map((path) => readPolygonFile(path, { ...GEO_LIMITS, ...limits }, counted));
+  return paths.map((path) => readPolygonFile(path, { ...GEO_LIMITS, ...limits }, counted, kml));
+}
+
+/** `readPolygonFiles`, with the KML reader's optional packages loaded first when a file is KML. */
+export async function readPolygonInputs(paths: readonly string[], limits: Partial<GeoLimits> = {}): Promise<PolygonFile[]> {
+  return readPolygonFiles(paths, limits, paths.some(isKml) ? await loadKmlReader() : undefined);
 }
 
 /** Computes the geodata of the polygons read and writes it beside `artifact`. */

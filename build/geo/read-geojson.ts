@@ -1,12 +1,13 @@
 /**
  * Reads Correos de México's postal-code polygons as GeoJSON (one FeatureCollection per state,
- * property `d_codigo`, a number or a string), checking everything a hostile or damaged file
+ * property `d_codigo`, a number or a string), or as KML turned into that (read-kml.ts), checking everything a hostile or damaged file
  * could hold: its size and vertex count are bounded, every coordinate must be a pair of finite
  * numbers in range, every geometry a Polygon or MultiPolygon. A file that fails is refused
  * whole, naming the file, the feature and what was wrong.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { KmlToGeoJson } from './read-kml.js';
 
 export interface GeoLimits {
   /** The largest file read (bytes). */
@@ -42,7 +43,7 @@ function readRegularFile(path: string, maxBytes: number): Buffer {
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new GeoInputError(`${path}: not a regular file; give a GeoJSON file`);
+    if (!stats.isFile()) throw new GeoInputError(`${path}: not a regular file; give a GeoJSON or KML file`);
     if (stats.size > maxBytes) throw new GeoInputError(`${path}: ${stats.size} bytes, more than the ${maxBytes} a polygon file may have (--geo-max-bytes raises it)`);
     const bytes = Buffer.allocUnsafe(stats.size);
     let read = 0;
@@ -53,16 +54,24 @@ function readRegularFile(path: string, maxBytes: number): Buffer {
   }
 }
 
-/** Reads and checks the polygon files; `vertices` counts across calls so that the limit holds for all files together. */
-export function readPolygonFile(path: string, limits: GeoLimits = GEO_LIMITS, counted = { vertices: 0 }): PolygonFile {
+/**
+ * Reads and checks a polygon file; `vertices` counts across calls so that the limit holds for
+ * all files together. A `.kml` file is read with `kml` (read-kml.ts's loadKmlReader).
+ */
+export function readPolygonFile(path: string, limits: GeoLimits = GEO_LIMITS, counted = { vertices: 0 }, kml?: KmlToGeoJson): PolygonFile {
   const name = basename(path);
-  if (/\.km[lz]$/i.test(name)) throw new GeoInputError(`${path}: KML is not read yet; convert it to GeoJSON first (ogr2ogr -f GeoJSON out.geojson ${name})`);
+  if (/\.kmz$/i.test(name)) throw new GeoInputError(`${path}: KMZ is zipped KML; unzip it and give the .kml file inside`);
+  const isKml = /\.kml$/i.test(name);
+  if (isKml && !kml) throw new GeoInputError(`${path}: KML is read by \`cpmx build --geo\` (readPolygonInputs), which loads its reader first`);
   const bytes = readRegularFile(path, limits.maxBytes);
   let document: unknown;
-  try {
-    document = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new GeoInputError(`${path}: not JSON (${(error as Error).message})`);
+  if (isKml) document = kml!(bytes.toString('utf8'), path);
+  else {
+    try {
+      document = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      throw new GeoInputError(`${path}: not JSON (${(error as Error).message})`);
+    }
   }
   const collection = document as { type?: unknown; name?: unknown; features?: unknown };
   if (collection === null || typeof collection !== 'object' || collection.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {

@@ -54,8 +54,8 @@ in the official file or its code gone, is dropped, listed here and in the new ar
 header, which cpmx status prints) and its history is carried forward with it as the earlier
 catalog. cpmx build --download --update is the monthly update that keeps both.
 
---geo FILE (repeatable: Correos de México's postal-code polygons, GeoJSON, one file per state)
-writes the geodata beside the artifact (cpmx.geo beside cpmx.msgpack), which answers
+--geo FILE (repeatable: Correos de México's postal-code polygons, GeoJSON or KML as Correos
+publishes it, one file per state) writes the geodata beside the artifact (cpmx.geo beside cpmx.msgpack), which answers
 info_cp_geocoding, info_cp_geocoding_reverse and cpmx geojson; the other lookups never read it.
 The files are checked first (sizes, vertex counts, every coordinate): one refused, nothing is
 written. The build says which codes have a polygon and no settlements, and which have
@@ -72,7 +72,7 @@ settlements and no polygon. See docs/geo.md.`,
     'max-bytes': { type: 'string', value: 'N', help: `the largest source, and catalog text in a zip (default ${DEFAULT_LIMITS.maxBytes})` },
     'max-line-bytes': { type: 'string', value: 'N', help: `the longest line (default ${DEFAULT_LIMITS.maxLineBytes})` },
     'max-rows': { type: 'string', value: 'N', help: `the most rows, all sources together (default ${DEFAULT_LIMITS.maxRows})` },
-    geo: { type: 'string', multiple: true, value: 'FILE', help: "Correos de México's postal-code polygons (GeoJSON, one file per state; the files after it too): write the geodata beside the artifact" },
+    geo: { type: 'string', multiple: true, value: 'FILE', help: "Correos de México's postal-code polygons (GeoJSON or KML, one file per state; the files after it too): write the geodata beside the artifact" },
     'geo-max-bytes': { type: 'string', value: 'N', help: 'the largest polygon file (default 268435456)' },
     'geo-max-vertices': { type: 'string', value: 'N', help: 'the most polygon vertices, all files together (default 20000000)' },
     'if-found': { type: 'boolean', help: 'when no catalog is found by default, say so and exit 0 (used by npm install)' },
@@ -161,11 +161,11 @@ type GeoInput = { paths: string[]; polygons: import('../../../build/geo/read-geo
 
 /** The polygon files of --geo, read and checked before anything is written; the exit status when refused. */
 async function readGeoOption(files: string[], values: { 'geo-max-bytes'?: string | undefined; 'geo-max-vertices'?: string | undefined }): Promise<GeoInput | number> {
-  const { readPolygonFiles, GeoInputError } = await import('../../../build/geo/build-geo.js');
+  const { readPolygonInputs, GeoInputError } = await import('../../../build/geo/build-geo.js');
   const limit = (name: 'geo-max-bytes' | 'geo-max-vertices') => (values[name] === undefined ? undefined : integer(values[name]!, `--${name}`, 1));
   const paths = files.map((path) => resolve(path));
   try {
-    return { paths, polygons: readPolygonFiles(paths, { maxBytes: limit('geo-max-bytes'), maxVertices: limit('geo-max-vertices') }) };
+    return { paths, polygons: await readPolygonInputs(paths, { maxBytes: limit('geo-max-bytes'), maxVertices: limit('geo-max-vertices') }) };
   } catch (error) {
     if (!(error instanceof GeoInputError)) throw error;
     process.stderr.write(`cpmx build: refused: ${error.message}\nNothing was written.\n`);
