@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readPolygonFiles, readPolygonInputs } from '../../build/geo/build-geo.js';
 import { openGeo } from '../../src/core/geo/geo-index.js';
@@ -65,6 +66,23 @@ describe('KML input of cpmx build --geo', () => {
       expect(a.point(slot), cp).toEqual(b.point(b.slotOf(cp)));
     }
     expect(a.slotOf('11000')).toBe(-1);
+  });
+
+  it('says what to install when the optional packages are absent (a resolve hook hides @tmcw/togeojson)', () => {
+    const hook = join(dir, 'hide-togeojson.mjs');
+    writeFileSync(
+      hook,
+      "export async function resolve(specifier, context, next) {\n" +
+        "  if (specifier === '@tmcw/togeojson') throw Object.assign(new Error('Cannot find package ' + specifier), { code: 'ERR_MODULE_NOT_FOUND' });\n" +
+        '  return next(specifier, context);\n}\n',
+    );
+    const register = `data:text/javascript,import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hook).href)});`;
+    const out = join(dir, 'absent', 'cpmx.msgpack');
+    const run = spawnSync(process.execPath, ['--import', register, CLI, 'build', '--source', FIXTURE, '--out', out, '--geo', KML_FIXTURE], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('reading KML needs the optional packages @tmcw/togeojson and @xmldom/xmldom (npm install @tmcw/togeojson @xmldom/xmldom)');
+    expect(run.stderr).toContain('Nothing was written.');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('refuses entity expansion (billion laughs) before parsing, and writes nothing', () => {
