@@ -5,7 +5,7 @@ import type { Command } from './command.js';
 const USAGE_COLUMN = 52;
 
 /**
- * The overview: the lookups (one per COPOMEX method, the token from --token or CPMX_TOKEN),
+ * The overview: the lookups (one per COPOMEX method, answered without a token),
  * then the tools, one line each, then how to get more.
  */
 export function overview(commands: readonly Command[]): string {
@@ -20,14 +20,20 @@ export function overview(commands: readonly Command[]): string {
   const tools = commands.filter((cmd) => !cmd.lookup);
   return `cpmx: Mexican postal codes (SEPOMEX catalog) answered offline, by the COPOMEX API's contract.
 
-Lookups, one per COPOMEX method (the body the API returns; --token T or CPMX_TOKEN):
+Lookups, one per COPOMEX method (the body the API returns, from the local catalog: no token
+needed; --token pruebas gives test mode):
 ${lookups.map(line).join('\n')}
 
 Tools:
 ${tools.map(line).join('\n')}
 
 Run "cpmx <command> --help" for a command's options. Example:
-  cpmx info_cp 09810 --type simplified --token demo`;
+  cpmx info_cp 09810 --type simplified`;
+}
+
+/** A command's usage line, as its help begins. */
+export function usageLine(cmd: Command): string {
+  return `Usage: cpmx ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}${cmd.usageOptions ? ` ${cmd.usageOptions}` : ''}`;
 }
 
 /** A command's help: usage line, description, options, exit status. */
@@ -38,6 +44,5 @@ export function commandHelp(cmd: Command): string {
   });
   const width = Math.max(...flags.map(({ flag }) => flag.length)) + 3;
   const options = flags.map(({ flag, help }) => `  ${flag.padEnd(width)}${help.split('\n').join(`\n  ${' '.repeat(width)}`)}`).join('\n');
-  const line = `Usage: cpmx ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}${cmd.usageOptions ? ` ${cmd.usageOptions}` : ''}`;
-  return `${line}\n\n${cmd.description}\n\nOptions:\n${options}\n\n${cmd.exit}`;
+  return `${usageLine(cmd)}\n\n${cmd.description}\n\nOptions:\n${options}\n\n${cmd.exit}`;
 }
