@@ -59,6 +59,8 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   lookup?: boolean;
   /** Positional arguments that look like options (a negative code) are kept as arguments. */
   negativeNumbers?: boolean;
+  /** Says on stderr when the catalog is more than a year old (build, serve); other commands say nothing of it. */
+  warnsOldCatalog?: boolean;
   run(invocation: Invocation<O>): number | Promise<number>;
 }
 

@@ -1,0 +1,39 @@
+/**
+ * `cpmx status` as a person reads it on a terminal: the artifact, the catalog's date and age,
+ * its counts and sources, corrections and history, one labelled line each. Scripts get the
+ * JSON (`--json`, or stdout not a terminal); this text is for reading, not parsing.
+ */
+import type { ArtifactHeader, CatalogAge, SourceInfo } from '../core/format.js';
+
+const count = (value: number) => value.toLocaleString('en-US');
+const day = (date: string) => date.slice(0, 10);
+
+function source(info: SourceInfo): string {
+  const dated = info.date ? `dated ${day(info.date)} by its ${info.dateFrom === 'zip-entry' ? 'zip entry' : 'modification time'}` : 'undated';
+  return `${info.file}, ${count(info.bytes)} bytes, ${info.encoding}, ${dated}; sha256 ${info.sha256}`;
+}
+
+/** The status report's lines, without a trailing newline. */
+export function statusText(artifact: string, header: ArtifactHeader, age: CatalogAge): string {
+  const lines: [string, string][] = [
+    ['artifact', artifact],
+    ['catalog', age.catalogDate === null ? 'date unknown (not recorded in this artifact)' : `dated ${day(age.catalogDate)}, ${count(age.catalogAgeDays ?? 0)} days old`],
+    ['holds', `${count(header.codes)} postal codes, ${count(header.rows)} settlements, ${count(header.municipalities)} municipalities, ${count(header.states)} states`],
+    ['source', source(header.source)],
+    ...(header.sources ?? []).map((one): [string, string] => ['  from', source(one)]),
+    ['built', header.builtAt ?? 'time not recorded'],
+    ['format', `${header.format} version ${header.version}`],
+    ['terms', header.notice],
+  ];
+  const { corrections, history } = header;
+  if (corrections) {
+    lines.push(['corrections', `${count(corrections.applied.length)} applied from ${corrections.file}${corrections.dropped?.length ? `, ${count(corrections.dropped.length)} dropped (no longer apply)` : ''}`]);
+    for (const row of corrections.applied) lines.push(['', `line ${row.line}: ${row.action} ${row.cp}${row.nota ? ` (${row.nota})` : ''}`]);
+    for (const row of corrections.dropped ?? []) lines.push(['  dropped', `line ${row.line}: ${row.action} ${row.cp}: ${row.reason}`]);
+  }
+  if (history) {
+    lines.push(['history', `${count(history.retired)} codes retired, ${count(history.added)} added, against ${history.previous.map((one) => `${one.file} (${day(one.date)})`).join(', ')}`]);
+  }
+  const width = Math.max(...lines.map(([label]) => label.length)) + 2;
+  return lines.map(([label, text]) => `${label.padEnd(width)}${text}`).join('\n');
+}
