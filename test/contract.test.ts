@@ -1,5 +1,5 @@
 /**
- * The contract of shared/spec/API.md, on the fixture catalog: envelopes, key order, every
+ * The contract of docs/contract.md, on the fixture catalog: envelopes, key order, every
  * error with its status, list orders, aliases, path rules, test mode and token rules.
  */
 import { join } from 'node:path';

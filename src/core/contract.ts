@@ -1,5 +1,5 @@
 /**
- * The COPOMEX contract (`shared/spec/API.md`) as data and types: the error table, the
+ * The COPOMEX contract (`docs/contract.md`) as data and types: the error table, the
  * envelope every body is wrapped in, and the body of each method. Every adapter answers
  * with these, so they cannot drift from the contract or from each other.
  */
