@@ -1,11 +1,14 @@
 /**
  * What a run of `npm run bench` will do, how long each part takes, and where it writes: said
  * before the first minute is spent, and followed part by part while it runs. The durations
- * are estimates from whole runs on the shared 2-core machines at the default settings (the
- * HTTP part alone took about 15 of a whole run's 19 minutes), scaled by the settings; each run
- * records what every part really took (results.json `durations`) to check them against.
+ * are estimates from runs on the shared 2-core machines at the default settings (the HTTP part
+ * alone took about 15 of a whole run's 19 minutes; a quick run took 2 minutes at a load of 13:
+ * 4 s preparing, 5 s of cold starts, 31 s checking, 92 s of lookups), scaled by the settings;
+ * each run records what every part really took (results.json `durations`) to check them against.
  */
 import { join } from 'node:path';
+import { CONTESTANTS } from './contestants/types.js';
+import { CPMX_EXTRAS, OPS, WARMUP_MS } from './ops.js';
 
 export interface BenchSettings {
   /** Only the lookup figures (and the cold starts, which cost seconds): a minute or two. */
@@ -28,15 +31,15 @@ export interface Part {
   seconds: number;
 }
 
-/** Lookups: every contestant, about 30 tasks each of warm-up plus task time, in processes of their own. */
-const LOOKUP_TASKS = 4 * 32;
+/** Lookups: every operation for every contestant, and cpmx's extras, each warm-up plus task time. */
+const LOOKUP_TASKS = OPS.length * CONTESTANTS.length + CPMX_EXTRAS.length;
 
 /** The parts a run with `settings` goes through, in order. */
 export function benchPlan(s: BenchSettings): Part[] {
-  const lookupSeconds = Math.round((LOOKUP_TASKS * (s.taskTimeMs + 100) * 1.2) / 1000);
+  const lookupSeconds = Math.round((LOOKUP_TASKS * (s.taskTimeMs + WARMUP_MS) * 1.5) / 1000);
   const cold: Part = { id: 'cold', label: 'cold starts', starts: /^cold start:/, seconds: Math.round(s.coldRuns * 5 * 0.15) + 1 };
-  const prepare: Part = { id: 'prepare', label: 'preparing the contestants (cpmx, SQLite, JSON)', starts: /^preparing contestants/, seconds: 20 };
-  const alike: Part = { id: 'alike', label: 'checking that every contestant answers alike', starts: /^opening every contestant/, seconds: 10 };
+  const prepare: Part = { id: 'prepare', label: 'preparing the contestants (cpmx, SQLite, JSON)', starts: /^preparing contestants/, seconds: 10 };
+  const alike: Part = { id: 'alike', label: 'checking that every contestant answers alike', starts: /^opening every contestant/, seconds: 30 };
   const lookups: Part = { id: 'lookups', label: 'lookups, every contestant', starts: /^lookups of /, seconds: lookupSeconds };
   if (s.quick) return [prepare, cold, alike, lookups];
   const scaleHttp = s.httpSeconds / 3;

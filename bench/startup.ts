@@ -17,6 +17,8 @@ import { timeColdStarts } from './measure/cold-starts.js';
 import { measureEmbedding } from './measure/embed.js';
 import { prepare } from './prepare.js';
 
+// As in run.ts: the bench's old catalog would cost a user with a current one no age warning.
+process.env.CPMX_NO_AGE_WARNING = '1';
 const { values } = parseArgs({ options: { catalog: { type: 'string' }, work: { type: 'string' }, 'cold-runs': { type: 'string' } } });
 const work = resolve(values.work ?? join(packageRoot, 'bench', 'work'));
 const runs = Number(values['cold-runs'] ?? 11);

@@ -74,7 +74,7 @@ describe('the plan', () => {
       clock += 2000;
     }
     expect(said.filter((line) => line.startsWith('['))).toEqual([
-      expect.stringMatching(/^\[1\/\d+\] preparing the contestants .*\(about 20 s; 2 s so far of about \d+ (s|min), about \d+ (s|min) left\)$/),
+      expect.stringMatching(/^\[1\/\d+\] preparing the contestants .*\(about 10 s; 2 s so far of about \d+ (s|min), about \d+ (s|min) left\)$/),
       expect.stringMatching(/^\[2\/\d+\] cpmx build, 3 runs/),
       expect.stringMatching(/^\[4\/\d+\] cold starts/),
       expect.stringMatching(/^\[8\/\d+\] lookups, every contestant/),

@@ -50,10 +50,12 @@ export function markOldCatalogSaid(): void {
 
 /** Says through `say` that the catalog is old, unless silenced, said already in this process, or off the main thread. */
 export function warnOldCatalog(header: AgeOf, say: (message: string) => void): void {
+  // A current catalog, the usual case, costs one date comparison.
+  const message = oldCatalogMessage(header, Date.now());
+  if (message === undefined) return;
   const quiet = process.env[QUIET_VARIABLE];
   if ((quiet && quiet !== '0') || !nodeWorkerThreads().isMainThread) return;
-  const message = oldCatalogMessage(header, Date.now());
-  if (message !== undefined && firstTime(OLD_CATALOG_CODE)) say(message);
+  if (firstTime(OLD_CATALOG_CODE)) say(message);
 }
 
 /** The library's voice: a process warning with its code, which a 'warning' listener or Node's flags can take. */
