@@ -4,6 +4,7 @@
  * from where the options are declared (the command table), must say what it takes, exit 2.
  */
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NUMERIC_VALUES, UsageError, numericKind, parseInvocation, type OptionSpec } from '../src/cli/command.js';
 import { COMMANDS } from '../src/cli/commands/index.js';
@@ -67,6 +68,10 @@ describe('numeric options', () => {
     const negativeCode = cpmx(['info_cp', '-1234', '--data', dataPath]);
     expect(negativeCode.status).toBe(1);
     expect(JSON.parse(negativeCode.stdout).code_error).toBe(104);
+    // A negative count given as an argument is refused for what it is, too.
+    const credit = cpmx(['tokens', 'credit', 'some-token', '-5', '--registry', join(tempDir(), 'none.sqlite')]);
+    expect(credit.status).toBe(2);
+    expect(credit.stderr).toContain('N must be a whole number from 1, got "-5"');
     // The contract still answers a limit out of range that is not negative.
     const zero = cpmx(['search_cp_advanced', 'cdmx', '--limit', '0', '--data', dataPath]);
     expect(zero.status).toBe(1);
