@@ -6,6 +6,13 @@
 import type { ArtifactHeader, CatalogAge, SourceInfo } from '../core/format.js';
 
 const count = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * Text from the artifact as a terminal may show it: control and format characters (ESC, BEL,
+ * bidi overrides: a crafted note or file name could move the cursor or reorder the line) are
+ * written as \u escapes instead.
+ */
+const printable = (text: string) => text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const day = (date: string) => date.slice(0, 10);
 
 function source(info: SourceInfo): string {
@@ -35,5 +42,5 @@ export function statusText(artifact: string, header: ArtifactHeader, age: Catalo
     lines.push(['history', `${count(history.retired)} codes retired, ${count(history.added)} added, against ${history.previous.map((one) => `${one.file} (${day(one.date)})`).join(', ')}`]);
   }
   const width = Math.max(...lines.map(([label]) => label.length)) + 2;
-  return lines.map(([label, text]) => `${label.padEnd(width)}${text}`).join('\n');
+  return lines.map(([label, text]) => `${label.padEnd(width)}${printable(text)}`).join('\n');
 }
