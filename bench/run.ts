@@ -23,8 +23,8 @@ import { packageRoot } from '../src/package-root.js';
 import { measure } from './measure.js';
 import { measureQuick } from './measure/quick.js';
 import { benchPlan, describePlan, duration, followParts, outputDirectory, type BenchSettings } from './plan.js';
-import { coldStarts, lookups } from './report/markdown.js';
 import { publishReport } from './report/publish.js';
+import { renderQuick } from './report/quick.js';
 import type { Results } from './results.js';
 
 const { values: options } = parseArgs({
@@ -88,14 +88,7 @@ async function main(): Promise<void> {
   if (settings.quick) {
     const results = await measureQuick({ catalog: location.path, work, taskTimeMs: settings.taskTimeMs, coldRuns: settings.coldRuns, log: progress.log });
     const durations = progress.finish();
-    const markdown = [
-      '# Quick benchmark (`npm run bench -- --quick`): lookups and cold starts only',
-      '',
-      `Measured on ${results.date.slice(0, 16).replace('T', ' ')} UTC: ${results.machine.platform}, ${results.machine.cpus} cores (${results.machine.cpu}), Node ${results.machine.node}; catalog ${results.catalog}. For the whole run, with the targets: \`npm run bench\`.`,
-      '',
-      ...coldStarts(results),
-      ...lookups(results),
-    ].join('\n');
+    const markdown = renderQuick(results);
     if (write) {
       mkdirSync(out, { recursive: true });
       writeFileAtomic(join(out, 'quick.json'), Buffer.from(`${JSON.stringify({ ...results, durations }, null, 2)}\n`));

@@ -9,6 +9,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { benchPlan, describePlan, followParts, outputDirectory, type BenchSettings } from '../bench/plan.js';
+import { renderQuick } from '../bench/report/quick.js';
+import { readResults } from '../bench/results.js';
 import { root } from './helpers.js';
 
 const bench = join(root, 'bench');
@@ -82,5 +84,17 @@ describe('the plan', () => {
     // Every line of the measuring step is still said, in order, after its part's.
     expect(said.filter((line) => !line.startsWith('['))).toHaveLength(6);
     expect(progress.finish()).toEqual({ prepare: 2, build: 2, cold: 2, lookups: 4 });
+  });
+});
+
+describe('a quick run', () => {
+  it('reports the cold starts and the lookups as a whole run does, and no targets (a whole run judges them)', () => {
+    const { date, machine, seed, settings, cold, lookups } = readResults(join(bench, 'results.json'));
+    const markdown = renderQuick({ quick: true, date, machine, seed, settings, cold, lookups, catalog: 'CPdescargatxt.zip' });
+    expect(markdown).toMatch(/^# Quick benchmark/);
+    expect(markdown).toContain(`${machine.cpus} cores (${machine.cpu}), Node ${machine.node}; catalog CPdescargatxt.zip`);
+    expect(markdown).toContain('## Cold start (fresh process: import, open, first answer)');
+    expect(markdown).toContain('## Lookups (per call: median [p75 / p99])');
+    expect(markdown).not.toContain('## Design targets');
   });
 });
