@@ -17,7 +17,7 @@ export function lostLeadingZero(method: Method, segment: string | undefined, bod
   if (token === TEST_TOKEN || segment === undefined || !/^\d{4}$/.test(segment)) return undefined;
   if ((body as { code_error?: number }).code_error !== 102) return undefined;
   const padded = `0${segment}`;
-  return isSuccess(exists(rawRequest(method, padded, token))) ? padded : undefined;
+  return isSuccess(exists(rawRequest({ method, segment: padded, token }))) ? padded : undefined;
 }
 
 /** The hint's words, with how to ask for the padded code (`cpmx info_cp 09810`, `infoCp('09810')`). */

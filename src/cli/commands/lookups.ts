@@ -70,9 +70,7 @@ function lookupCommand(method: Method): Command {
       const token = tokenOption(values.token) || LOCAL_TOKEN;
       const answer = answerer(dataOption(values.data), token, method !== 'cuenta/consultas_disponibles');
       const option = (name: string) => given[name] || undefined;
-      const body = answer(
-        rawRequest(method, value, undefined, method === 'info_cp' ? option('type') : undefined, option('estado'), option('municipio'), option('colonia'), option('limit')),
-      );
+      const body = answer(rawRequest({ method, segment: value, parameters: Object.fromEntries(spec.parameters.map((name) => [name, option(name)])) }));
       print(body);
       afterLookup(method, value, body, answer, token);
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
