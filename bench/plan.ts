@@ -61,6 +61,7 @@ export function benchPlan(s: BenchSettings): Part[] {
       : []),
     ...(s.validate ? [{ id: 'validate', label: `validate, ${s.validateRecords.toLocaleString('en-US')} records`, starts: /^validate:/, seconds: Math.round(s.validateRecords / 20_000) + 10 }] : []),
     { id: 'parse', label: 'parse: one-line addresses', starts: /^parse:/, seconds: Math.round(10 * (s.taskTimeMs / 400)) + 2 },
+    { id: 'inferred', label: 'inferred codes: codes found from names', starts: /^inferred codes:/, seconds: Math.round(10 * (s.taskTimeMs / 400)) + 2 },
   ];
 }
 

@@ -20,6 +20,8 @@ import { parseArgs } from 'node:util';
 import { findCatalog } from '../build/build.js';
 import { writeFileAtomic } from '../build/write.js';
 import { packageRoot } from '../src/package-root.js';
+import { dataPaths } from './contestants/types.js';
+import { inferredCodesBench } from './inferred-codes.js';
 import { measure } from './measure.js';
 import { measureQuick } from './measure/quick.js';
 import { benchPlan, describePlan, duration, followParts, outputDirectory, type BenchSettings } from './plan.js';
@@ -100,8 +102,10 @@ async function main(): Promise<void> {
     return;
   }
   const measured = await measure({ ...settings, catalog: location.path, work, log: progress.log });
+  progress.log('inferred codes: records without a code, their code found from their names, one core ...');
+  const inferredCodes = await inferredCodesBench({ artifact: dataPaths(work).artifact, taskTimeMs: settings.taskTimeMs });
   const durations = progress.finish();
-  const results: Results = { ...measured, durations };
+  const results = { ...measured, inferredCodes, durations };
   const json = `${JSON.stringify(results, null, 2)}\n`;
   if (write) {
     mkdirSync(out, { recursive: true });

@@ -34,14 +34,19 @@ import { openSource, warnCpNumber, warnIfOld, type SourceOptions } from './open-
 import { lostLeadingZero, lostLeadingZeroHint } from '../core/leading-zero.js';
 import type { Method } from '../core/request.js';
 
-/** Each client's catalog, for adapters that read names against it (one-line addresses). */
-const catalogs = new WeakMap<CpmxClient, () => Catalog>();
+/**
+ * Each client's catalog, for adapters that read names against it (validation, one-line
+ * addresses), under a symbol of the global registry: each bundled entry (`cpmx`,
+ * `cpmx/validate`, CommonJS or ESM) carries its own copy of this module, so a WeakMap or a
+ * class of one copy would not know the clients another made; `Symbol.for` is one key for all.
+ */
+const CATALOG = Symbol.for('cpmx.client.catalog');
 
 /** The catalog a client answers from (loaded at first use, as its lookups load it). */
 export function catalogOf(client: CpmxClient): Catalog {
-  const get = catalogs.get(client);
-  if (!get) throw new TypeError('catalogOf: not a client made by createClient');
-  return get();
+  const get: unknown = typeof client === 'object' && client !== null ? Reflect.get(client, CATALOG) : undefined;
+  if (typeof get !== 'function') throw new TypeError('catalogOf: not a client made by createClient');
+  return (get as () => Catalog)();
 }
 
 export interface ClientOptions extends SourceOptions {
@@ -190,6 +195,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     },
     codeHistory: (cp) => codeHistoryOf(source.get(), cp),
   };
-  catalogs.set(client, source.get);
+  // Not enumerable: a spread or JSON of the client shows only its methods.
+  Object.defineProperty(client, CATALOG, { value: source.get });
   return client;
 }
