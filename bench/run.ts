@@ -14,7 +14,7 @@
  * measures and prints the targets, writing nothing; --no-browser leaves out what is measured
  * in Chromium (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCatalog } from '../build/build.js';
@@ -22,6 +22,7 @@ import { writeFileAtomic } from '../build/write.js';
 import { packageRoot } from '../src/package-root.js';
 import { dataPaths } from './contestants/types.js';
 import { inferredCodesBench } from './inferred-codes.js';
+import { DEFAULT_POLYGONS, benchGeo } from './geo.js';
 import { measure } from './measure.js';
 import { measureQuick } from './measure/quick.js';
 import { benchPlan, describePlan, duration, followParts, outputDirectory, type BenchSettings } from './plan.js';
@@ -116,6 +117,8 @@ async function main(): Promise<void> {
   publishReport(JSON.parse(json) as Results, { out, write, log: say });
   say(`bench: took ${duration(Object.values(durations).reduce((sum, s) => sum + s, 0))}; each part, in seconds: ${JSON.stringify(durations)}`);
   if (!options.publish && write) say('bench: the committed bench/RESULTS.md, chart.svg and results.json were left as they were; npm run bench -- --publish rewrites them');
+  // Geodata (bench/geo.ts), when the polygons are beside the repository: its figures go to the work folder's geo.json.
+  if (existsSync(DEFAULT_POLYGONS)) await benchGeo({ polygons: DEFAULT_POLYGONS, artifact: join(packageRoot, 'data', 'cpmx.msgpack'), work, log: say });
 }
 
 try {

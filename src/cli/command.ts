@@ -168,3 +168,8 @@ export function integer(value: string, name: string, min: number, max = Number.M
 export function print(body: unknown, pretty = process.stdout.isTTY === true): void {
   process.stdout.write(`${pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
 }
+
+/** A command's usage line, as its help begins (and a missing argument's message ends). */
+export function usageLine(cmd: Command): string {
+  return `Usage: cpmx ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}${cmd.usageOptions ? ` ${cmd.usageOptions}` : ''}`;
+}

@@ -1,5 +1,5 @@
 /** Help texts, made from the command table: the overview and each command's usage and options. */
-import type { Command } from './command.js';
+import { usageLine, type Command } from './command.js';
 
 /** Usage lines longer than this put their summary on the next line, so the overview fits 100 columns. */
 const USAGE_COLUMN = 52;
@@ -29,11 +29,6 @@ ${tools.map(line).join('\n')}
 
 Run "cpmx <command> --help" for a command's options. Example:
   cpmx info_cp 09810 --type simplified`;
-}
-
-/** A command's usage line, as its help begins. */
-export function usageLine(cmd: Command): string {
-  return `Usage: cpmx ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}${cmd.usageOptions ? ` ${cmd.usageOptions}` : ''}`;
 }
 
 /** A command's help: usage line, description, options, exit status. */

@@ -3,7 +3,7 @@
  * The `cpmx` command: finds the command in the table, parses its arguments, runs it, and
  * turns what can go wrong into a message and an exit status, never a stack trace.
  */
-import { markOldCatalogSaid } from '../client/old-catalog.js';
+import { markOldCatalogSaid } from '../client/said-once.js';
 import { ArtifactError } from '../core/catalog.js';
 import { packageVersion } from '../paths.js';
 import { EXIT, UsageError, parseInvocation, type Command } from './command.js';

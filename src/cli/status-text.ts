@@ -3,6 +3,7 @@
  * its counts and sources, corrections and history, one labelled line each. Scripts get the
  * JSON (`--json`, or stdout not a terminal); this text is for reading, not parsing.
  */
+import type { geoStatus } from '../client/geo-status.js';
 import type { ArtifactHeader, CatalogAge, SourceInfo } from '../core/format.js';
 
 const count = (value: number) => value.toLocaleString('en-US');
@@ -21,7 +22,7 @@ function source(info: SourceInfo): string {
 }
 
 /** The status report's lines, without a trailing newline. */
-export function statusText(artifact: string, header: ArtifactHeader, age: CatalogAge): string {
+export function statusText(artifact: string, header: ArtifactHeader, age: CatalogAge, geodata: ReturnType<typeof geoStatus>): string {
   const lines: [string, string][] = [
     ['artifact', artifact],
     ['catalog', age.catalogDate === null ? 'date unknown (not recorded in this artifact)' : `dated ${day(age.catalogDate)}, ${count(age.catalogAgeDays ?? 0)} days old`],
@@ -41,6 +42,10 @@ export function statusText(artifact: string, header: ArtifactHeader, age: Catalo
   if (history) {
     lines.push(['history', `${count(history.retired)} codes retired, ${count(history.added)} added, against ${history.previous.map((one) => `${one.file} (${day(one.date)})`).join(', ')}`]);
   }
+  lines.push([
+    'geodata',
+    'missing' in geodata ? `none (${geodata.missing})` : `${geodata.file}, version ${geodata.version ?? 'unknown'}: ${count(geodata.codes)} codes in ${count(geodata.states.length)} states`,
+  ]);
   const width = Math.max(...lines.map(([label]) => label.length)) + 2;
   return lines.map(([label, text]) => `${label.padEnd(width)}${printable(text)}`).join('\n');
 }

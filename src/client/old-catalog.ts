@@ -8,14 +8,15 @@
  */
 import { catalogAge, type ArtifactHeader } from '../core/format.js';
 import { nodeWorkerThreads } from './node-builtins.js';
+import { OLD_CATALOG_CODE, firstTime } from './said-once.js';
+
+export { OLD_CATALOG_CODE, markOldCatalogSaid } from './said-once.js';
 
 /** What the age is read from: an artifact's header, or a build's `{ source: { date } }`. */
 type AgeOf = Parameters<typeof catalogAge>[0];
 
 /** Past this many days the catalog is called old. */
 export const OLD_CATALOG_DAYS = 365;
-/** The code of the library's process warning. */
-export const OLD_CATALOG_CODE = 'CPMX_OLD_CATALOG';
 /** The variable that silences the warning (any value but empty or 0). */
 export const QUIET_VARIABLE = 'CPMX_NO_AGE_WARNING';
 /** The command that brings the catalog up to date. */
@@ -29,23 +30,6 @@ export function oldCatalogMessage(header: AgeOf, now: number): string | undefine
     `the catalog is ${catalogAgeDays} days old (dated ${catalogDate.slice(0, 10)}), more than a year; ` +
     `Correos de México updates it monthly: run \`${REFRESH_COMMAND}\` to refresh it (${QUIET_VARIABLE}=1 silences this warning)`
   );
-}
-
-/**
- * Whether the warning of `code` is still to be said in this process, marking it said: kept on
- * the global object, so that two bundles of cpmx in one process (ESM and CommonJS) say it once.
- */
-function firstTime(code: string): boolean {
-  const said = globalThis as { [key: symbol]: true | undefined };
-  const key = Symbol.for(`cpmx.said.${code}`);
-  if (said[key]) return false;
-  said[key] = true;
-  return true;
-}
-
-/** Marks the warning as said: the command line's commands other than build and serve say nothing of the age. */
-export function markOldCatalogSaid(): void {
-  firstTime(OLD_CATALOG_CODE);
 }
 
 /** Says through `say` that the catalog is old, unless silenced, said already in this process, or off the main thread. */

@@ -1,7 +1,7 @@
 /**
  * The forms people write names in, as data: state abbreviations and codes, municipality
  * titles, settlement types, shortened words and ordinals. `names.ts` reads with these tables;
- * the README lists them and `test/name-forms.test.ts` tests every entry. Nothing here runs at
+ * the README lists them and `test/core/name-forms.test.ts` tests every entry. Nothing here runs at
  * import beyond building these literals: the indexes made from them are built on first use.
  */
 

@@ -10,8 +10,8 @@ import { NUMERIC_VALUES, UsageError, numericKind, parseInvocation, type OptionSp
 import { COMMANDS } from '../../src/cli/commands/index.js';
 import { CLI, FIXTURE, buildInto, tempDir } from '../helpers.js';
 
-/** Placeholders of options whose value is text (a path, a name, a token...): never a number. */
-const TEXT_VALUES = new Set(['FILE', 'FILE|URL', 'URL', 'T', 'NAME', 'H', 'E', 'M', 'C', 'CLAVE', 'CSV', 'OLD', 'FIELD=NAME', 'csv|ndjson', 'ndjson|csv', 'simplified', 'VALUE']);
+/** Placeholders of options whose value is text (a path, a name, a token...) or a signed coordinate (LAT, LNG: a negative one is its value). */
+const TEXT_VALUES = new Set(['LAT', 'LNG', 'FILE', 'FILE|URL', 'URL', 'T', 'NAME', 'H', 'E', 'M', 'C', 'CLAVE', 'CSV', 'OLD', 'FIELD=NAME', 'csv|ndjson', 'ndjson|csv', 'simplified', 'VALUE']);
 
 const options = COMMANDS.flatMap((cmd) => Object.entries(cmd.options as Record<string, OptionSpec>).map(([name, spec]) => ({ cmd: cmd.name, name, spec })));
 const numeric = options.filter(({ spec }) => numericKind(spec) !== undefined);

@@ -1,6 +1,6 @@
 /**
  * Address validation: the library (`validateAddress`, `validateStream`) and `cpmx validate`
- * on hand-written fixtures against the fixture catalog (more in validate-*.test.ts).
+ * on hand-written fixtures against the fixture catalog (more in test/validate/).
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,11 +8,10 @@ import { isSuccess } from '../../core/contract.js';
 import { METHOD_TEXTS, PARAMETER_TEXTS } from '../../core/method-texts.js';
 import { METHODS, rawRequest, type Method, type Parameter } from '../../core/request.js';
 import { answerer } from '../../client/answerer.js';
-import { EXIT, HELP_OPTION, UsageError, command, onePositional, print, type Command, type OptionSpec } from '../command.js';
+import { EXIT, HELP_OPTION, UsageError, command, onePositional, print, usageLine, type Command, type OptionSpec } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
-import { usageLine } from '../help.js';
 import { afterLookup } from '../hints.js';
-import { LOCAL_TOKEN } from '../../client/lookups.js';
+import { LOCAL_TOKEN } from '../../client/local-token.js';
 
 const EXIT_TEXT = `Prints the JSON body the COPOMEX API would return: indented on a terminal, one line when
 piped. No token is needed: the answer comes from the local catalog, as the library's

@@ -1,6 +1,7 @@
 /** `cpmx status`: the artifact's header and the catalog's age, or why it cannot be loaded. */
 import { catalogSource } from '../../client/catalog-source.js';
 import { catalogAge } from '../../core/format.js';
+import { geoStatus } from '../../client/geo-status.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, print } from '../command.js';
 import { DATA_HELP, dataOption } from '../environment.js';
 import { statusText } from '../status-text.js';
@@ -14,10 +15,12 @@ export const statusCommand = command({
   usageOptions: '[--max-age DAYS] [--json]',
   summary: "show the artifact's header and the catalog's age, or why it cannot be loaded",
   description: `Prints the artifact's header (format version, counts, source file and sha256, the catalog's
-date, the build time) with the catalog's date and age in days: as text to read on a terminal;
-as JSON with --json, and whenever stdout is not a terminal (a pipe, a file), so scripts
-read the same JSON as before: the header, catalogDate and catalogAgeDays (null when the
-artifact does not record them, as artifacts built before cpmx recorded dates do not).
+date, the build time) with the catalog's date and age in days, and the geodata beside it
+(cpmx build --geo: the polygons' version, the states and codes they cover, or why there is
+none): as text to read on a terminal; as JSON with --json, and whenever stdout is not a
+terminal (a pipe, a file), so scripts read the same JSON as before: the header, catalogDate
+and catalogAgeDays (null when the artifact does not record them, as artifacts built before
+cpmx recorded dates do not) and geodata.
 
 Warns on stderr when the catalog is older than --max-age days (default ${DEFAULT_MAX_AGE_DAYS}): Correos de México
 updates it every month. "cpmx build --download" brings it up to date.`,
@@ -32,10 +35,12 @@ updates it every month. "cpmx build --download" brings it up to date.`,
     if (positionals.length) throw new UsageError(`cpmx status takes no argument, got: ${positionals.join(' ')}`);
     const maxAge = values['max-age'] === undefined ? DEFAULT_MAX_AGE_DAYS : integer(values['max-age'], '--max-age', 0);
     const source = catalogSource(dataOption(values.data));
-    const header = source.get().header;
+    const catalog = source.get();
+    const header = catalog.header;
     const age = catalogAge(header, Date.now());
-    if (values.json || process.stdout.isTTY !== true) print({ artifact: source.path, loaded: true, header, ...age });
-    else process.stdout.write(`${statusText(source.path, header, age)}\n`);
+    const geodata = geoStatus(catalog);
+    if (values.json || process.stdout.isTTY !== true) print({ artifact: source.path, loaded: true, header, ...age, geodata });
+    else process.stdout.write(`${statusText(source.path, header, age, geodata)}\n`);
     if (age.catalogAgeDays === null) {
       process.stderr.write(
         `cpmx status: the catalog's date is unknown (this artifact does not record it: it was built by an older cpmx, or from a pipe); rebuild it to record it.\n`,
