@@ -122,7 +122,7 @@ export interface CpmxClient extends GeoHelpers {
   getCitiesByStateCode(clave: string | number): CitiesByStateCodeBody;
   /** A point inside the code's area, with its place (geodata: `cpmx build --geo`; without it, 113). */
   infoCpGeocoding(cp: string, options?: InfoCpOptions): InfoCpGeocodingBody;
-  /** The code whose area holds the point (decimal degrees), with its place; 119 to 122 say why none does. */
+  /** The code whose area holds the point (decimal degrees), with its place; 141 to 144 say why none does. */
   infoCpGeocodingReverse(lat: number | string, lng: number | string): InfoCpGeocodingReverseBody;
   /** The credits left to the client's token in its registry; `null` without a registry or in test mode. Costs none. */
   consultasDisponibles(): ConsultasDisponiblesBody;

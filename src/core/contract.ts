@@ -25,15 +25,16 @@ export const ERRORS = {
   115: ['No se encontró el municipio', 404],
   116: ['La clave del estado es inválida', 400],
   117: ['El límite es inválido', 400],
-  // Geodata (cpmx build --geo): cpmx's own codes, as COPOMEX publishes none for these cases.
-  118: ['El cp no tiene área', 404],
-  119: ['El punto está en el mar', 404],
-  120: ['El punto está fuera de México', 404],
-  121: ['El punto está en un estado sin polígonos', 404],
-  122: ['El punto no está en el área de ningún cp', 404],
-  123: ['No se recibió lat o lng', 400],
-  124: ['lat o lng no es un número', 400],
-  125: ['lat o lng está fuera de rango', 400],
+  // Geodata (cpmx build --geo): cpmx's own codes, as COPOMEX publishes none for these cases; from
+  // 140, apart from the validator's own 120 to 130 (docs/validate.md), so no number means two things.
+  140: ['El cp no tiene área', 404],
+  141: ['El punto está en el mar', 404],
+  142: ['El punto está fuera de México', 404],
+  143: ['El punto está en un estado sin polígonos', 404],
+  144: ['El punto no está en el área de ningún cp', 404],
+  145: ['No se recibió lat o lng', 400],
+  146: ['lat o lng no es un número', 400],
+  147: ['lat o lng está fuera de rango', 400],
 } as const satisfies Record<number, readonly [string, number]>;
 // Frozen, entries too: a caller writing to the exported table would change every client's answers.
 for (const entry of Object.values(ERRORS)) Object.freeze(entry);

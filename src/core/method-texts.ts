@@ -196,7 +196,7 @@ ${STATE_KEY}`,
     summary: 'the point of a postal code (geodata: cpmx build --geo)',
     description: () => `A point inside the area of a 5-digit postal code, with its settlements, municipality and state,
 and the area's centroid, box and size: at the code's level (precision "cp"; calle and numero
-answer null). Needs the geodata beside the artifact (cpmx build --geo), else 113; 118 for a code
+answer null). Needs the geodata beside the artifact (cpmx build --geo), else 113; 140 for a code
 without area.`,
     example: { cp: '09810' },
     response: {
@@ -214,12 +214,12 @@ without area.`,
       required: [...RECORD_KEYS, 'calle', 'numero', 'geocoding', 'area'],
       additionalProperties: false,
     },
-    errors: [113, 118],
+    errors: [113, 140],
   },
   info_cp_geocoding_reverse: {
     summary: 'the postal code of a point (geodata: cpmx build --geo)',
     description: (name) => `The postal code whose area holds ${name('lat')}, ${name('lng')} (decimal degrees), with its place as
-simplified info_cp gives it; else why not: sea 119, abroad 120, a state not loaded 121, between
+simplified info_cp gives it; else why not: sea 141, abroad 142, a state not loaded 143, between
 areas 122. Needs the geodata beside the artifact (cpmx build --geo), else 113.`,
     example: { lat: '19.35336', lng: '-99.11388' },
     response: {
@@ -228,7 +228,7 @@ areas 122. Needs the geodata beside the artifact (cpmx build --geo), else 113.`,
       required: [...RECORD_KEYS, 'lat', 'lng'],
       additionalProperties: false,
     },
-    errors: [113, 119, 120, 121, 122],
+    errors: [113, 141, 142, 143, 144],
   },
   'cuenta/consultas_disponibles': {
     summary: "the token's credits left (null: nothing counts them)",
@@ -294,8 +294,8 @@ const VALUE_ERRORS: Readonly<Record<SegmentKind | Parameter, readonly ErrorCode[
   colonia: [],
   limit: [117],
   type: [112],
-  lat: [123, 124, 125],
-  lng: [123, 124, 125],
+  lat: [145, 146, 147],
+  lng: [145, 146, 147],
 };
 
 /**

@@ -9,8 +9,8 @@
  */
 import { ERRORS, type ErrorCode } from '../core/contract.js';
 
-/** The errors whose message may go on after a colon with a detail: what to build (113), which states are loaded (121). */
-const DETAILED_ERRORS: readonly ErrorCode[] = [113, 121];
+/** The errors whose message may go on after a colon with a detail: what to build (113), which states are loaded (143). */
+const DETAILED_ERRORS: readonly ErrorCode[] = [113, 143];
 import { INFO_CP_SCHEMAS, METHOD_TEXTS, PARAMETER_TEXTS, errorsOf, valueSchema, type JsonSchema } from '../core/method-texts.js';
 import { METHODS, UNAVAILABLE_METHODS, type Method, type Parameter, type SegmentKind } from '../core/methods.js';
 import { OPENAPI_PATH } from './openapi-path.js';

@@ -132,7 +132,7 @@ describe('hostile polygon files', () => {
       [1e-300, -1e-300],
     ] as const) {
       const body = client.infoCpGeocodingReverse(lat, lng) as { code_error: number };
-      expect([119, 120], `${lat},${lng}`).toContain(body.code_error);
+      expect([141, 142], `${lat},${lng}`).toContain(body.code_error);
     }
     expect(client.nearestCodes(19.35, -99.114, { radius: 100_000, limit: 1000 })).toEqual([{ cp: '09810', metros: 0 }]);
   });

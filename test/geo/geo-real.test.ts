@@ -96,17 +96,17 @@ describe('the real polygons', () => {
 
   it('say why no code holds a point: the Gulf and the Pacific are sea, Guatemala and Texas abroad, Nuevo León and Jalisco states not given', () => {
     const code = (lat: number, lng: number) => (client.infoCpGeocodingReverse(lat, lng) as { code_error: number }).code_error;
-    expect(code(23, -92)).toBe(119);
-    expect(code(18, -106)).toBe(119);
-    expect(code(14.63, -90.51)).toBe(120);
-    expect(code(29.76, -95.37)).toBe(120);
-    expect(code(25.67, -100.31)).toBe(121);
-    expect(code(20.67, -103.35)).toBe(121);
+    expect(code(23, -92)).toBe(141);
+    expect(code(18, -106)).toBe(141);
+    expect(code(14.63, -90.51)).toBe(142);
+    expect(code(29.76, -95.37)).toBe(142);
+    expect(code(25.67, -100.31)).toBe(143);
+    expect(code(20.67, -103.35)).toBe(143);
   });
 
-  it('answer 118 for codes of the catalog without a polygon, and the point for codes only the polygons have', () => {
-    expect(client.infoCpGeocoding('44100')).toMatchObject({ code_error: 118 }); // Guadalajara: Jalisco's polygons not given
-    expect(client.infoCpGeocoding(summary.withoutArea[0]!)).toMatchObject({ code_error: 118 });
+  it('answer 140 for codes of the catalog without a polygon, and the point for codes only the polygons have', () => {
+    expect(client.infoCpGeocoding('44100')).toMatchObject({ code_error: 140 }); // Guadalajara: Jalisco's polygons not given
+    expect(client.infoCpGeocoding(summary.withoutArea[0]!)).toMatchObject({ code_error: 140 });
     expect(client.infoCpGeocoding(summary.withoutSettlements[0]!)).toMatchObject({ error: false, response: { asentamiento: [] } });
   });
 

@@ -78,9 +78,9 @@ describe('info_cp_geocoding', () => {
     expect(codeAt(centroid.lat, centroid.lng)).not.toBe('01000');
   });
 
-  it('answers 118 for a code of the catalog without area (no polygon, or one without area), 105 for a code of neither, the point for a code only the polygons have', () => {
-    expect(forward('01010')).toEqual({ error: true, code_error: 118, error_message: 'El cp no tiene área', response: null });
-    expect(forward('11000').code_error).toBe(118);
+  it('answers 140 for a code of the catalog without area (no polygon, or one without area), 105 for a code of neither, the point for a code only the polygons have', () => {
+    expect(forward('01010')).toEqual({ error: true, code_error: 140, error_message: 'El cp no tiene área', response: null });
+    expect(forward('11000').code_error).toBe(140);
     expect(forward('00000').code_error).toBe(105);
     const newer = forward('99999');
     expect(newer.error).toBe(false);
@@ -98,7 +98,7 @@ describe('info_cp_geocoding_reverse', () => {
 
   it('reads holes, MultiPolygons and shared borders: 5 m inside is always the right code', () => {
     expect(codeAt(19.372, -99.17)).toBe('03100');
-    expect(reverse(19.38, -99.17).code_error).toBe(122); // in the hole
+    expect(reverse(19.38, -99.17).code_error).toBe(144); // in the hole
     expect(codeAt(21.16, -86.85)).toBe('77500');
     expect(codeAt(21.21, -86.77)).toBe('77500');
     for (const lat of [19.3501, 19.353, 19.3569]) {
@@ -110,26 +110,26 @@ describe('info_cp_geocoding_reverse', () => {
   });
 
   it('says why no code’s area holds a point: sea, abroad, a state whose polygons were not given, a gap', () => {
-    expect(reverse(23, -92)).toEqual({ error: true, code_error: 119, error_message: 'El punto está en el mar', response: null });
-    expect(reverse(29.76, -95.37).code_error).toBe(120); // Houston
-    expect(reverse(40.4, -3.7).code_error).toBe(120); // Madrid
+    expect(reverse(23, -92)).toEqual({ error: true, code_error: 141, error_message: 'El punto está en el mar', response: null });
+    expect(reverse(29.76, -95.37).code_error).toBe(142); // Houston
+    expect(reverse(40.4, -3.7).code_error).toBe(142); // Madrid
     const monterrey = reverse(25.67, -100.31);
-    expect(monterrey.code_error).toBe(121);
+    expect(monterrey.code_error).toBe(143);
     expect(monterrey.error_message).toBe('El punto está en un estado sin polígonos: los polígonos cargados son de Ciudad de México, Quintana Roo');
-    expect(reverse(19.37, -99.13).code_error).toBe(122); // in CDMX, between the fixture's few areas
+    expect(reverse(19.37, -99.13).code_error).toBe(144); // in CDMX, between the fixture's few areas
   });
 
-  it('checks lat and lng: missing 123, not a decimal number 124, out of range 125 (HTTP 400)', () => {
+  it('checks lat and lng: missing 145, not a decimal number 146, out of range 147 (HTTP 400)', () => {
     const code = (path: string) => client.query(`/query/info_cp_geocoding_reverse?token=t&${path}`);
-    expect(code('lat=19.4')).toEqual({ status: 400, body: { error: true, code_error: 123, error_message: 'No se recibió lat o lng', response: null } });
-    expect(code('lng=-99').body).toMatchObject({ code_error: 123 });
-    expect(code('lat=&lng=-99').body).toMatchObject({ code_error: 123 });
-    for (const bad of ['abc', 'NaN', 'Infinity', '0x10', '19,4', '--1', '19.4.4', '1e', 'e5']) expect(code(`lat=${bad}&lng=-99`).body, bad).toMatchObject({ code_error: 124 });
+    expect(code('lat=19.4')).toEqual({ status: 400, body: { error: true, code_error: 145, error_message: 'No se recibió lat o lng', response: null } });
+    expect(code('lng=-99').body).toMatchObject({ code_error: 145 });
+    expect(code('lat=&lng=-99').body).toMatchObject({ code_error: 145 });
+    for (const bad of ['abc', 'NaN', 'Infinity', '0x10', '19,4', '--1', '19.4.4', '1e', 'e5']) expect(code(`lat=${bad}&lng=-99`).body, bad).toMatchObject({ code_error: 146 });
     expect(code('lat=90.0001&lng=0').status).toBe(400);
-    expect(code('lat=0&lng=-180.5').body).toMatchObject({ code_error: 125 });
-    expect(code('lat=1e5&lng=0').body).toMatchObject({ code_error: 125 });
+    expect(code('lat=0&lng=-180.5').body).toMatchObject({ code_error: 147 });
+    expect(code('lat=1e5&lng=0').body).toMatchObject({ code_error: 147 });
     expect(code('lat=1.93535e1&lng=-99.114').body).toMatchObject({ error: false });
-    expect(reverse(Number.NaN, 1).code_error).toBe(124);
+    expect(reverse(Number.NaN, 1).code_error).toBe(146);
     expect(code('lat=%2B19.3535&lng=-99.114').body).toMatchObject({ error: false });
   });
 });

@@ -60,7 +60,7 @@ describe('the new paths', () => {
       const code = (expected.body as { code_error: number }).code_error;
       if (code) seen.add(code);
     }
-    expect([...seen].sort()).toEqual([113, 114, 115, 116, 117, 124]);
+    expect([...seen].sort()).toEqual([113, 114, 115, 116, 117, 146]);
     expect((await get(plain, '/query/get_tipo_vialidad')).status).toBe(501);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The two COPOMEX geocoding methods, answered from the geodata (`cpmx build --geo`) and the
- * catalog: the checks of `lat`/`lng` (123, 124, 125), a code's point (118 when it has no
- * area), the code whose area holds a point (119 to 122 saying why none does), and 113 naming
+ * catalog: the checks of `lat`/`lng` (145, 146, 147), a code's point (140 when it has no
+ * area), the code whose area holds a point (141 to 144 saying why none does), and 113 naming
  * what to build when there is no geodata. No I/O: the adapters hand the geodata in.
  */
 import { simplifiedRecord } from '../answers/info-cp.js';
@@ -46,13 +46,13 @@ const NO_REVERSE_IN_TREE = 'un árbol web lleva el punto de cada cp, no sus pol�
 /** A decimal number, an exponent allowed (a JavaScript number's text: 1e-7). */
 const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 
-/** `lat` and `lng` as numbers: 123 when one is missing, 124 when one is not a decimal number, 125 out of range. */
+/** `lat` and `lng` as numbers: 145 when one is missing, 146 when one is not a decimal number, 147 out of range. */
 export function checkCoordinates(lat: string | undefined, lng: string | undefined, token: string): GeocodingReverseRequest | ErrorCode {
-  if (lat === undefined || lng === undefined || lat.trim() === '' || lng.trim() === '') return 123;
-  if (!DECIMAL.test(lat.trim()) || !DECIMAL.test(lng.trim())) return 124;
+  if (lat === undefined || lng === undefined || lat.trim() === '' || lng.trim() === '') return 145;
+  if (!DECIMAL.test(lat.trim()) || !DECIMAL.test(lng.trim())) return 146;
   const y = Number(lat);
   const x = Number(lng);
-  if (!(Math.abs(y) <= 90) || !(Math.abs(x) <= 180)) return 125;
+  if (!(Math.abs(y) <= 90) || !(Math.abs(x) <= 180)) return 147;
   return { method: 'info_cp_geocoding_reverse', token, lat: y, lng: x };
 }
 
@@ -68,7 +68,7 @@ export function answerGeocoding(context: GeoContext, cp: string): InfoCpGeocodin
   const geo = geoOf(context);
   if ('error' in geo) return geo;
   const slot = geo.slotOf(cp);
-  if (slot < 0) return catalog.codeIndex(cp) >= 0 ? 118 : 105;
+  if (slot < 0) return catalog.codeIndex(cp) >= 0 ? 140 : 105;
   const { asentamiento, tipo_asentamiento, municipio, estado, ciudad, pais } = place(catalog, cp);
   const point = geo.point(slot);
   const label = [cp, municipio, estado].filter(Boolean).join(', ');
@@ -87,7 +87,7 @@ export function answerGeocoding(context: GeoContext, cp: string): InfoCpGeocodin
   });
 }
 
-const OUTSIDE: Readonly<Record<Outside, ErrorCode>> = { sea: 119, abroad: 120, 'not-loaded': 121, gap: 122 };
+const OUTSIDE: Readonly<Record<Outside, ErrorCode>> = { sea: 141, abroad: 142, 'not-loaded': 143, gap: 144 };
 
 export function answerGeocodingReverse(context: GeoContext, lat: number, lng: number): InfoCpGeocodingReverseBody | ErrorCode | ErrorEnvelope {
   const catalog = context.catalog();
@@ -98,7 +98,7 @@ export function answerGeocodingReverse(context: GeoContext, lat: number, lng: nu
   if (slot < 0) {
     const why = geo.outside(lat, lng);
     // Which states are loaded, so that the caller knows what a rebuild would add.
-    return why === 'not-loaded' ? failureSaying(121, `los polígonos cargados son de ${geo.header.states.map((state) => state.estado).join(', ')}`) : OUTSIDE[why];
+    return why === 'not-loaded' ? failureSaying(143, `los polígonos cargados son de ${geo.header.states.map((state) => state.estado).join(', ')}`) : OUTSIDE[why];
   }
   return success({ ...place(catalog, geo.codeAt(slot)), lat, lng });
 }
