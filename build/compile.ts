@@ -1,6 +1,6 @@
 /**
  * The compiler's one path from catalog(s) to artifact bytes, writing nothing: `cpmx build`
- * writes them (build.ts), `cpmx serve --refresh-every` checks them first (src/http/refresh.ts),
+ * writes them (build.ts), `cpmx serve --refresh-every` checks them first (src/serve/refresh.ts),
  * and a successor of an artifact is compiled through it too (carry-forward.ts).
  */
 import type { ArtifactHeader } from '../src/core/format.js';

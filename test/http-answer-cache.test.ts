@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCpmxServer } from '../src/http/server.js';
+import { createCpmxServer } from '../src/serve/server.js';
 import { createClient, createFetchHandler, createMiddleware } from '../src/index.js';
 import { FIXTURE, buildInto, ok, tempDir } from './helpers.js';
 import { memoryRegistry } from './support/memory-registry.js';

@@ -280,6 +280,15 @@ describe('the process', () => {
       child.stdin.end();
     });
   }
+  /** The JSON-RPC answers on stdout, by id. */
+  const answersById = (stdout: string) =>
+    new Map(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .map((answer) => [answer.id, answer]),
+    );
   const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
   it('ends with status 0 when the client closes stdin, having answered what it was sent', async () => {
@@ -310,18 +319,57 @@ describe('the process', () => {
     ]);
     expect(run.status).toBe(0);
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    const answers = new Map(
-      run.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line))
-        .map((answer) => [answer.id, answer]),
-    );
+    const answers = answersById(run.stdout);
     // The SDK refuses a request its schema rejects (with -32603, its own choice), saying where.
     expect(answers.get(2).error.message).toMatch(/"arguments"[\s\S]*expected record/);
     expect(answers.get(3).error.message).toMatch(/"name"[\s\S]*expected string/);
     expect(answers.get(4).error.code).toBe(-32601);
     expect(JSON.parse(answers.get(5).result.content[0].text)).toEqual(library.getColoniaPorCp('09810'));
+  });
+
+  it('answers a message over its 4 MiB bound with an error under its id, says so on stderr, and goes on (issue 37, item 8)', async () => {
+    const call = (id: number, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_cp', arguments: args } });
+    // Over the SDK 1.32's own 10 MiB, which ended the whole session; the id first, then after the params.
+    const huge = call(2, { partial: '0981', padding: 'x'.repeat(12 * 1024 * 1024) });
+    const idLast = JSON.stringify({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'search_cp', arguments: { partial: 'x'.repeat(5 * 1024 * 1024) } }, id: 'último' });
+    // Just under the bound: read and answered as any other (the tool refuses the argument it does not take).
+    const under = call(4, { partial: '0981', padding: 'x'.repeat(4 * 1024 * 1024 - 200) });
+    const run = await raw([initialize, huge, idLast, 'y'.repeat(5 * 1024 * 1024), under, call(5, { partial: '0981' })]);
+    expect(run.status).toBe(0);
+    const answers = answersById(run.stdout);
+    expect(answers.get(2).error).toEqual({ code: -32600, message: `Invalid request: the message has ${huge.length} bytes, more than the limit of 4194304 bytes (4 MiB)` });
+    expect(answers.get('último').error.code).toBe(-32600);
+    expect(answers.get(null).error).toEqual({ code: -32700, message: 'Parse error: the message is larger than 4194304 bytes (4 MiB) and was not read' });
+    expect(answers.get(4).error?.code ?? answers.get(4).result.isError).toBeTruthy();
+    expect(JSON.stringify(answers.get(4))).not.toContain('limit');
+    expect(JSON.parse(answers.get(5).result.content[0].text)).toEqual(library.searchCp('0981'));
+    expect(run.stderr).toContain(`cpmx mcp: a message of ${huge.length} bytes was refused (id 2): the limit is 4194304 bytes (4 MiB); the session goes on\n`);
+    expect(run.stderr).toContain('(id "último")');
+    expect(run.stderr).toContain('(its id could not be read)');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('answers a client that reads slowly without a MaxListenersExceededWarning (issue 37, item 8)', async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--data', dataPath], { env: environment, stdio: 'pipe' });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Answers of many kB, asked for all at once, and nothing read until the server has read
+    // nearly every request: they are padded with JSON's own spaces to far more than a pipe
+    // holds, so the last write completes only once the server has taken all but the last.
+    const count = 60;
+    const padding = ' '.repeat(32 * 1024);
+    child.stdin.write(`${initialize}\n`);
+    for (let id = 2; id < count + 2; id++) child.stdin.write(`{"jsonrpc":"2.0",${padding}"id":${id},"method":"tools/call","params":{"name":"get_cp_por_estado","arguments":{"estado":"Jalisco"}}}\n`);
+    await new Promise<void>((resolve) => child.stdin.end(resolve));
+    let stdout = '';
+    for await (const chunk of child.stdout) stdout += chunk.toString();
+    expect(await closed).toBe(0);
+    const ids = stdout.trimEnd().split('\n').map((line) => JSON.parse(line).id);
+    expect(ids).toEqual(Array.from({ length: count + 1 }, (_, i) => i + 1));
+    expect(stderr).not.toContain('MaxListenersExceededWarning');
   });
 
   it('says what is wrong with --data before serving, with status 2 and no trace', () => {

@@ -125,6 +125,17 @@ describe('cpmx mcp and the MCP SDK, its optional peer', () => {
     } finally {
       await client.close();
     }
+    // With this SDK too, a message over the 4 MiB bound is answered under its id and the session goes on (issue 37, item 8).
+    const call = (id: number, partial: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_cp', arguments: { partial } } });
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const huge = call(2, 'x'.repeat(12 * 1024 * 1024));
+    const run = spawnSync(join(agent, 'node_modules', '.bin', 'cpmx'), ['mcp'], { cwd: agent, input: `${initialize}\n${huge}\n${call(3, '0981')}\n`, encoding: 'utf8', env: { ...process.env, CPMX_DATA: '' }, maxBuffer: 64 * 1024 * 1024 });
+    expect(run.status).toBe(0);
+    const answers = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(answers.map((one) => one.id)).toEqual([1, 2, 3]);
+    expect(answers[1].error.code).toBe(-32600);
+    expect(answers[2].result.content[0].text).toContain('09810');
+    expect(run.stderr).toContain('cpmx mcp: a message of');
   }, 180_000);
 });
 

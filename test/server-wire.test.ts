@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 /** Writes `request`, then half-closes (FIN, as `nc -q` does) and reads until the server closes. */
-function halfClosed(port: number, request: string): Promise<string> {
+function halfClosed(port: number, request: string | Buffer): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => socket.end(request));
     const chunks: Buffer[] = [];
@@ -79,6 +79,29 @@ describe('the wire as real clients speak it (issue 22, items 12 and 20)', () => 
       // The credit of the delivered answer is kept, none for the refused one.
       const listed = JSON.parse(tokens(['list', '--registry', registry, '--json'])) as { token: string; used: number }[];
       expect(listed.find((p) => p.token === token)?.used).toBe(1);
+    } finally {
+      await stopServer(served);
+    }
+  });
+
+  it('answers a raw UTF-8 target followed by a half-close when a registry is set, and logs what it sent (issue 37, item 11)', async () => {
+    const registry = join(dir, 'raw-half-close.db');
+    const token = tokens(['create', '--registry', registry, '--name', 'Mérida', '--credits', '5']).trim();
+    const served = await startServer(['--registry', registry, '--log']);
+    try {
+      // The state in raw UTF-8 (as PHP's file_get_contents sends it), then FIN, as `nc -q` does.
+      const raw = Buffer.from(`GET /query/get_municipio_por_estado/Estado%20de%20México?token=${token} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 'utf8');
+      const twin = await exchange(served.port, `GET /query/get_municipio_por_estado/Estado%20de%20M%C3%A9xico?token=${token} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      expect(twin.status).toBe(200);
+      const answer = await halfClosed(served.port, raw);
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(bodyOf(answer)).toEqual(bodyOf(twin.text));
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(answer)?.[1]);
+      // The log says what the client got: the same status and bytes.
+      await outputMatches(served, new RegExp(`"GET /query/get_municipio_por_estado/Estado%20de%20M%C3%A9xico\\?token=REDACTED HTTP/1\\.1" 200 ${length}`), 2);
+      // Both answers were delivered, and each paid for.
+      const listed = JSON.parse(tokens(['list', '--registry', registry, '--json'])) as { token: string; used: number }[];
+      expect(listed.find((p) => p.token === token)?.used).toBe(2);
     } finally {
       await stopServer(served);
     }

@@ -8,6 +8,7 @@
  */
 import { isPromise } from '../core/credits.js';
 import { utf8, type PreparedAnswer } from './body-cache.js';
+import { SERVER_ANSWERS, STATUS, type ServerAnswer } from '../wire/status.js';
 import { serverAnswer, type HttpAnswer, type HttpRequest, type Responder } from './respond.js';
 
 /**
@@ -30,8 +31,6 @@ export interface WireAnswer {
   latin1?: string | undefined;
 }
 
-export const INTERNAL_ERROR = 'Error interno del servidor';
-
 
 /** The answer as sent to a request of `method`: a HEAD announces the GET's length; 204 and 304 have none. */
 export function toWire(answer: HttpAnswer & { close?: boolean | undefined }, method: string): WireAnswer {
@@ -42,21 +41,21 @@ export function toWire(answer: HttpAnswer & { close?: boolean | undefined }, met
     if (method !== 'HEAD') return answer as PreparedAnswer;
     return { status, headers, body: undefined, bytes: '-', refund: undefined, close: false };
   }
-  const noLength = status === 304 || status === 204;
+  const noLength = status === STATUS.notModified || status === STATUS.noContent;
   const body = noLength ? undefined : typeof answer.body === 'string' ? utf8(answer.body) : answer.body;
   headers.push('Content-Length', body ? String(body.length) : '0');
   const sent = method === 'HEAD' || !body ? undefined : body;
   return { status, headers, body: sent, bytes: sent ? sent.length : '-', refund: answer.refund, close: answer.close === true };
 }
 
-/** The server's own envelope answer (`code_error` the HTTP status), as sent to a request of `method`. */
-export function envelope(status: number, message: string, extra?: string[], method = 'GET'): WireAnswer {
-  return toWire(serverAnswer(status, message, extra), method);
+/** The server's own envelope answer (status.ts; `code_error` the HTTP status), as sent to a request of `method`. */
+export function envelope(answer: ServerAnswer, method = 'GET'): WireAnswer {
+  return toWire(serverAnswer(answer), method);
 }
 
 /** The 500 envelope: what any failure while answering becomes. */
 export function internalError(method: string): WireAnswer {
-  return envelope(500, INTERNAL_ERROR, undefined, method);
+  return envelope(SERVER_ANSWERS.internal, method);
 }
 
 /** Reports an unexpected failure (the transport's choice: stderr, its framework's `next`). */

@@ -9,19 +9,15 @@
  */
 import { answerWith, envelope, type FailureReport, type WireAnswer } from './answer.js';
 import type { NodeRequest as NodeRequestHead, NodeResponse } from './node-types.js';
+import { SERVER_ANSWERS, type ServerAnswer } from '../wire/status.js';
 import type { HttpRequest, Responder } from './respond.js';
 
 /** A request as node:http gives it (the middleware's frameworks give the same); its version where known. */
 type IncomingRequest = NodeRequestHead & { httpVersionMajor?: number; httpVersionMinor?: number };
 
-/** Why a request is answered with an error before it is read further, its connection closed after it. */
-export interface Refusal {
-  status: 400 | 417;
-  message: string;
-}
-
 export interface NodeRequest extends HttpRequest {
-  refusal?: Refusal | undefined;
+  /** Why it is answered with an error before it is read further, its connection closed after it. */
+  refusal?: ServerAnswer | undefined;
 }
 
 /**
@@ -47,7 +43,7 @@ export function readRequestHead(method: string, target: string, raw: string[], h
   let ifNoneMatch: string | undefined;
   let authorization: string | undefined;
   let requestHeaders: string | undefined;
-  let refusal: Refusal | undefined;
+  let refusal: ServerAnswer | undefined;
   let host = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
@@ -56,7 +52,7 @@ export function readRequestHead(method: string, target: string, raw: string[], h
         if (name === 'Host' || name === 'host' || name.toLowerCase() === 'host') host = true;
         break;
       case 6:
-        if (name.toLowerCase() === 'expect' && !expected(raw[i + 1]!)) refusal ??= { status: 417, message: 'Expectativa no soportada: solo se admite "Expect: 100-continue"' };
+        if (name.toLowerCase() === 'expect' && !expected(raw[i + 1]!)) refusal ??= SERVER_ANSWERS.unsupportedExpectation;
         break;
       case 13: {
         const lower = name.toLowerCase();
@@ -65,14 +61,14 @@ export function readRequestHead(method: string, target: string, raw: string[], h
         break;
       }
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding' && !framed(raw[i + 1]!)) refusal = { status: 400, message: 'Transfer-Encoding no soportado: la última codificación debe ser chunked' };
+        if (name.toLowerCase() === 'transfer-encoding' && !framed(raw[i + 1]!)) refusal = SERVER_ANSWERS.unframedBody;
         break;
       case 30:
         if (method === 'OPTIONS' && name.toLowerCase() === 'access-control-request-headers') requestHeaders ??= raw[i + 1];
         break;
     }
   }
-  if (requireHost && !host && http11) refusal ??= { status: 400, message: 'Falta el encabezado Host' };
+  if (requireHost && !host && http11) refusal ??= SERVER_ANSWERS.noHost;
   return { method, target, ifNoneMatch, authorization, requestHeaders, refusal };
 }
 
@@ -124,7 +120,7 @@ export function answerNode(respond: Responder, req: IncomingRequest, target: str
 /** The wire answer to a request read by `readRequestHead`: its refusal, closing the connection, or what `respond` decides. */
 export function answerHead(respond: Responder, request: NodeRequest, report: FailureReport): WireAnswer | Promise<WireAnswer> {
   if (request.refusal === undefined) return answerWith(respond, request, report);
-  const refused = envelope(request.refusal.status, request.refusal.message, undefined, request.method);
+  const refused = envelope(request.refusal, request.method);
   refused.close = true;
   return refused;
 }

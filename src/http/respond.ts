@@ -14,17 +14,18 @@ import type { CatalogSource } from '../client/catalog-source.js';
 import { RegistryUnavailableError } from '../registry/errors.js';
 import type { ServedRegistry } from '../registry/types.js';
 import { infoCpJson } from '../core/answers/info-cp-json.js';
+import type { HttpAnswer } from '../wire/http-answer.js';
+import { bearerToken, isRead, targetIs } from '../wire/request-checks.js';
+import { ALLOW, catalogNotLoaded, MAX_URL_LENGTH, methodNotAllowed, SERVER_ANSWERS, STATUS, type ServerAnswer } from '../wire/status.js';
 import { AnswerCache } from './body-cache.js';
 import { catalogStatus } from './catalog-status.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
 import { OPENAPI_PATH } from './openapi-path.js';
 
-/** Longest request target served; longer ones answer 414. */
-export const MAX_URL_LENGTH = 2048;
+export type { HttpAnswer } from '../wire/http-answer.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CACHE_CONTROL = 'public, max-age=86400';
-const ALLOW = 'GET, HEAD';
 
 export interface HttpRequest {
   method: string;
@@ -34,18 +35,6 @@ export interface HttpRequest {
   authorization?: string | undefined;
   /** The Access-Control-Request-Headers of a preflight. */
   requestHeaders?: string | undefined;
-}
-
-export interface HttpAnswer {
-  status: number;
-  /** Flat [name, value, ...]: cheaper for Node than an object built per response. */
-  headers: string[];
-  /** The body a GET gets; a HEAD gets the same headers and none of it. */
-  body: string | Uint8Array;
-  /** Set when a credit was spent for this answer: the transport calls it if the answer is never written. */
-  refund?: (() => void) | undefined;
-  /** Set on an answer kept whole (body-cache.ts): its headers already end with Content-Length, and it is shared. */
-  readonly prepared?: true | undefined;
 }
 
 /** A registry; a served one also takes back credits of unwritten answers and reports its health. */
@@ -62,17 +51,20 @@ export interface ResponderOptions {
   bodyCacheBytes?: number | undefined;
 }
 
+/** The health report's path: `/health`, `/health?...` or `/health/...`. */
+const HEALTH_PATH = '/health';
+
 export type Responder = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
 
-function json(status: number, body: string, extra?: string[]): HttpAnswer {
+function json(status: number, body: string, extra?: readonly string[]): HttpAnswer {
   const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
   if (extra) headers.push(...extra);
   return { status, headers, body };
 }
 
-/** An answer the server makes itself (outside the contract's table): the envelope with the HTTP status as `code_error`. */
-export function serverAnswer(status: number, message: string, extra?: string[]): HttpAnswer {
-  return json(status, JSON.stringify(serverError(status, message)), extra);
+/** An answer the server makes itself (outside the contract's table, status.ts): the envelope with the HTTP status as `code_error`. */
+export function serverAnswer(answer: ServerAnswer): HttpAnswer {
+  return json(answer.status, JSON.stringify(serverError(answer.status, answer.message)), answer.headers);
 }
 
 /** The health report: whether the artifact is loaded (test mode is served either way) and its header. */
@@ -131,14 +123,14 @@ export function createResponder(options: ResponderOptions): Responder {
   return function respond(request: HttpRequest): HttpAnswer | Promise<HttpAnswer> {
     const { method, target } = request;
     // An answer kept whole for this target, unless the request asks about its ETag.
-    if (keepWhole && cache !== undefined && (method === 'GET' || method === 'HEAD') && request.ifNoneMatch === undefined && cache.catalog === source.loaded()) {
+    if (keepWhole && cache !== undefined && isRead(method) && request.ifNoneMatch === undefined && cache.catalog === source.loaded()) {
       const kept = cache.answer(target);
       if (kept !== undefined) return kept;
     }
-    if (target.length > MAX_URL_LENGTH) return serverAnswer(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
+    if (target.length > MAX_URL_LENGTH) return serverAnswer(SERVER_ANSWERS.urlTooLong);
     if (method === 'OPTIONS') {
       return {
-        status: 204,
+        status: STATUS.noContent,
         headers: [
           'Access-Control-Allow-Origin', '*',
           'Access-Control-Allow-Methods', `${ALLOW}, OPTIONS`,
@@ -148,10 +140,8 @@ export function createResponder(options: ResponderOptions): Responder {
         body: '',
       };
     }
-    if (method !== 'GET' && method !== 'HEAD') {
-      return serverAnswer(405, `Método HTTP ${method} no permitido; use ${ALLOW}`, ['Allow', ALLOW]);
-    }
-    if (target.startsWith(OPENAPI_PATH) && (target.length === OPENAPI_PATH.length || target.charAt(OPENAPI_PATH.length) === '?')) {
+    if (!isRead(method)) return serverAnswer(methodNotAllowed(method));
+    if (targetIs(target, OPENAPI_PATH)) {
       openapi ??= import('./openapi.js').then(
         ({ openApiDocument }) => JSON.stringify(openApiDocument({ version: options.version })),
         (error: unknown) => {
@@ -160,11 +150,11 @@ export function createResponder(options: ResponderOptions): Responder {
           throw error;
         },
       );
-      return openapi.then((text) => json(200, text, ['Cache-Control', 'public, max-age=3600']));
+      return openapi.then((text) => json(STATUS.ok, text, ['Cache-Control', 'public, max-age=3600']));
     }
-    if (target.startsWith('/health') && (target.length === 7 || '/?'.includes(target.charAt(7)))) {
+    if (targetIs(target, HEALTH_PATH, true)) {
       if (!source.loaded()) load();
-      return json(200, health(options, loadError), ['Cache-Control', 'no-store']);
+      return json(STATUS.ok, health(options, loadError), ['Cache-Control', 'no-store']);
     }
 
     const raw = parseRequestPath(target);
@@ -178,7 +168,7 @@ export function createResponder(options: ResponderOptions): Responder {
     } catch (error) {
       if (!(error instanceof ArtifactError)) throw error;
       loadError = error.message;
-      return serverAnswer(503, `El catálogo no está cargado: ${error.message}`);
+      return serverAnswer(catalogNotLoaded(error.message));
     }
     if (answer.credit !== 'spend' || !raw) {
       try {
@@ -204,13 +194,6 @@ export function createResponder(options: ResponderOptions): Responder {
       return registryUnavailable(error);
     }
   };
-}
-
-/** The token of an `Authorization: Bearer T` header (the scheme in any case), or undefined. */
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : undefined;
 }
 
 interface Cacheable {
@@ -240,15 +223,13 @@ function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefi
 /** The one place a registry that cannot answer becomes an HTTP answer: 503, never a free answer. */
 function registryUnavailable(error: unknown): HttpAnswer {
   if (!(error instanceof RegistryUnavailableError)) throw error;
-  return serverAnswer(503, REGISTRY_UNAVAILABLE, ['Retry-After', '1']);
+  return serverAnswer(SERVER_ANSWERS.registryUnavailable);
 }
-
-export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; no se cobró ningún crédito. Intente de nuevo en unos segundos.';
 
 function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer {
   // Only an answer that kept its credit (not turned into 107 or 108) is cacheable.
   if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
-  if (cacheable.notModified) return json(304, '', ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL]);
+  if (cacheable.notModified) return json(STATUS.notModified, '', ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL]);
   const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
   const body = cacheable.cache.bytes(cacheable.etag, () => serialize(answer, cacheable));
   const http: HttpAnswer = { status: answer.status, headers, body };

@@ -4,6 +4,7 @@
  * is loaded here at first use, never when cpmx is imported, and its absence is one clear error.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LineTransport } from './stdio.js';
 import type { Tool } from './tools.js';
 
 /** The SDK is not installed where cpmx can import it. */
@@ -14,12 +15,8 @@ export const SDK_PACKAGE = '@modelcontextprotocol/sdk';
 /** The SDK's modules this server uses, loaded together. */
 async function loadSdk() {
   try {
-    const [server, stdio, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    return { Server: server.Server, StdioServerTransport: stdio.StdioServerTransport, ...types };
+    const [server, types] = await Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+    return { Server: server.Server, ...types };
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(SDK_PACKAGE)) {
@@ -64,7 +61,12 @@ export async function serveMcp(makeTools: () => readonly Tool[], version: string
   const end = () => void server.close();
   process.stdin.once('end', end);
   process.stdin.once('close', end);
-  await server.connect(new sdk.StdioServerTransport());
+  // cpmx's own stdio transport (stdio.ts): messages bounded, read in linear time, one 'drain' listener.
+  const transport = new LineTransport({
+    parse: (line) => sdk.JSONRPCMessageSchema.parse(JSON.parse(line)),
+    say: (line) => process.stderr.write(`cpmx mcp: ${line}\n`),
+  });
+  await server.connect(transport);
   await closed;
   process.stdin.off('end', end);
   process.stdin.off('close', end);

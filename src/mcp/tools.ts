@@ -8,7 +8,7 @@ import { createClient, type CpmxClient } from '../client/client.js';
 import { isSuccess, type Body } from '../core/contract.js';
 import type { JsonSchema } from '../core/method-texts.js';
 import type { RawRequest } from '../core/methods.js';
-import { answerer } from '../cli/answer.js';
+import { answerer } from '../client/answerer.js';
 import { validateAddress } from '../validate/address.js';
 import { COLUMN_NAMES, FIELDS } from '../validate/fields.js';
 import { parseAddress } from '../validate/parse.js';

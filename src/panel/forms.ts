@@ -3,6 +3,7 @@
  * person reads when it is not right (Spanish, saying what to change).
  */
 import type { IncomingMessage } from 'node:http';
+import { STATUS } from '../wire/status.js';
 import { formatNumber } from './layout.js';
 import { PASSWORD_MAX, PASSWORD_MIN, passwordLength } from './password.js';
 
@@ -23,10 +24,10 @@ export class Refusal extends Error {
 export function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
-    return Promise.reject(new Refusal(415, 'El formulario debe enviarse como application/x-www-form-urlencoded.'));
+    return Promise.reject(new Refusal(STATUS.unsupportedMediaType, 'El formulario debe enviarse como application/x-www-form-urlencoded.'));
   }
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > BODY_MAX) return Promise.reject(new Refusal(413, 'El formulario es demasiado grande.'));
+  if (declared > BODY_MAX) return Promise.reject(new Refusal(STATUS.tooLarge, 'El formulario es demasiado grande.'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -35,7 +36,7 @@ export function readForm(req: IncomingMessage): Promise<URLSearchParams> {
       if (size > BODY_MAX) {
         req.removeAllListeners('data');
         req.pause();
-        reject(new Refusal(413, 'El formulario es demasiado grande.'));
+        reject(new Refusal(STATUS.tooLarge, 'El formulario es demasiado grande.'));
         return;
       }
       chunks.push(chunk);

@@ -6,7 +6,9 @@
  * 503 page; nothing the panel does ever reaches the API's answers.
  */
 import type { IncomingMessage } from 'node:http';
-import type { HttpAnswer } from '../http/respond.js';
+import type { HttpAnswer } from '../wire/http-answer.js';
+import { isRead, targetIs } from '../wire/request-checks.js';
+import { ALLOW, STATUS } from '../wire/status.js';
 import { RegistryError, RegistryUnavailableError } from '../registry/errors.js';
 import type { PanelStore } from '../registry/panel-types.js';
 import { ASSETS } from './assets.js';
@@ -38,7 +40,7 @@ export type PanelHandler = (req: IncomingMessage) => Promise<HttpAnswer & { clos
 export const PANEL_PREFIX = '/panel';
 
 export function isPanelTarget(target: string): boolean {
-  return target.startsWith(PANEL_PREFIX) && (target.length === PANEL_PREFIX.length || '/?'.includes(target.charAt(PANEL_PREFIX.length)));
+  return targetIs(target, PANEL_PREFIX, true);
 }
 
 /** Projects an account may have at once. */
@@ -66,7 +68,7 @@ export function createPanel(options: PanelOptions): PanelHandler {
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const foreign = foreignHosts(req, settings);
     if (foreign.length > 0) return misdirected(foreign[0]!);
-    if (path === PANEL_PREFIX) return redirect(undefined, '/panel/', 308);
+    if (path === PANEL_PREFIX) return redirect(undefined, '/panel/', STATUS.permanentRedirect);
     const asset = /^\/panel\/static\/([a-z]+\.[a-z]+)$/.exec(path);
     if (asset) return assetReply(method, asset[1]!, target);
 
@@ -81,7 +83,7 @@ export function createPanel(options: PanelOptions): PanelHandler {
       // A form's address asked for with GET (a reload, Back, a bookmark): its page instead.
       if (method === 'GET') return redirect(visit, readableAt(path));
       const allow = [...new Set(matches.map((m) => m.method))].join(', ').replace('GET', 'GET, HEAD');
-      return pageReply(visit, 405, { title: 'Método no permitido', body: html`<p>Esta dirección no acepta ${method}.</p>` }, { Allow: allow });
+      return pageReply(visit, STATUS.methodNotAllowed, { title: 'Método no permitido', body: html`<p>Esta dirección no acepta ${method}.</p>` }, { Allow: allow });
     }
     const id = Number(route.path.exec(path)![1] ?? 0);
 
@@ -108,7 +110,7 @@ export function createPanel(options: PanelOptions): PanelHandler {
         // (which dropped the cookie it was bound to): the person is logged in, so in they go.
         // Nothing is changed, and the form's origin was checked above.
         if (route.access === 'anyone' && visit.account) return redirect(visit, returnTo(form.get('volver')) ?? '/panel/');
-        throw new Refusal(403, expired);
+        throw new Refusal(STATUS.forbidden, expired);
       }
     }
     return route.run(visit, id, form);
@@ -137,31 +139,31 @@ const expired = 'Este formulario caducó o no se envió desde el panel. Vuelva a
 function refuseForeign(visit: Visit): void {
   const { origin } = visit.req.headers;
   const site = visit.req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') throw new Refusal(403, expired);
+  if (site !== undefined && site !== 'same-origin') throw new Refusal(STATUS.forbidden, expired);
   if (origin === undefined) return;
   let host: string;
   try {
     host = new URL(origin).host.toLowerCase();
   } catch {
-    throw new Refusal(403, expired);
+    throw new Refusal(STATUS.forbidden, expired);
   }
-  if (!visit.hosts.includes(host)) throw new Refusal(403, expired);
+  if (!visit.hosts.includes(host)) throw new Refusal(STATUS.forbidden, expired);
 }
 
 /** 421: this server does not serve the panel under that name (what a DNS-rebinding page would be sent). */
 function misdirected(host: string): Reply {
   const body = html`<p>Este servidor no sirve el panel con el nombre <code>${host}</code>.</p><p>Si usted administra el servicio y ese nombre es suyo, arranque el servidor con <code>--panel-host ${hostnameOf(host)}</code>.</p>`;
-  return htmlReply(undefined, 421, page({ title: 'Nombre no servido', csrf: '', body }));
+  return htmlReply(undefined, STATUS.misdirected, page({ title: 'Nombre no servido', csrf: '', body }));
 }
 
 function assetReply(method: string, name: string, target: string): Reply {
   const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-  if (!asset) return { status: 404, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'No encontrado\n' };
-  if (method !== 'GET') return { status: 405, headers: { ...SECURITY_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Método no permitido\n' };
+  if (!asset) return { status: STATUS.notFound, headers: { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'No encontrado\n' };
+  if (!isRead(method)) return { status: STATUS.methodNotAllowed, headers: { ...SECURITY_HEADERS, Allow: ALLOW, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Método no permitido\n' };
   // The page names each file with its version, so that URL can be cached for good.
   const current = new URL(target, 'http://panel.invalid').searchParams.get('v') === asset.version;
   return {
-    status: 200,
+    status: STATUS.ok,
     headers: { ...SECURITY_HEADERS, 'Content-Type': asset.type, 'Cache-Control': current ? 'public, max-age=31536000, immutable' : 'no-cache', ETag: `"${asset.version}"` },
     body: asset.body,
   };
@@ -175,13 +177,13 @@ function failure(req: IncomingMessage, error: unknown): Reply {
     htmlReply(undefined, status, page({ title, csrf: '', address, body: html`<p>${text}</p><p><a href="${address}">Volver</a></p>` }), extra);
   if (error instanceof Refusal) {
     // A body not read to its end would be read as the next request: close instead.
-    const extra: Record<string, string> = error.status === 413 ? { Connection: 'close' } : {};
-    return plain(error.status, error.status === 403 ? 'Formulario rechazado' : 'Petición rechazada', error.message, extra);
+    const extra: Record<string, string> = error.status === STATUS.tooLarge ? { Connection: 'close' } : {};
+    return plain(error.status, error.status === STATUS.forbidden ? 'Formulario rechazado' : 'Petición rechazada', error.message, extra);
   }
   if (error instanceof RegistryUnavailableError || error instanceof RegistryError) {
     process.stderr.write(`cpmx serve: panel: ${req.method} ${req.url}: the registry did not answer (${error.message})\n`);
-    return plain(503, 'No disponible por ahora', 'El panel no puede consultar el registro en este momento. Vuelva a intentarlo en unos segundos.', { 'Retry-After': '5' });
+    return plain(STATUS.unavailable, 'No disponible por ahora', 'El panel no puede consultar el registro en este momento. Vuelva a intentarlo en unos segundos.', { 'Retry-After': '5' });
   }
   process.stderr.write(`cpmx serve: panel: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}\n`);
-  return plain(500, 'Error interno', 'Algo falló en el panel. Vuelva a intentarlo; si sigue fallando, avise al administrador.');
+  return plain(STATUS.internal, 'Error interno', 'Algo falló en el panel. Vuelva a intentarlo; si sigue fallando, avise al administrador.');
 }

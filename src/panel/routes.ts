@@ -4,6 +4,7 @@
  * a route touches is asked of the store for the logged-in account, so an id of another
  * account's project is "not found", the same as an id that does not exist.
  */
+import { STATUS } from '../wire/status.js';
 import { html } from './html.js';
 import { checkCredits, checkEmail, checkName, checkPassword } from './forms.js';
 import { hashPassword, passwordFits, verifyPassword, weakerThanNow } from './password.js';
@@ -67,7 +68,7 @@ async function logIn(visit: Visit, account: number, then: string, forgets?: read
 async function dashboard(visit: Visit, form?: { name: string; error: string }): Promise<Reply> {
   const account = visit.account!;
   const projects = await visit.settings.store.projectsOf(account.id);
-  return pageReply(visit, form ? 422 : 200, {
+  return pageReply(visit, form ? STATUS.unprocessable : STATUS.ok, {
     title: 'Sus proyectos',
     notice: form ? undefined : notice(visit),
     errors: form ? [form.error] : undefined,
@@ -80,7 +81,7 @@ async function projectPage(visit: Visit, id: number, rename?: { value: string; e
   const { store } = visit.settings;
   const [project, usage] = await Promise.all([store.projectOf(account.id, id), store.projectUsage(account.id, id, 30)]);
   if (!project || !usage) return notFound(visit);
-  return pageReply(visit, rename ? 422 : 200, {
+  return pageReply(visit, rename ? STATUS.unprocessable : STATUS.ok, {
     title: project.name,
     notice: rename ? undefined : notice(visit),
     errors: rename ? [rename.error] : undefined,
@@ -92,7 +93,7 @@ async function adminPage(visit: Visit, errors?: string[]): Promise<Reply> {
   const requested = Number(visit.url.searchParams.get('pagina') ?? '1');
   const pageNumber = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
   const list = await visit.settings.store.accounts((pageNumber - 1) * ACCOUNTS_PER_PAGE, ACCOUNTS_PER_PAGE);
-  return pageReply(visit, errors ? 422 : 200, {
+  return pageReply(visit, errors ? STATUS.unprocessable : STATUS.ok, {
     title: 'Cuentas',
     notice: errors ? undefined : notice(visit),
     errors,
@@ -103,7 +104,7 @@ async function adminPage(visit: Visit, errors?: string[]): Promise<Reply> {
 }
 
 export function notFound(visit: Visit): Reply {
-  return pageReply(visit, 404, {
+  return pageReply(visit, STATUS.notFound, {
     // No address of its own: the page is word for word the same for any id (its own, another's, none).
     address: undefined,
     title: 'No encontrado',
@@ -127,7 +128,7 @@ export const ROUTES: readonly Route[] = [
     async run(visit) {
       const then = returnTo(visit.url.searchParams.get('volver'));
       if (visit.account) return redirect(visit, then ?? '/panel/');
-      return pageReply(visit, 200, { title: 'Entrar', notice: notice(visit), body: loginView({ csrf: csrfOf(visit), then }) });
+      return pageReply(visit, STATUS.ok, { title: 'Entrar', notice: notice(visit), body: loginView({ csrf: csrfOf(visit), then }) });
     },
   },
   {
@@ -151,8 +152,8 @@ export const ROUTES: readonly Route[] = [
           },
           extra,
         );
-      if (!email.ok) return again(422, { email: email.message });
-      if (password === '') return again(422, { password: 'Escriba su contraseña.' });
+      if (!email.ok) return again(STATUS.unprocessable, { email: email.message });
+      if (password === '') return again(STATUS.unprocessable, { password: 'Escriba su contraseña.' });
       // Counted before anything is checked: past the limit, not even the password is looked at.
       // The account is read beside the count (both asked of the registry at once), and not
       // looked at either when the count refuses.
@@ -166,18 +167,18 @@ export const ROUTES: readonly Route[] = [
         ),
         store.credentials(email.value),
       ]);
-      if (!attempt) return again(429, { form: 'Demasiados intentos fallidos. Espere un minuto y vuelva a intentarlo.' }, { 'Retry-After': '60' });
+      if (!attempt) return again(STATUS.tooManyRequests, { form: 'Demasiados intentos fallidos. Espere un minuto y vuelva a intentarlo.' }, { 'Retry-After': '60' });
       // No account, or a password too long to be anyone's (measured as sign-up measures it): the decoy keeps the time the same.
       const possible = passwordFits(password);
       const right = await verifyPassword(possible ? password : '', possible ? found?.passwordHash : undefined);
-      if (!found || !right) return again(401, { form: 'El correo o la contraseña no son correctos.' });
+      if (!found || !right) return again(STATUS.unauthorized, { form: 'El correo o la contraseña no son correctos.' });
       // The one moment the password is known: a hash made at a lower cost is made again at
       // today's, while the session is written (the answer waits for both).
       const stored = found.passwordHash!;
       const rehash = weakerThanNow(stored) ? hashPassword(password).then((stronger) => store.rehashPassword(found.account.id, stored, stronger)) : undefined;
       if (found.account.disabled) {
         await Promise.all([store.forgetAttempts(attempt), rehash]);
-        return again(403, { form: 'Esta cuenta está desactivada. Escriba al administrador del servicio.' });
+        return again(STATUS.forbidden, { form: 'Esta cuenta está desactivada. Escriba al administrador del servicio.' });
       }
       const [reply] = await Promise.all([logIn(visit, found.account.id, then ?? '/panel/', attempt), rehash]);
       return reply;
@@ -189,7 +190,7 @@ export const ROUTES: readonly Route[] = [
     access: 'anyone',
     async run(visit) {
       if (visit.account) return redirect(visit, '/panel/');
-      return pageReply(visit, 200, { title: 'Crear una cuenta', body: signupView({ csrf: csrfOf(visit), freeCredits: visit.settings.freeCredits }) });
+      return pageReply(visit, STATUS.ok, { title: 'Crear una cuenta', body: signupView({ csrf: csrfOf(visit), freeCredits: visit.settings.freeCredits }) });
     },
   },
   {
@@ -213,14 +214,14 @@ export const ROUTES: readonly Route[] = [
           extra,
         );
       if (!name.ok || !email.ok || !password.ok) {
-        return again(422, { name: name.ok ? undefined : name.message, email: email.ok ? undefined : email.message, password: password.ok ? undefined : password.message });
+        return again(STATUS.unprocessable, { name: name.ok ? undefined : name.message, email: email.ok ? undefined : email.message, password: password.ok ? undefined : password.message });
       }
       const attempt = await store.attempt([{ key: `registro:${visit.address}`, ...LIMITS.signup }], visit.now);
-      if (!attempt) return again(429, { form: 'Se crearon demasiadas cuentas desde su dirección. Vuelva a intentarlo en una hora.' }, { 'Retry-After': '3600' });
+      if (!attempt) return again(STATUS.tooManyRequests, { form: 'Se crearon demasiadas cuentas desde su dirección. Vuelva a intentarlo en una hora.' }, { 'Retry-After': '3600' });
       const account = await store.createAccount({ email: email.value, name: name.value, passwordHash: await hashPassword(password.value), credits: freeCredits });
       // The attempt stays counted: an email that already has an account costs a sign-up too,
       // so neither asking which addresses are registered nor the scrypt work is unbounded.
-      if (!account) return again(422, { email: 'Ya hay una cuenta con este correo: entre con su contraseña.' });
+      if (!account) return again(STATUS.unprocessable, { email: 'Ya hay una cuenta con este correo: entre con su contraseña.' });
       return logIn(visit, account.id, '/panel/?aviso=bienvenida');
     },
   },
@@ -272,7 +273,7 @@ export const ROUTES: readonly Route[] = [
     async run(visit, id) {
       const project = await visit.settings.store.projectOf(visit.account!.id, id);
       if (!project) return notFound(visit);
-      return pageReply(visit, 200, { title: `Token nuevo para ${project.name}`, body: confirmRegenerateView(project, csrfOf(visit)) });
+      return pageReply(visit, STATUS.ok, { title: `Token nuevo para ${project.name}`, body: confirmRegenerateView(project, csrfOf(visit)) });
     },
   },
   {
@@ -291,7 +292,7 @@ export const ROUTES: readonly Route[] = [
     async run(visit, id) {
       const project = await visit.settings.store.projectOf(visit.account!.id, id);
       if (!project) return notFound(visit);
-      return pageReply(visit, 200, { title: `Borrar ${project.name}`, body: confirmDeleteView(project, csrfOf(visit)) });
+      return pageReply(visit, STATUS.ok, { title: `Borrar ${project.name}`, body: confirmDeleteView(project, csrfOf(visit)) });
     },
   },
   {
@@ -328,7 +329,7 @@ export const ROUTES: readonly Route[] = [
       const account = await visit.settings.store.account(id);
       if (!account) return notFound(visit);
       if (account.disabled || id === visit.account!.id) return redirect(visit, `/panel/admin#cuenta-${id}`);
-      return pageReply(visit, 200, { title: `Desactivar ${account.name}`, body: confirmDisableView(account, csrfOf(visit)) });
+      return pageReply(visit, STATUS.ok, { title: `Desactivar ${account.name}`, body: confirmDisableView(account, csrfOf(visit)) });
     },
   },
   {

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Account, PanelStore } from '../registry/panel-types.js';
+import { STATUS } from '../wire/status.js';
 import type { Html } from './html.js';
 import { page, type PageOptions } from './layout.js';
 import { clearEverywhere, csrfToken, newId, PRE_COOKIE, readCookies, setCookie, type Binding, type PanelCookies } from './session.js';
@@ -169,6 +170,6 @@ function addressOf(visit: Visit): string | undefined {
 }
 
 /** 303: after a form, the browser asks for `location` with GET. */
-export function redirect(visit: Visit | undefined, location: string, status = 303): Reply {
+export function redirect(visit: Visit | undefined, location: string, status: number = STATUS.seeOther): Reply {
   return { status, headers: headers(visit, { Location: location, 'Content-Type': 'text/plain; charset=utf-8' }), body: `Vea ${location}\n` };
 }

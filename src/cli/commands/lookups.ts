@@ -7,7 +7,7 @@
 import { isSuccess } from '../../core/contract.js';
 import { METHOD_TEXTS, PARAMETER_TEXTS } from '../../core/method-texts.js';
 import { METHODS, rawRequest, type Method, type Parameter } from '../../core/request.js';
-import { answerer } from '../answer.js';
+import { answerer } from '../../client/answerer.js';
 import { EXIT, HELP_OPTION, UsageError, command, onePositional, print, type Command, type OptionSpec } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
 import { afterLookup } from '../hints.js';

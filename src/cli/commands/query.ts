@@ -1,8 +1,8 @@
 /** `cpmx query`: request paths answered exactly as the HTTP API answers them, one or a stream. */
-import { isSuccess, serverError, type Body } from '../../core/contract.js';
+import { isSuccess, type Body, type ServerErrorEnvelope } from '../../core/contract.js';
 import { parseRequestPath } from '../../core/request.js';
-import { MAX_URL_LENGTH } from '../../http/respond.js';
-import { answerer } from '../answer.js';
+import { answerer } from '../../client/answerer.js';
+import { envelopeOf, MAX_URL_LENGTH, SERVER_ANSWERS } from '../../wire/status.js';
 import { EXIT, HELP_OPTION, command, onePositional, print } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
 
@@ -18,7 +18,7 @@ CPMX_TOKEN is used.
 With no path, reads paths from stdin, one a line, and writes one compact JSON body a line, in
 the same order, as each arrives; a bad line gets its error envelope and the stream goes on.
 A path longer than the server serves (${MAX_URL_LENGTH} characters) gets the server's 414
-envelope, "La URL excede ${MAX_URL_LENGTH} caracteres".`,
+envelope, "${SERVER_ANSWERS.urlTooLong.message}".`,
   exit: `Exit status: with a path, 0 on a success and 1 on an error envelope; for a stream, 0 once
 every line is answered. 2 on a usage error or when the catalog cannot be loaded.`,
   options: {
@@ -31,7 +31,12 @@ every line is answered. 2 on a usage error or when the catalog cannot be loaded.
     const answer = answerer(dataOption(values.data), tokenOption(values.token), false);
     const respond = (line: string): Body => answer(parseRequestPath(line));
     if (path !== undefined) {
-      const body = tooLong(path) ?? respond(path);
+      const refused = tooLong(path);
+      if (refused) {
+        print(refused);
+        return EXIT.failed;
+      }
+      const body = respond(path);
       print(body);
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
     }
@@ -41,9 +46,9 @@ every line is answered. 2 on a usage error or when the catalog cannot be loaded.
   },
 });
 
-/** A path longer than the server serves gets the server's 414, here as there. */
-const TOO_LONG = serverError(414, `La URL excede ${MAX_URL_LENGTH} caracteres`) as unknown as Body;
-const tooLong = (path: string): Body | undefined => (path.length > MAX_URL_LENGTH ? TOO_LONG : undefined);
+/** A path longer than the server serves gets the server's 414, here as there (one answer, status.ts). */
+const TOO_LONG = envelopeOf(SERVER_ANSWERS.urlTooLong);
+const tooLong = (path: string): ServerErrorEnvelope | undefined => (path.length > MAX_URL_LENGTH ? TOO_LONG : undefined);
 
 /**
  * Answers each complete line as its chunk arrives, one write per chunk, in order. Linear in

@@ -3,7 +3,7 @@ import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../com
 import { DEFAULT_CREDITS } from '../../registry/types.js';
 import { DATA_HELP, dataOption, downloadPageOption, hostOption, metricsTokenOption, portOption, registryOption } from '../environment.js';
 import { intervalOption, shareOption } from '../duration.js';
-import { DEFAULT_LIMITS as LIMITS, type ConnectionLimits } from '../../http/connection-limits.js';
+import { DEFAULT_LIMITS as LIMITS, type ConnectionLimits } from '../../serve/connection-limits.js';
 
 /** A duration in seconds (decimals allowed), as milliseconds. */
 function seconds(value: string | undefined, name: string, fallback: number): number {
@@ -166,7 +166,7 @@ of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
         }
       : undefined;
     const refresh = await refreshOption(values, dataOption(values.data));
-    const { serve } = await import('../../http/process.js');
+    const { serve } = await import('../../serve/process.js');
     const { RegistryError } = await import('../../registry/errors.js');
     try {
       await serve({
@@ -248,7 +248,7 @@ async function refreshOption(values: Record<string, string | string[] | boolean 
     return undefined;
   }
   const everyMs = intervalOption(every, '--refresh-every');
-  const { DEFAULT_MAX_LOSS, refreshTargetProblem } = await import('../../http/refresh.js');
+  const { DEFAULT_MAX_LOSS, refreshTargetProblem } = await import('../../serve/refresh.js');
   const maxLoss = values['max-loss'] === undefined ? DEFAULT_MAX_LOSS : shareOption(values['max-loss'] as string, '--max-loss');
   const problem = refreshTargetProblem(dataPath);
   if (problem) throw new UsageError(`--refresh-every writes the refreshed artifact over the one served: ${problem}`);

@@ -1,5 +1,5 @@
 /** The command line's way into the router: the same answers as the library and the server. */
-import { catalogSource } from '../client/catalog-source.js';
+import { catalogSource } from './catalog-source.js';
 import { TEST_TOKEN, type Body } from '../core/contract.js';
 import type { RawRequest } from '../core/request.js';
 import { handle } from '../core/router.js';

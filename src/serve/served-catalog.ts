@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { ArtifactError, REBUILD, buildIdOf, type Catalog } from '../core/catalog.js';
 import { loadCatalog } from '../client/catalog-source.js';
 import type { CatalogSource } from '../client/bytes-source.js';
-import type { RefreshOutcome, ReloadHistory, ReloadOutcome } from './catalog-status.js';
+import type { RefreshOutcome, ReloadHistory, ReloadOutcome } from '../http/catalog-status.js';
 
 /** What identifies the file at a path: another file renamed over it, or it rewritten, changes it. */
 export function fileIdentity(path: string): string | undefined {

@@ -12,7 +12,7 @@ import { loadCatalog } from '../client/catalog-source.js';
 import type { Catalog } from '../core/catalog.js';
 import { artifactPath } from '../paths.js';
 import { checkRegistry, openServed, type ServedOptions } from '../registry/open.js';
-import type { RefreshOutcome } from './catalog-status.js';
+import type { RefreshOutcome } from '../http/catalog-status.js';
 import { type ConnectionLimits, LISTEN_BACKLOG } from './connection-limits.js';
 import { createLogSink } from './log-sink.js';
 import type { MetricsEndpoint } from './metrics-endpoint.js';

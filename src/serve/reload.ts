@@ -12,7 +12,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { buildIdOf } from '../core/catalog.js';
-import type { ReloadOutcome } from './catalog-status.js';
+import type { ReloadOutcome } from '../http/catalog-status.js';
 import type { ServedCatalog } from './served-catalog.js';
 
 /** How long the folder must be quiet after a change to the file before it is read. */

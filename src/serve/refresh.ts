@@ -21,7 +21,7 @@ import { OutputError, planOutput } from '../output-file.js';
 import type { Compiled } from '../../build/build.js';
 import type { DownloadResult } from '../../build/download/index.js';
 import type { DroppedCorrection } from '../core/catalog-history.js';
-import type { RefreshOutcome } from './catalog-status.js';
+import type { RefreshOutcome } from '../http/catalog-status.js';
 
 /** The share of served codes a refreshed catalog may lack by default: a year of real changes is far below it, a cut download far above. */
 export const DEFAULT_MAX_LOSS = 0.01;

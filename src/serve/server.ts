@@ -12,19 +12,18 @@ import type { Socket } from 'node:net';
 import { isPromise, type TokenRegistry } from '../core/credits.js';
 import { artifactPath, packageVersion } from '../paths.js';
 import { accessLogLine } from './access-log.js';
-import { answerWith, envelope, wireOf, type WireAnswer } from './answer.js';
+import { answerWith, envelope, wireOf, type WireAnswer } from '../http/answer.js';
 import { closeWith, endSoon } from './connection-answer.js';
-import { catalogStatus } from './catalog-status.js';
+import { catalogStatus } from '../http/catalog-status.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { checkInterval, DEFAULT_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import type { MetricsEndpoint } from './metrics-endpoint.js';
 import { isMetricsTarget } from './metrics-endpoint.js';
-import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from './node.js';
+import { answerHead, answerNode, readRequestHead, writeNodeAnswer } from '../http/node.js';
 import { repairedHead, type RawHead } from './raw-request.js';
-import { createResponder, MAX_URL_LENGTH, type HttpAnswer } from './respond.js';
+import { createResponder, type HttpAnswer } from '../http/respond.js';
+import { MAX_URL_LENGTH, SERVER_ANSWERS, tooManyPipelined } from '../wire/status.js';
 import { ServedCatalog } from './served-catalog.js';
-
-export { MAX_URL_LENGTH } from './respond.js';
 
 export interface ServeOptions {
   /** The artifact; default as for the library. */
@@ -63,18 +62,35 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     case 'EPIPE':
       return undefined;
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return envelope(408, 'La petición no llegó completa a tiempo');
+      return envelope(SERVER_ANSWERS.requestTimeout);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return envelope(413, 'La petición es demasiado grande');
+      return envelope(SERVER_ANSWERS.tooLarge);
     case 'HPE_HEADER_OVERFLOW': {
       // The request line alone past the headers' limit: the URL is what is too long.
       const lineEnd = error.rawPacket?.indexOf(10) ?? -1;
-      if (lineEnd < 0 || lineEnd > MAX_URL_LENGTH) return envelope(414, `La URL excede ${MAX_URL_LENGTH} caracteres`);
-      return envelope(431, 'Los encabezados de la petición son demasiado grandes');
+      if (lineEnd < 0 || lineEnd > MAX_URL_LENGTH) return envelope(SERVER_ANSWERS.urlTooLong);
+      return envelope(SERVER_ANSWERS.headersTooLarge);
     }
     default:
-      return envelope(400, 'Petición HTTP malformada');
+      return envelope(SERVER_ANSWERS.malformed);
   }
+}
+
+/**
+ * Keeps Node's server from ending `socket` until the returned function is called. Node never
+ * learns of a request its parser refused, so when that request's client half-closes (FIN, as
+ * `nc -q` does) Node ends the socket as an idle one (its socketOnEnd), before an answer that
+ * waits for the registry can be written: the client got nothing. A repaired request
+ * (raw-request.ts) is in flight on it, and its answer ends it (closeWith).
+ */
+function holdEnd(socket: Socket): () => void {
+  const end = socket.end;
+  socket.end = function heldEnd(this: Socket) {
+    return this;
+  } as Socket['end'];
+  return () => {
+    socket.end = end;
+  };
 }
 
 /** Creates the HTTP server (not yet listening). */
@@ -130,10 +146,10 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   server.maxConnections = 2 * limits.maxConnections;
   const guard = new ConnectionGuard(server, limits, {
     answer,
-    overflow: (req, res) => send(req, res, envelope(503, `Más de ${limits.maxPipelined} peticiones sin leer en esta conexión; se cierra`, undefined, req.method), true),
+    overflow: (req, res) => send(req, res, envelope(tooManyPipelined(limits.maxPipelined), req.method), true),
     refuse: (socket, limit) => {
       counters?.refused(limit);
-      closeWith(socket, envelope(503, 'Demasiadas conexiones abiertas; intente de nuevo', ['Retry-After', '1']));
+      closeWith(socket, envelope(SERVER_ANSWERS.tooManyConnections));
     },
     closed: counters && ((limit) => counters.closed(limit)),
   });
@@ -150,7 +166,9 @@ export function createCpmxServer(options: ServeOptions = {}): CpmxServer {
   function answerRepaired(socket: Socket, head: RawHead) {
     const request = readRequestHead(head.method, head.target, head.rawHeaders, head.http11, true);
     const started = counters ? performance.now() : 0;
+    const release = holdEnd(socket);
     const done = (answer: WireAnswer) => {
+      release();
       closeWith(socket, answer);
       counters?.answered(head.method, answer.status, started, head.target);
       if (log) log(accessLogLine({ address: socket.remoteAddress, method: head.method, target: head.target, httpVersion: head.http11 ? '1.1' : '1.0' }, answer.status, answer.bytes));

@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { WireAnswer } from './answer.js';
+import type { WireAnswer } from '../http/answer.js';
 import { LINGER_MS } from './connection-limits.js';
 
 /** The bytes of an HTTP/1.1 response that closes its connection. */

@@ -9,8 +9,8 @@ import { isPromise, type Consumption } from '../core/credits.js';
 import { recordedTime } from '../core/format.js';
 import { METHODS as API_METHOD_TABLE, UNAVAILABLE_METHODS } from '../core/methods.js';
 import { parseRequestPath } from '../core/request.js';
-import type { CatalogStatus } from './catalog-status.js';
-import type { ResponderRegistry } from './respond.js';
+import type { CatalogStatus } from '../http/catalog-status.js';
+import type { ResponderRegistry } from '../http/respond.js';
 
 /** Upper bounds (seconds) of the latency histogram: an answer from memory takes tens of microseconds, one that waits for a registry milliseconds. */
 export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;

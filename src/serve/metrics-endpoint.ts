@@ -6,16 +6,18 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { envelope, toWire, type WireAnswer } from './answer.js';
+import { envelope, toWire, type WireAnswer } from '../http/answer.js';
 import type { MetricsSnapshot, ServerMetrics } from './metrics.js';
 import { METRICS_CONTENT_TYPE, renderMetrics } from './metrics-text.js';
-import { bearerToken } from './respond.js';
+import { readNodeRequest } from '../http/node.js';
+import { bearerToken, isRead, targetIs } from '../wire/request-checks.js';
+import { methodNotAllowed, metricsUnavailable, STATUS, tokenRequired } from '../wire/status.js';
 
 export const METRICS_PATH = '/metrics';
 
 /** Whether `target` is /metrics (with a query or none). */
 export function isMetricsTarget(target: string | undefined): boolean {
-  return target?.startsWith(METRICS_PATH) === true && (target.length === METRICS_PATH.length || target.charAt(METRICS_PATH.length) === '?');
+  return target !== undefined && targetIs(target, METRICS_PATH);
 }
 
 export interface MetricsEndpointOptions {
@@ -27,12 +29,6 @@ export interface MetricsEndpointOptions {
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
-}
-
-function authorizationOf(req: IncomingMessage): string | undefined {
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') return raw[i + 1];
-  return undefined;
 }
 
 /** The counters a server keeps and the answer of its /metrics. */
@@ -51,17 +47,18 @@ export class MetricsEndpoint {
   /** The answer to a request for /metrics. */
   answer(req: IncomingMessage): WireAnswer | Promise<WireAnswer> {
     const method = req.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD') return envelope(405, `Método HTTP ${method} no permitido en ${METRICS_PATH}; use GET, HEAD`, ['Allow', 'GET, HEAD'], method);
+    if (!isRead(method)) return envelope(methodNotAllowed(method, METRICS_PATH), method);
     if (this.#token) {
-      const given = bearerToken(authorizationOf(req));
+      // The Authorization header as the answer path reads it (the first of that name).
+      const given = bearerToken(readNodeRequest(req, METRICS_PATH, false).authorization);
       // Compared as digests: equal lengths, and in constant time.
       if (given === undefined || !timingSafeEqual(digest(given), this.#token)) {
-        return envelope(401, `${METRICS_PATH} requiere el token de métricas: Authorization: Bearer <token>`, ['WWW-Authenticate', 'Bearer realm="cpmx metrics"'], method);
+        return envelope(tokenRequired(METRICS_PATH, 'cpmx metrics'), method);
       }
     }
     const text = (snapshot: MetricsSnapshot) =>
-      toWire({ status: 200, headers: ['Content-Type', METRICS_CONTENT_TYPE, 'Cache-Control', 'no-store'], body: renderMetrics(snapshot) }, method);
+      toWire({ status: STATUS.ok, headers: ['Content-Type', METRICS_CONTENT_TYPE, 'Cache-Control', 'no-store'], body: renderMetrics(snapshot) }, method);
     if (!this.#collect) return text(this.counters.snapshot());
-    return this.#collect().then(text, (error: Error) => envelope(503, `Las métricas de los procesos no llegaron: ${error.message}`, ['Retry-After', '1'], method));
+    return this.#collect().then(text, (error: Error) => envelope(metricsUnavailable(error.message), method));
   }
 }

@@ -1,0 +1,106 @@
+/**
+ * The HTTP status of every answer cpmx sends, decided here once. The contract's errors take
+ * theirs from its table (core/contract.ts, `contractStatus`); every answer the server makes
+ * itself, outside the contract, is one entry below: its status, the message of its envelope
+ * and the headers it must carry. `cpmx serve`, the middleware, the fetch handler, /metrics,
+ * the panel and `cpmx query` all take their statuses from this module, so a door cannot
+ * answer a refusal another door answers differently.
+ */
+import { serverError, statusOf, type ServerErrorEnvelope } from '../core/contract.js';
+
+/** The HTTP status the contract gives an error code. */
+export const contractStatus = statusOf;
+
+/** The statuses of answers outside the contract's table, by what they mean. */
+export const STATUS = {
+  ok: 200,
+  /** A CORS preflight's answer. */
+  noContent: 204,
+  /** After a form: the browser asks for the next page with GET. */
+  seeOther: 303,
+  /** The client holds the answer (If-None-Match). */
+  notModified: 304,
+  /** An address that moved for good (the panel's `/panel` to `/panel/`). */
+  permanentRedirect: 308,
+  badRequest: 400,
+  /** /metrics without its token; a panel log-in that failed. */
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  methodNotAllowed: 405,
+  requestTimeout: 408,
+  tooLarge: 413,
+  urlTooLong: 414,
+  unsupportedMediaType: 415,
+  expectationFailed: 417,
+  /** A host name this server does not serve (the panel, against DNS rebinding). */
+  misdirected: 421,
+  /** A form that does not pass its checks. */
+  unprocessable: 422,
+  tooManyRequests: 429,
+  headersTooLarge: 431,
+  internal: 500,
+  /** What cannot answer now and will (the catalog, the registry, too many connections): try again. */
+  unavailable: 503,
+} as const;
+
+/** Longest request target served; longer ones answer 414 (`SERVER_ANSWERS.urlTooLong`). */
+export const MAX_URL_LENGTH = 2048;
+
+/** The methods the API (and /metrics, and the panel's static files) answer. */
+export const ALLOW = 'GET, HEAD';
+
+/** An answer the server makes itself: its status, its envelope's message, the headers it carries besides the envelope's. */
+export interface ServerAnswer {
+  readonly status: number;
+  readonly message: string;
+  readonly headers?: readonly string[] | undefined;
+}
+
+export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; no se cobró ningún crédito. Intente de nuevo en unos segundos.';
+
+/** The server's answers that say the same whatever the request. */
+export const SERVER_ANSWERS = {
+  urlTooLong: { status: STATUS.urlTooLong, message: `La URL excede ${MAX_URL_LENGTH} caracteres` },
+  headersTooLarge: { status: STATUS.headersTooLarge, message: 'Los encabezados de la petición son demasiado grandes' },
+  requestTimeout: { status: STATUS.requestTimeout, message: 'La petición no llegó completa a tiempo' },
+  tooLarge: { status: STATUS.tooLarge, message: 'La petición es demasiado grande' },
+  malformed: { status: STATUS.badRequest, message: 'Petición HTTP malformada' },
+  noHost: { status: STATUS.badRequest, message: 'Falta el encabezado Host' },
+  unframedBody: { status: STATUS.badRequest, message: 'Transfer-Encoding no soportado: la última codificación debe ser chunked' },
+  unsupportedExpectation: { status: STATUS.expectationFailed, message: 'Expectativa no soportada: solo se admite "Expect: 100-continue"' },
+  /** A registry that cannot answer is never a free answer. */
+  registryUnavailable: { status: STATUS.unavailable, message: REGISTRY_UNAVAILABLE, headers: ['Retry-After', '1'] },
+  tooManyConnections: { status: STATUS.unavailable, message: 'Demasiadas conexiones abiertas; intente de nuevo', headers: ['Retry-After', '1'] },
+  internal: { status: STATUS.internal, message: 'Error interno del servidor' },
+} as const satisfies Record<string, ServerAnswer>;
+
+/** 405 to a method other than GET and HEAD (`where`: the path, for an endpoint of its own such as /metrics). */
+export function methodNotAllowed(method: string, where?: string): ServerAnswer {
+  return { status: STATUS.methodNotAllowed, message: `Método HTTP ${method} no permitido${where ? ` en ${where}` : ''}; use ${ALLOW}`, headers: ['Allow', ALLOW] };
+}
+
+/** 503 while the catalog cannot be loaded (test mode is still served). */
+export function catalogNotLoaded(why: string): ServerAnswer {
+  return { status: STATUS.unavailable, message: `El catálogo no está cargado: ${why}` };
+}
+
+/** 503 to the request past the limit of unread answers on one connection, which is then closed. */
+export function tooManyPipelined(limit: number): ServerAnswer {
+  return { status: STATUS.unavailable, message: `Más de ${limit} peticiones sin leer en esta conexión; se cierra` };
+}
+
+/** 401 to a request for `path` (/metrics) without its Bearer token. */
+export function tokenRequired(path: string, realm: string): ServerAnswer {
+  return { status: STATUS.unauthorized, message: `${path} requiere el token de métricas: Authorization: Bearer <token>`, headers: ['WWW-Authenticate', `Bearer realm="${realm}"`] };
+}
+
+/** 503 when the numbers of a cluster's processes did not arrive. */
+export function metricsUnavailable(why: string): ServerAnswer {
+  return { status: STATUS.unavailable, message: `Las métricas de los procesos no llegaron: ${why}`, headers: ['Retry-After', '1'] };
+}
+
+/** The envelope of a server answer: the contract's shape, `code_error` its status. */
+export function envelopeOf(answer: ServerAnswer): ServerErrorEnvelope {
+  return serverError(answer.status, answer.message);
+}
