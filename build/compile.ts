@@ -6,7 +6,7 @@
 import type { ArtifactHeader } from '../src/core/format.js';
 import { decodeCatalog, type Catalog } from '../src/core/catalog.js';
 import type { DroppedCorrection, HistoryData, HistorySummary } from '../src/core/catalog-history.js';
-import { readCorrections } from './corrections.js';
+import { readCorrections } from './corrections-file.js';
 import { catalogHistory } from './history.js';
 import { openCatalog } from './open-catalog.js';
 import { provenance } from './provenance.js';

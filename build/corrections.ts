@@ -5,137 +5,11 @@
  * row is checked against the catalog it patches; if any does not apply, none is: the build is
  * refused with every problem, each with its line.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { CORRECTION_ACTIONS, type Correction, type CorrectionAction, type CorrectionsRecord, type DroppedCorrection } from '../src/core/catalog-history.js';
-import { foldForMatch } from '../src/core/names.js';
-import { CatalogError } from './errors.js';
+import type { CorrectionsRecord, DroppedCorrection } from '../src/core/catalog-history.js';
+import { catalogType, catalogTypes, duplicatesMade, type FinalSettlement, findSettlement, sameName, settlementKey } from './correction-targets.js';
+import { type CorrectionsFile, type Problem, refuse } from './corrections-file.js';
+import { shown } from './name-rule.js';
 import type { CatalogRow } from './reader.js';
-
-/** The columns a corrections file may have (`action` and `cp` it must). */
-export const CORRECTION_COLUMNS = [
-  'action',
-  'cp',
-  'asentamiento',
-  'tipo_asentamiento',
-  'nuevo_asentamiento',
-  'nuevo_tipo_asentamiento',
-  'estado',
-  'municipio',
-  'ciudad',
-  'nota',
-] as const;
-type Column = (typeof CORRECTION_COLUMNS)[number];
-
-/** Per action: the columns it requires, and those it may have besides (`nota` always may). */
-const ACTION_COLUMNS: Record<CorrectionAction, { required: Column[]; optional: Column[] }> = {
-  // estado and municipio (and ciudad) place a code the catalog lacks; an existing code keeps its place.
-  'add-settlement': { required: ['asentamiento', 'tipo_asentamiento'], optional: ['estado', 'municipio', 'ciudad'] },
-  'remove-settlement': { required: ['asentamiento'], optional: ['tipo_asentamiento'] },
-  'rename-settlement': { required: ['asentamiento'], optional: ['tipo_asentamiento', 'nuevo_asentamiento', 'nuevo_tipo_asentamiento'] },
-  'move-code-municipality': { required: ['estado', 'municipio'], optional: [] },
-  'move-code-city': { required: ['ciudad'], optional: [] },
-};
-
-/** The most problems listed when a file is refused. */
-const MAX_PROBLEMS = 20;
-/** A corrections file is an operator's list, not a catalog. */
-const MAX_BYTES = 16 * 1024 * 1024;
-
-/** A corrections file read and checked for form (not yet against a catalog). */
-export interface CorrectionsFile {
-  path: string;
-  file: string;
-  sha256: string;
-  /** The rows of a good form, checked against the catalog by applyCorrections. */
-  rows: Correction[];
-  /** The rows of a bad form, refused with the catalog's problems (so that one run lists all). */
-  problems: Problem[];
-}
-
-/** Reads a corrections file and checks each row's form; throws CatalogError when the file itself is unreadable (its header, its encoding). */
-export async function readCorrections(path: string): Promise<CorrectionsFile> {
-  const file = basename(path);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new CatalogError(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  if (bytes.length > MAX_BYTES) throw new CatalogError(path, `is ${bytes.length} bytes, more than a corrections file may be (${MAX_BYTES})`);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new CatalogError(path, 'is not UTF-8 text (save the corrections file as UTF-8)');
-  }
-  const { parse } = await import('csv-parse/sync');
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { bom: true, skip_empty_lines: true, trim: true, info: true, relax_column_count: false }) as unknown as typeof records;
-  } catch (error) {
-    const { lines } = error as { lines?: number };
-    throw new CatalogError(path, `is not readable CSV (${(error as Error).message})`, lines);
-  }
-  if (!records.length) throw new CatalogError(path, `is empty; it needs a header (${CORRECTION_COLUMNS.join(',')}) and one correction a row`);
-  const header = records[0]!.record.map((name) => name.toLowerCase());
-  const unknown = header.filter((name) => !(CORRECTION_COLUMNS as readonly string[]).includes(name));
-  if (unknown.length) throw new CatalogError(path, `has unknown column(s) ${unknown.map((n) => `"${n}"`).join(', ')}; the columns are ${CORRECTION_COLUMNS.join(', ')}`, 1);
-  const repeated = header.find((name, i) => header.indexOf(name) !== i);
-  if (repeated) throw new CatalogError(path, `has the column "${repeated}" twice`, 1);
-  for (const needed of ['action', 'cp'] as const) if (!header.includes(needed)) throw new CatalogError(path, `has no "${needed}" column`, 1);
-  if (records.length === 1) throw new CatalogError(path, 'has a header but no corrections');
-
-  const problems: Problem[] = [];
-  const rows: Correction[] = [];
-  for (const { record, info } of records.slice(1)) {
-    const line = info.lines;
-    const value = (column: Column) => record[header.indexOf(column)] ?? '';
-    const action = value('action') as CorrectionAction;
-    if (!CORRECTION_ACTIONS.includes(action)) {
-      problems.push({ line, reason: `unknown action "${value('action')}"; the actions are ${CORRECTION_ACTIONS.join(', ')}` });
-      continue;
-    }
-    const cp = value('cp');
-    if (!/^\d{5}$/.test(cp)) {
-      problems.push({ line, reason: `cp "${cp}" is not a 5-digit postal code` });
-      continue;
-    }
-    const { required, optional } = ACTION_COLUMNS[action];
-    const row: Correction = { line, action, cp };
-    for (const column of CORRECTION_COLUMNS.slice(2)) {
-      const given = value(column);
-      if (required.includes(column) && !given) problems.push({ line, reason: `${action} needs ${column}` });
-      else if (given && !required.includes(column) && !optional.includes(column) && column !== 'nota') {
-        problems.push({ line, reason: `${action} does not use ${column} (given "${given}"); leave it empty` });
-      } else if (given) (row as unknown as Record<string, string>)[column] = given;
-    }
-    if (action === 'rename-settlement' && !row.nuevo_asentamiento && !row.nuevo_tipo_asentamiento) {
-      problems.push({ line, reason: 'rename-settlement needs nuevo_asentamiento or nuevo_tipo_asentamiento (or both)' });
-    }
-    if (action === 'add-settlement' && row.ciudad && !row.municipio) problems.push({ line, reason: 'add-settlement takes ciudad only with estado and municipio, for a code the catalog lacks' });
-    if (action === 'add-settlement' && Boolean(row.estado) !== Boolean(row.municipio)) problems.push({ line, reason: 'add-settlement takes estado and municipio together (to place a code the catalog lacks)' });
-    if (!problems.length || problems[problems.length - 1]!.line !== line) rows.push(row);
-  }
-  return { path, file, sha256: createHash('sha256').update(bytes).digest('hex'), rows, problems };
-}
-
-export interface Problem {
-  line: number;
-  reason: string;
-}
-
-/** Throws one CatalogError listing the problems (the first one's line as its line), if any. */
-function refuse(path: string, problems: Problem[]): void {
-  if (!problems.length) return;
-  problems.sort((a, b) => a.line - b.line);
-  const [first, ...rest] = problems;
-  const more = rest.slice(0, MAX_PROBLEMS - 1).map((p) => `\n  line ${p.line}: ${p.reason}`);
-  const left = problems.length > MAX_PROBLEMS ? `\n  (and ${problems.length - MAX_PROBLEMS} more)` : '';
-  const count = problems.length > 1 ? ` (${problems.length} problems; no correction was applied)` : ' (no correction was applied)';
-  throw new CatalogError(path, `${first!.reason}${count}${more.join('')}${left}`, first!.line);
-}
 
 interface Municipality {
   stateKey: number;
@@ -230,18 +104,20 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
   const added = new Map<string, CatalogRow[]>();
   /** Codes the file adds, with the line of the first row that placed them. */
   const newCodes = new Map<string, { municipality: Municipality; city: string; line: number }>();
-  /** Per code, the folded name and type of each settlement it will have, to refuse a duplicate. */
-  const names = (cp: string): Set<string> => {
-    const set = new Set<string>();
-    for (const i of byCode.get(cp) ?? []) if (!removed.has(i)) set.add(settlementKey(renamedRow(rows[i]!, renamed.get(i))));
-    for (const row of added.get(cp) ?? []) set.add(settlementKey(row));
-    return set;
+  const types = catalogTypes(rows);
+  /** A type the row gives, as the catalog spells it; undefined (a problem said) when it is none of the catalog's. */
+  const typeOf = (line: number, column: string, given: string | undefined): string | undefined => {
+    if (given === undefined) return undefined;
+    const found = catalogType(types, column, given);
+    if ('type' in found) return found.type;
+    problems.push({ line, reason: found.reason });
+    return undefined;
   };
 
   const findMunicipality = (line: number, estado: string, municipio: string): Municipality | undefined => {
     const state = [...municipalities.values()].filter((m) => sameName(m.state, estado) || (/^\d{1,2}$/.test(estado) && m.stateKey === Number(estado)));
     if (!state.length) {
-      problems.push({ line, reason: `no state "${estado}" in the catalog` });
+      problems.push({ line, reason: `no state "${shown(estado)}" in the catalog` });
       return undefined;
     }
     const found = state.filter((m) => sameName(m.name, municipio) || (/^\d{1,3}$/.test(municipio) && m.key === Number(municipio)));
@@ -252,6 +128,20 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
     return found[0];
   };
 
+  // The codes the file adds are placed first, whatever line places them: a row before the placing one is not refused for it.
+  for (const correction of corrections.rows) {
+    const { line, action, cp } = correction;
+    if (action !== 'add-settlement' || byCode.has(cp) || !correction.estado) continue;
+    const municipality = findMunicipality(line, correction.estado, correction.municipio!);
+    if (!municipality) continue;
+    const city = correction.ciudad ?? '';
+    const placed = newCodes.get(cp);
+    if (!placed) newCodes.set(cp, { municipality, city, line });
+    else if (placed.municipality !== municipality || placed.city !== city) {
+      problems.push({ line, reason: `postal code ${cp} is placed otherwise on line ${placed.line}; every add-settlement of a new code gives the same estado, municipio and ciudad (or leaves them empty but on one row)` });
+    }
+  }
+
   for (const correction of corrections.rows) {
     const { line, action, cp } = correction;
     const codeRows = byCode.get(cp);
@@ -261,7 +151,11 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
         problems.push({ line, reason: `postal code ${cp} is in the catalog: add-settlement takes its place from it (leave estado, municipio and ciudad empty)` });
         continue;
       }
-      if (!codeRows && !correction.estado && !placed) {
+      const settlementType = typeOf(line, 'tipo_asentamiento', correction.tipo_asentamiento);
+      if (!settlementType) continue;
+      if (!codeRows && !placed) {
+        if (correction.estado) continue; // its place was refused above
+
         problems.push({ line, reason: `no postal code ${cp} in the catalog: to add a code, give estado and municipio (and ciudad, if any)` });
         continue;
       }
@@ -271,14 +165,7 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
         // Its place as the catalog has it; a move of the code (on any line) moves it too.
         place = { municipality: municipalities.get(first.stateKey * 1000 + first.municipalityKey)!, city: first.city, cityKey: first.cityKey };
       } else {
-        const municipality = correction.estado ? findMunicipality(line, correction.estado, correction.municipio!) : placed!.municipality;
-        if (!municipality) continue;
-        const city = correction.estado ? (correction.ciudad ?? '') : placed!.city;
-        if (placed && correction.estado && (placed.municipality !== municipality || placed.city !== city)) {
-          problems.push({ line, reason: `postal code ${cp} is placed otherwise on line ${placed.line}; every add-settlement of a new code gives the same estado, municipio and ciudad (or leaves them empty after the first)` });
-          continue;
-        }
-        if (!placed) newCodes.set(cp, { municipality, city, line });
+        const { municipality, city } = placed!;
         place = { municipality, city, cityKey: city ? cityKeys.get(municipality.stateKey)?.get(city) : undefined };
       }
       const row: CatalogRow = {
@@ -286,7 +173,7 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
         line,
         postalCode: cp,
         settlement: correction.asentamiento!,
-        settlementType: correction.tipo_asentamiento!,
+        settlementType,
         municipality: place.municipality.name,
         state: place.municipality.state,
         city: place.city,
@@ -294,10 +181,6 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
         municipalityKey: place.municipality.key,
         cityKey: place.cityKey,
       };
-      if (names(cp).has(settlementKey(row))) {
-        problems.push({ line, reason: `postal code ${cp} already has the settlement "${row.settlement}" (${row.settlementType})` });
-        continue;
-      }
       let list = added.get(cp);
       if (!list) added.set(cp, (list = []));
       list.push(row);
@@ -335,20 +218,13 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
       moved.set(cp, move);
       continue;
     }
-    // remove-settlement, rename-settlement: one settlement of the code, by name (and type when two share it).
-    const wanted = foldForMatch(correction.asentamiento!);
-    const matches = codeRows.filter((i) => foldForMatch(rows[i]!.settlement) === wanted && (!correction.tipo_asentamiento || sameName(rows[i]!.settlementType, correction.tipo_asentamiento)));
-    if (matches.length !== 1) {
-      const there = codeRows.map((i) => `"${rows[i]!.settlement}" (${rows[i]!.settlementType})`);
-      problems.push({
-        line,
-        reason: matches.length
-          ? `postal code ${cp} has ${matches.length} settlements named "${correction.asentamiento}"; give tipo_asentamiento to say which`
-          : `postal code ${cp} has no settlement "${correction.asentamiento}"${correction.tipo_asentamiento ? ` (${correction.tipo_asentamiento})` : ''}; it has ${there.slice(0, 10).join(', ')}${there.length > 10 ? ', ...' : ''}`,
-      });
+    // remove-settlement, rename-settlement: one settlement of the code, by name (then type, then id_asenta_cpcons for twins).
+    const target = findSettlement(rows, codeRows, correction);
+    if ('reason' in target) {
+      problems.push({ line, reason: target.reason });
       continue;
     }
-    const index = matches[0]!;
+    const { index } = target;
     const before = touched.get(index);
     if (before) {
       problems.push({ line, reason: `the settlement "${rows[index]!.settlement}" of ${cp} is already corrected on line ${before.line} (${before.what}); one correction a settlement` });
@@ -359,26 +235,37 @@ function correct(rows: readonly CatalogRow[], corrections: CorrectionsFile): { r
       touched.set(index, { line, what: action });
       continue;
     }
-    const change: Change = { line, settlement: correction.nuevo_asentamiento, settlementType: correction.nuevo_tipo_asentamiento };
+    const newType = typeOf(line, 'nuevo_tipo_asentamiento', correction.nuevo_tipo_asentamiento);
+    if (correction.nuevo_tipo_asentamiento !== undefined && !newType) continue;
+    const change: Change = { line, settlement: correction.nuevo_asentamiento, settlementType: newType };
     const result = renamedRow(rows[index]!, change);
     if (settlementKey(result) === settlementKey(rows[index]!) && result.settlement === rows[index]!.settlement && result.settlementType === rows[index]!.settlementType) {
       problems.push({ line, reason: `the settlement "${rows[index]!.settlement}" of ${cp} already has that name and type` });
       continue;
     }
-    const others = names(cp);
-    others.delete(settlementKey(rows[index]!));
-    if (others.has(settlementKey(result))) {
-      problems.push({ line, reason: `postal code ${cp} already has a settlement "${result.settlement}" (${result.settlementType})` });
-      continue;
-    }
     renamed.set(index, change);
     touched.set(index, { line, what: action });
+  }
+  // Twice the same settlement in a code, decided on the codes' final settlements: the file is one set, not a sequence.
+  for (const cp of new Set([...added.keys(), ...[...renamed.keys()].map((i) => rows[i]!.postalCode)])) {
+    const settlements: FinalSettlement[] = [];
+    for (const i of byCode.get(cp) ?? []) {
+      if (removed.has(i)) continue;
+      const change = renamed.get(i);
+      const row = change ? renamedRow(rows[i]!, change) : rows[i]!;
+      // A rename that keeps the folded name and type (a respelling) makes no settlement the code did not have.
+      settlements.push(change && settlementKey(row) !== settlementKey(rows[i]!) ? { row, line: change.line, action: 'rename-settlement' } : { row });
+    }
+    for (const row of added.get(cp) ?? []) settlements.push({ row, line: row.line, action: 'add-settlement' });
+    problems.push(...duplicatesMade(cp, settlements));
   }
   for (const [cp, move] of moved) {
     const left = byCode.get(cp)!.filter((i) => !removed.has(i));
     if (!left.length && !added.has(cp)) problems.push({ line: move.line, reason: `postal code ${cp} is moved, but every settlement of it is removed` });
   }
   if (problems.length) return { problems };
+  // A code's added settlements in an order of their own (name, then type), not the file's: the same set gives the same catalog.
+  for (const list of added.values()) list.sort((a, b) => compareText(settlementKey(a), settlementKey(b)) || compareText(a.settlement, b.settlement) || compareText(a.settlementType, b.settlementType));
 
   const out: CatalogRow[] = [];
   const pending = [...newCodes.keys()].sort();
@@ -421,10 +308,6 @@ function renamedRow(row: CatalogRow, change: Change | undefined): CatalogRow {
   return { ...row, line: change.line, settlement: change.settlement ?? row.settlement, settlementType: change.settlementType ?? row.settlementType };
 }
 
-function settlementKey(row: CatalogRow): string {
-  return `${foldForMatch(row.settlement)}\u0000${foldForMatch(row.settlementType)}`;
-}
-
-function sameName(a: string, b: string): boolean {
-  return foldForMatch(a) === foldForMatch(b);
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

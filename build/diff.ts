@@ -18,7 +18,7 @@ import { foldAccents } from '../src/core/names.js';
 
 /** Two leftover settlements of one code are a rename when their folded names are at least this alike (1 - distance / longer length). */
 export const RENAME_SIMILARITY = 0.7;
-/** Past this many leftover pairs in one code, only names equal once folded are paired (the rest is not worth the time). */
+/** Past this many leftover pairs in one code (after the pairs of equal names), no more are compared: the rest is removed and added. */
 const MAX_PAIRS_COMPARED = 10_000;
 
 interface Settlement {
@@ -93,8 +93,14 @@ export interface DiffSummary {
   counts: Record<ChangeKind, number>;
 }
 
-/** The changes from `old` to `next`: states, then municipalities, then codes ascending. */
-export function* diffCatalogs(old: Catalog, next: Catalog): Generator<AnnotatedChange> {
+/** What a diff did, for its bound to be checked: settlements matched by key, and pairs of leftover names compared by likeness. */
+export interface DiffWork {
+  settlementsKeyed: number;
+  pairsCompared: number;
+}
+
+/** The changes from `old` to `next`: states, then municipalities, then codes ascending; `work` counts what was compared. */
+export function* diffCatalogs(old: Catalog, next: Catalog, work: DiffWork = { settlementsKeyed: 0, pairsCompared: 0 }): Generator<AnnotatedChange> {
   yield* diffStates(old, next);
   yield* diffMunicipalities(old, next);
   const corrected = new Map<string, NonNullable<AnnotatedChange['corrections']>>();
@@ -105,7 +111,7 @@ export function* diffCatalogs(old: Catalog, next: Catalog): Generator<AnnotatedC
       list.push({ side, line, action });
     }
   }
-  for (const change of diffCodes(old, next)) {
+  for (const change of diffCodes(old, next, work)) {
     const corrections = 'cp' in change ? corrected.get(change.cp) : undefined;
     yield corrections ? { ...change, corrections } : change;
   }
@@ -197,7 +203,7 @@ function codeRecord(catalog: Catalog, code: number, cp: string) {
   return { cp, estado: catalog.stateOf(code), municipio: catalog.municipalityOf(code), ciudad: catalog.cityOf(code), asentamientos: settlementsOf(catalog, code) };
 }
 
-function* diffCodes(old: Catalog, next: Catalog): Generator<Change> {
+function* diffCodes(old: Catalog, next: Catalog, work: DiffWork): Generator<Change> {
   const before = old.postalCodes();
   const after = next.postalCodes();
   let i = 0;
@@ -212,14 +218,14 @@ function* diffCodes(old: Catalog, next: Catalog): Generator<Change> {
       yield { change: 'code-added', ...codeRecord(next, j, b) };
       j++;
     } else {
-      yield* diffCode(old, i, next, j, a);
+      yield* diffCode(old, i, next, j, a, work);
       i++;
       j++;
     }
   }
 }
 
-function* diffCode(old: Catalog, i: number, next: Catalog, j: number, cp: string): Generator<Change> {
+function* diffCode(old: Catalog, i: number, next: Catalog, j: number, cp: string, work: DiffWork): Generator<Change> {
   const from = old.municipalityEntry(old.municipalityIndexOf(i));
   const to = next.municipalityEntry(next.municipalityIndexOf(j));
   if (from.stateKey !== to.stateKey) {
@@ -232,7 +238,7 @@ function* diffCode(old: Catalog, i: number, next: Catalog, j: number, cp: string
   const [cityBefore, cityAfter] = [old.cityOf(i), next.cityOf(j)];
   if (cityBefore !== cityAfter) yield { change: 'code-city-changed', cp, from: cityBefore, to: cityAfter };
   if (sameSettlements(old, i, next, j)) return;
-  yield* diffSettlements(cp, settlementsOf(old, i), settlementsOf(next, j));
+  yield* diffSettlements(cp, settlementsOf(old, i), settlementsOf(next, j), work);
 }
 
 /** The common case, checked without building anything: the same settlements in the same order. */
@@ -250,7 +256,7 @@ function sameSettlements(old: Catalog, i: number, next: Catalog, j: number): boo
 const keyOf = (s: Settlement) => `${s.asentamiento}\u0000${s.tipo_asentamiento}`;
 
 /** One code's settlement changes: exact matches dropped, then renames and retypes paired, the rest removed or added. */
-function* diffSettlements(cp: string, before: Settlement[], after: Settlement[]): Generator<Change> {
+function* diffSettlements(cp: string, before: Settlement[], after: Settlement[], work: DiffWork): Generator<Change> {
   // Exact (name, type) matches, as a multiset: a name listed twice must be matched twice.
   const unmatched = new Map<string, number>();
   for (const s of after) unmatched.set(keyOf(s), (unmatched.get(keyOf(s)) ?? 0) + 1);
@@ -269,7 +275,7 @@ function* diffSettlements(cp: string, before: Settlement[], after: Settlement[])
     }
   }
 
-  const pairs = pairLeftovers(removed, added);
+  const pairs = pairLeftovers(removed, added, work);
   const paired = new Set<Settlement>();
   for (const [from, to] of pairs) {
     paired.add(from).add(to);
@@ -284,35 +290,63 @@ function* diffSettlements(cp: string, before: Settlement[], after: Settlement[])
 }
 
 /**
- * Pairs removed with added settlements, best first: the same name (a retype) scores 2, then
- * folded-name similarity from 1 down to RENAME_SIMILARITY; ties go to the earlier ones. Pairs
- * come out in the order of the removed settlements.
+ * Pairs removed with added settlements, best first: the same name (a retype), then the same
+ * folded name, then folded-name similarity from 1 down to RENAME_SIMILARITY; ties go to the
+ * earlier ones. Pairs come out in the order of the removed settlements.
+ *
+ * Near-linear in the code's settlements: the first two steps match by key (each removed one
+ * takes the earliest unpaired added one of its name, as the best-first order would); only
+ * what is left after them is compared pair by pair, and only when that is at most
+ * MAX_PAIRS_COMPARED pairs. `work` counts both.
  */
-function pairLeftovers(removed: Settlement[], added: Settlement[]): [Settlement, Settlement][] {
+function pairLeftovers(removed: Settlement[], added: Settlement[], work: DiffWork): [Settlement, Settlement][] {
   if (!removed.length || !added.length) return [];
   const fold = (s: Settlement) => foldAccents(s.asentamiento).replace(/\s+/g, ' ').trim();
+  const foldedRemoved = removed.map(fold);
   const foldedAdded = added.map(fold);
-  const exhaustive = removed.length * added.length <= MAX_PAIRS_COMPARED;
-  const candidates: { score: number; r: number; a: number }[] = [];
-  removed.forEach((from, r) => {
-    const folded = fold(from);
-    added.forEach((to, a) => {
-      let score = 0;
-      if (from.asentamiento === to.asentamiento) score = 2;
-      else if (folded === foldedAdded[a]) score = 1;
-      else if (exhaustive) score = 1 - distance(folded, foldedAdded[a]!) / Math.max(folded.length, foldedAdded[a]!.length, 1);
-      if (score >= RENAME_SIMILARITY) candidates.push({ score, r, a });
+  /** The added settlement paired with each removed one (by index), or -1. */
+  const partner = new Array<number>(removed.length).fill(-1);
+  const usedAdded = new Uint8Array(added.length);
+  for (const keyOf of [(s: Settlement) => s.asentamiento, (_: Settlement, i: number, folded: string[]) => folded[i]!]) {
+    // Added settlements by key, each list ascending, read from a cursor that skips the paired ones.
+    const byKey = new Map<string, { list: number[]; next: number }>();
+    added.forEach((s, a) => {
+      if (usedAdded[a]) return;
+      const key = keyOf(s, a, foldedAdded);
+      const group = byKey.get(key);
+      if (group) group.list.push(a);
+      else byKey.set(key, { list: [a], next: 0 });
     });
-  });
-  candidates.sort((x, y) => y.score - x.score || x.r - y.r || x.a - y.a);
-  const usedRemoved = new Set<number>();
-  const usedAdded = new Set<number>();
-  const pairs: { r: number; a: number }[] = [];
-  for (const { r, a } of candidates) {
-    if (usedRemoved.has(r) || usedAdded.has(a)) continue;
-    usedRemoved.add(r);
-    usedAdded.add(a);
-    pairs.push({ r, a });
+    removed.forEach((s, r) => {
+      if (partner[r] !== -1) return;
+      work.settlementsKeyed++;
+      const group = byKey.get(keyOf(s, r, foldedRemoved));
+      if (!group) return;
+      while (group.next < group.list.length && usedAdded[group.list[group.next]!]) group.next++;
+      if (group.next === group.list.length) return;
+      const a = group.list[group.next++]!;
+      partner[r] = a;
+      usedAdded[a] = 1;
+    });
   }
-  return pairs.sort((x, y) => x.r - y.r).map(({ r, a }) => [removed[r]!, added[a]!]);
+  const leftRemoved = removed.flatMap((_, r) => (partner[r] === -1 ? [r] : []));
+  const leftAdded = added.flatMap((_, a) => (usedAdded[a] ? [] : [a]));
+  if (leftRemoved.length && leftAdded.length && leftRemoved.length * leftAdded.length <= MAX_PAIRS_COMPARED) {
+    const candidates: { score: number; r: number; a: number }[] = [];
+    for (const r of leftRemoved) {
+      const folded = foldedRemoved[r]!;
+      for (const a of leftAdded) {
+        work.pairsCompared++;
+        const score = 1 - distance(folded, foldedAdded[a]!) / Math.max(folded.length, foldedAdded[a]!.length, 1);
+        if (score >= RENAME_SIMILARITY) candidates.push({ score, r, a });
+      }
+    }
+    candidates.sort((x, y) => y.score - x.score || x.r - y.r || x.a - y.a);
+    for (const { r, a } of candidates) {
+      if (partner[r] !== -1 || usedAdded[a]) continue;
+      partner[r] = a;
+      usedAdded[a] = 1;
+    }
+  }
+  return removed.flatMap((from, r) => (partner[r] === -1 ? [] : [[from, added[partner[r]!]!] as [Settlement, Settlement]]));
 }

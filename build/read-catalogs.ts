@@ -3,7 +3,8 @@
  * corrections applied: what `cpmx build` compiles and what `cpmx diff` compares.
  */
 import type { CorrectionsRecord, DroppedCorrection } from '../src/core/catalog-history.js';
-import { applyCorrections, reapplyCorrections, type CorrectionsFile } from './corrections.js';
+import { applyCorrections, reapplyCorrections } from './corrections.js';
+import type { CorrectionsFile } from './corrections-file.js';
 import { CatalogError } from './errors.js';
 import { SourceMerge } from './merge.js';
 import { provenance } from './provenance.js';

@@ -14,6 +14,7 @@
 import { CatalogError } from './errors.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 import { LineSplitter } from './lines.js';
+import { nameProblem, shown } from './name-rule.js';
 import { SourceBytes } from './source.js';
 import { findMember, inflateMember, readZipDirectory, ZipError, type ZipEntry } from './zip.js';
 
@@ -37,6 +38,8 @@ export interface CatalogRow {
   municipalityKey: number;
   /** `c_cve_ciudad`, the city's key within its state; undefined when the row has none. */
   cityKey: number | undefined;
+  /** `id_asenta_cpcons`, the settlement's id (what tells apart two settlements of a code with one name and type), when the catalog has the column: corrections address a settlement by it. */
+  settlementId?: string;
 }
 
 /** What is known about the source once it has been read to the end. */
@@ -140,7 +143,7 @@ export class CatalogReader {
     if (!this.header) throw new CatalogError(this.where, 'missing header: no line starts "d_codigo|d_asenta|"');
   }
 
-  private header: Record<Column, number> | undefined;
+  private header: Positions | undefined;
   private fieldCount = 0;
 
   /**
@@ -211,27 +214,41 @@ export class CatalogReader {
   }
 }
 
+/** The optional column of the settlement's id. */
+const SETTLEMENT_ID = 'id_asenta_cpcons';
+
+type Positions = Record<Column, number> & { settlementId?: number };
+
 /** Column positions when `record` is the header line, else undefined. */
-function readHeader(record: string[]): Record<Column, number> | undefined {
+function readHeader(record: string[]): Positions | undefined {
   const names = record.map((field) => field.trim().toLowerCase());
   if (names[0] !== COLUMNS.postalCode) return undefined;
-  const positions = {} as Record<Column, number>;
+  const positions = {} as Positions;
   for (const [column, name] of Object.entries(COLUMNS) as [Column, string][]) {
     const at = names.indexOf(name);
     if (at < 0) return undefined;
     positions[column] = at;
   }
+  const id = names.indexOf(SETTLEMENT_ID);
+  if (id >= 0) positions.settlementId = id;
   return positions;
 }
 
-function toRow(record: string[], at: Record<Column, number>, line: number, where: string): CatalogRow {
+function toRow(record: string[], at: Positions, line: number, where: string): CatalogRow {
   const field = (column: Column) => record[at[column]]!.trim();
   const postalCode = field('postalCode');
   if (!POSTAL_CODE.test(postalCode)) {
     throw new CatalogError(where, `d_codigo "${clip(postalCode)}" is not a 5-digit postal code`, line);
   }
-  const required = (column: Column) => {
+  /** A name, by the one name rule (build/name-rule.ts) that corrections follow too. */
+  const name = (column: Column) => {
     const value = field(column);
+    const problem = value === '' ? undefined : nameProblem(value);
+    if (problem) throw new CatalogError(where, `${COLUMNS[column]} "${shown(value)}" ${problem}`, line);
+    return value;
+  };
+  const required = (column: Column) => {
+    const value = name(column);
     if (!value) throw new CatalogError(where, `${COLUMNS[column]} is empty for postal code ${postalCode}`, line);
     return value;
   };
@@ -249,10 +266,11 @@ function toRow(record: string[], at: Record<Column, number>, line: number, where
     settlementType: required('settlementType'),
     municipality: required('municipality'),
     state: required('state'),
-    city: field('city'),
+    city: name('city'),
     stateKey: key('stateKey', TWO_DIGITS, 2),
     municipalityKey: key('municipalityKey', THREE_DIGITS, 3),
     cityKey: field('cityKey') === '' ? undefined : key('cityKey', THREE_DIGITS, 3),
+    ...(at.settlementId === undefined || !record[at.settlementId]?.trim() ? {} : { settlementId: record[at.settlementId]!.trim() }),
   };
 }
 

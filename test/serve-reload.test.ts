@@ -123,7 +123,7 @@ describe('cpmx serve --workers 2 reloading under load', () => {
     renameSync(`${served}.link`, served);
     await bothWorkers((h) => h.buildId === idB, 'B swapped in by replacing the link');
 
-    // 5. SIGHUP: the file the link points to is replaced (no watch sees it) and the primary signalled.
+    // 5. SIGHUP: the file the link points to is replaced and the primary signalled (the signal comes before the next look at the path).
     renameOver(elsewhere, bytesA);
     server.child.kill('SIGHUP');
     await bothWorkers((h) => h.buildId === idA && h.lastReload?.trigger === 'SIGHUP' && h.lastReload.result === 'swapped', 'A swapped in by SIGHUP');

@@ -17,6 +17,8 @@ export interface Correction {
   cp: string;
   asentamiento?: string;
   tipo_asentamiento?: string;
+  /** The catalog's id of the settlement (its `id_asenta_cpcons`), to tell apart settlements of one code with the same name and type. */
+  id_asenta_cpcons?: string;
   nuevo_asentamiento?: string;
   nuevo_tipo_asentamiento?: string;
   estado?: string;

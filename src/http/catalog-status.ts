@@ -28,6 +28,7 @@ export interface RefreshOutcome {
   at: string;
   /** `swapped`; `unchanged` (Correos published the same file); `refused` (the catalog failed a check); `failed` (download or write). */
   result: 'swapped' | 'unchanged' | 'refused' | 'failed';
+  /** Why it was refused or failed; for a swap, null, or what the operator allowed (`--allow-older`: an older catalog taken). */
   reason: string | null;
   /** Codes in the downloaded catalog, and how many of the serving one's it lacks (null when not read that far). */
   codes: number | null;
@@ -41,12 +42,24 @@ export interface RefreshOutcome {
   nextAt: string | null;
 }
 
+/** How a server follows the file at its artifact's path (src/serve/reload.ts). */
+export interface WatchStatus {
+  /** Whether folder events are used; polling alone when not. */
+  events: boolean;
+  /** How often the path is looked at, events or not (milliseconds). */
+  pollMs: number;
+  /** What stops it following the file now (a folder that cannot be watched, a path that leads to no file); null when nothing does. */
+  problem: string | null;
+}
+
 /** A source that can swap catalogs keeps its history; any other source has none. */
 export interface ReloadHistory {
   /** When the catalog served was loaded, ISO 8601 UTC. */
   loadedAt(): string | null;
   lastReload(): ReloadOutcome | null;
   lastRefresh(): RefreshOutcome | null;
+  /** How the file is followed; absent or null when it is not. */
+  watching?(): WatchStatus | null;
 }
 
 export interface CatalogStatus {
@@ -62,6 +75,8 @@ export interface CatalogStatus {
   corrections: { applied: number; dropped: number } | null;
   lastReload: ReloadOutcome | null;
   lastRefresh: RefreshOutcome | null;
+  /** How the file at the artifact's path is followed; null when it is not (no reloads, or not a server). */
+  watch: WatchStatus | null;
 }
 
 /** The status of the catalog `source` serves, at `now` (epoch milliseconds). */
@@ -77,7 +92,13 @@ export function catalogStatus(source: CatalogSource & Partial<ReloadHistory>, no
     corrections: correctionCounts(catalog?.header.corrections),
     lastReload: source.lastReload?.() ?? null,
     lastRefresh: source.lastRefresh?.() ?? null,
+    // A copy: the watcher changes its status in place.
+    watch: watchCopy(source.watching?.() ?? null),
   };
+}
+
+function watchCopy(status: WatchStatus | null): WatchStatus | null {
+  return status && { ...status };
 }
 
 function correctionCounts(record: CorrectionsRecord | undefined): CatalogStatus['corrections'] {

@@ -40,7 +40,7 @@ export interface ServeProcessOptions {
   /** `--metrics`: GET /metrics with the whole server's numbers, behind a Bearer token when one is given. */
   metrics?: { token?: string | undefined } | undefined;
   /** `--refresh-every`: download, build, check and swap the catalog this often (refresh.ts). */
-  refresh?: { everyMs: number; maxLoss: number; pageUrl?: string | undefined } | undefined;
+  refresh?: { everyMs: number; maxLoss: number; pageUrl?: string | undefined; allowOlder?: boolean | undefined } | undefined;
 }
 
 /** What a primary tells its workers about the catalog. */
@@ -128,7 +128,7 @@ function runPrimary(count: number, options: ServeProcessOptions): Promise<void> 
     // One process refreshes (the primary, which answers nothing); the workers swap to what it wrote.
     const path = artifactPath(options.dataPath);
     const refresh = options.refresh
-      ? scheduleRefresh({ path, maxLoss: options.refresh.maxLoss, pageUrl: options.refresh.pageUrl, serving: () => tryLoad(path), say }, options.refresh.everyMs, (outcome) => {
+      ? scheduleRefresh({ path, maxLoss: options.refresh.maxLoss, pageUrl: options.refresh.pageUrl, allowOlder: options.refresh.allowOlder, serving: () => tryLoad(path), say }, options.refresh.everyMs, (outcome) => {
           refreshed = outcome;
           tell({ cpmx: 'refreshed', outcome });
         })
@@ -237,7 +237,7 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
   // Alone, this process refreshes; in a cluster, the primary does and says so (CatalogMessage).
   const refresh =
     options.refresh && !cluster.isWorker
-      ? scheduleRefresh({ path: instance.catalog.path, maxLoss: options.refresh.maxLoss, pageUrl: options.refresh.pageUrl, serving: instance.catalog.loaded, say }, options.refresh.everyMs, refreshed)
+      ? scheduleRefresh({ path: instance.catalog.path, maxLoss: options.refresh.maxLoss, pageUrl: options.refresh.pageUrl, allowOlder: options.refresh.allowOlder, serving: instance.catalog.loaded, say }, options.refresh.everyMs, refreshed)
       : undefined;
   process.on('message', (message: CatalogMessage) => {
     if (message?.cpmx === 'reload') catalogReloads.reload(message.trigger);

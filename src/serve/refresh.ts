@@ -6,7 +6,10 @@
  * carried forward (build/carry-forward.ts: a correction that no longer applies is dropped and
  * said in the log, /health, /metrics and the new artifact's header). The check refuses a
  * catalog that lacks more than `maxLoss` of the codes served (a truncated or partial download);
- * Correos publishing the same file again is `unchanged` and writes nothing. Any failure keeps
+ * Correos publishing the same file again is `unchanged` and writes nothing. A refresh never goes
+ * back in time: a catalog dated before the one served (its own date, as `cpmx status` gives it)
+ * is refused unless `allowOlder` (`--allow-older`), and taken with it is said; one dated ahead
+ * of the clock is refused (taken, every later catalog would look older). Any failure keeps
  * the catalog served and says why.
  *
  * The downloader and the compiler are loaded at the first refresh: a server without
@@ -37,6 +40,31 @@ export interface RefreshOptions {
   serving: () => Catalog | undefined;
   /** Logs a line. */
   say: (line: string) => void;
+  /** `--allow-older`: take a catalog dated before the one served (said in the log and /health). */
+  allowOlder?: boolean | undefined;
+}
+
+/** How far ahead of this machine's clock a catalog's date may be (time zones, a clock a little off). */
+const AHEAD_MS = 2 * 24 * 60 * 60 * 1000;
+
+/**
+ * Whether a catalog's date is ahead of the clock by more than a day or two: taken, it would
+ * make every true catalog after it look older, and refreshes stop. Refused, `--allow-older`
+ * or not.
+ */
+export function datedAhead(fresh: string | null | undefined, now = Date.now()): boolean {
+  return !!fresh && Date.parse(fresh) > now + AHEAD_MS;
+}
+
+/**
+ * Whether a catalog dated `fresh` goes back in time from one dated `served` (the catalogs' own
+ * dates): `older` when it is dated before, `undated` when it has no date and the served one
+ * has; undefined when it does not.
+ */
+export function backInTime(served: string | null | undefined, fresh: string | null | undefined): 'older' | 'undated' | undefined {
+  if (!served) return undefined;
+  if (!fresh) return 'undated';
+  return Date.parse(fresh) < Date.parse(served) ? 'older' : undefined;
 }
 
 /** Why the artifact at `path` cannot be refreshed in place (not a regular file that may be replaced), or undefined when it can. */
@@ -100,6 +128,15 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
     // Read back as the servers will read it: what would not load is never written.
     const fresh = decodeCatalog(bytes, `${options.path} (refreshed)`, { crc32: nodeCrc32 });
     const lost = serving ? lostCodes(serving, fresh) : 0;
+    const [servedDate, freshDate] = [serving?.header.source.date, fresh.header.source.date];
+    if (datedAhead(freshDate)) {
+      return outcome('refused', `the downloaded catalog is dated ${freshDate}, ahead of this machine's clock: taken, every later catalog would look older; check the clock and the download`, fresh.codeCount, lost, dropped);
+    }
+    const back = backInTime(servedDate, freshDate);
+    const dates = back === 'older' ? `is dated ${freshDate}, before the catalog served (${servedDate})` : `has no date, and the catalog served is dated ${servedDate}`;
+    if (back && !options.allowOlder) {
+      return outcome('refused', `the downloaded catalog ${dates}: a refresh never goes back in time (--allow-older takes it); still serving build ${buildIdOf(serving!)}`, fresh.codeCount, lost, dropped);
+    }
     if (serving && lost / serving.codeCount > options.maxLoss) {
       return outcome(
         'refused',
@@ -115,7 +152,7 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
       if (!(error instanceof ArtifactWriteError)) throw error;
       return outcome('failed', error.message, fresh.codeCount, lost, dropped);
     }
-    return outcome('swapped', null, fresh.codeCount, lost, dropped);
+    return outcome('swapped', back ? `taken with --allow-older: the downloaded catalog ${dates}` : null, fresh.codeCount, lost, dropped);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -140,7 +177,7 @@ export function refreshLine(outcome: RefreshOutcome): string {
   const next = outcome.nextAt ? `; next at ${outcome.nextAt}` : '';
   switch (outcome.result) {
     case 'swapped':
-      return `refresh: wrote a new catalog (${outcome.codes} codes, ${outcome.lost} of the served ones gone)${droppedText(outcome.droppedCorrections)}${next}`;
+      return `refresh: wrote a new catalog (${outcome.codes} codes, ${outcome.lost} of the served ones gone)${outcome.reason ? `, ${outcome.reason}` : ''}${droppedText(outcome.droppedCorrections)}${next}`;
     case 'unchanged':
       return `refresh: Correos publishes the catalog already served${next}`;
     default:

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { ArtifactError, REBUILD, buildIdOf, type Catalog } from '../core/catalog.js';
 import { loadCatalog } from '../client/catalog-source.js';
 import type { CatalogSource } from '../client/bytes-source.js';
-import type { RefreshOutcome, ReloadHistory, ReloadOutcome } from '../http/catalog-status.js';
+import type { RefreshOutcome, ReloadHistory, ReloadOutcome, WatchStatus } from '../http/catalog-status.js';
 
 /** What identifies the file at a path: another file renamed over it, or it rewritten, changes it. */
 export function fileIdentity(path: string): string | undefined {
@@ -29,6 +29,7 @@ export class ServedCatalog implements CatalogSource, ReloadHistory {
   #identity: string | undefined;
   #lastReload: ReloadOutcome | null = null;
   #lastRefresh: RefreshOutcome | null = null;
+  #watch: WatchStatus | null = null;
 
   constructor(readonly path: string) {}
 
@@ -47,6 +48,15 @@ export class ServedCatalog implements CatalogSource, ReloadHistory {
 
   lastRefresh(): RefreshOutcome | null {
     return this.#lastRefresh;
+  }
+
+  /** How the file at the path is followed (reload.ts keeps it up to date); null when it is not. */
+  watching(): WatchStatus | null {
+    return this.#watch;
+  }
+
+  recordWatch(status: WatchStatus): void {
+    this.#watch = status;
   }
 
   recordRefresh(outcome: RefreshOutcome): void {

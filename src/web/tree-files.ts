@@ -40,6 +40,8 @@ export class TreeReplaced {}
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const AGAIN = 'export and copy the tree again, manifest last';
+/** Whether a parent names a file by a hash: eight lowercase hex digits, checked before any URL is built from it (never `../`, an address or an escape). */
+const isHash = (value: unknown): value is string => /^[0-9a-f]{8}$/.test(value as string) && typeof value === 'string';
 
 /** `promise`, or the signal's reason as soon as it aborts; what is fetched goes on for the next caller. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -138,6 +140,11 @@ export class TreeFiles {
         `the tree at ${this.base.href} has format version ${manifest.version}, this cpmx/web reads ${WEB_FORMAT_VERSION}: export it with this cpmx`,
       );
     }
+    // Named as a tree's manifest names its files: the state list's hash, and a hash per first digit.
+    const { estados, digits } = manifest;
+    if (!isHash(estados) || !(digits instanceof Object) || Array.isArray(digits) || !Object.entries(digits).every(([d, hash]) => /^\d$/.test(d) && isHash(hash))) {
+      throw new WebTreeError('damaged', url, `${url} names no hashes: ${AGAIN}`);
+    }
     return { text, manifest };
   }
 
@@ -165,7 +172,7 @@ export class TreeFiles {
   }
 
   /** A part's hash, as its parent names it (loading the parent first); undefined when the parent names none. */
-  private async hashOf(part: string, tree: Arrived): Promise<string | undefined> {
+  private async hashOf(part: string, tree: Arrived): Promise<unknown> {
     const kind = part[0];
     const rest = part.slice(1);
     if (kind === 'e') return tree.manifest.estados;
@@ -213,10 +220,17 @@ export class TreeFiles {
     // Before its parent has arrived, a part with a direct name is fetched by it at once, beside the parent.
     const direct = DIRECT_PART.test(part) && !this.parentKnown(part) ? this.get(directFileName(part)).catch(() => undefined) : undefined;
     const tree = await this.tree();
-    const hash = await this.hashOf(part, tree);
-    const name = treeFileName(part, hash ?? '00000000');
+    let hash: unknown;
+    try {
+      hash = await this.hashOf(part, tree);
+    } catch (error) {
+      // A parent whose bytes match its hash but not a tree file's shape (an exporter other than cpmx's).
+      if (!(error instanceof TypeError)) throw error;
+      hash = null;
+    }
+    if (!isHash(hash)) throw new WebTreeError('damaged', new URL(treeFileName(part, '00000000'), this.base).href, `no ${hash === undefined ? 'file' : 'hash'} named for ${part}: ${AGAIN}`);
+    const name = treeFileName(part, hash);
     const url = new URL(name, this.base).href;
-    if (hash === undefined) throw new WebTreeError('damaged', url, `no file named for ${part}: ${AGAIN}`);
     const early = await direct;
     // A direct name from another export (or damaged) is passed over for the hashed one; one that matches is not hashed twice.
     let bytes = early && hashText(crc32(early)) === hash ? early : undefined;

@@ -36,7 +36,7 @@ is written in place, a symlink to a file through to its target; the catalog itse
 never written over.
 
 --corrections CSV applies an operator's fixes to the catalog (UTF-8 CSV, header by name:
-action,cp,asentamiento,tipo_asentamiento,nuevo_asentamiento,nuevo_tipo_asentamiento,estado,municipio,ciudad,nota;
+action,cp,asentamiento,tipo_asentamiento,id_asenta_cpcons,nuevo_asentamiento,nuevo_tipo_asentamiento,estado,municipio,ciudad,nota;
 actions add-settlement, remove-settlement, rename-settlement, move-code-municipality,
 move-code-city; see the README). Every row is checked against the catalog: if one does not
 apply, the build is refused with each problem and its line, and nothing is written. The

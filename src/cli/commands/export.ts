@@ -3,6 +3,9 @@ import { catalogSource } from '../../client/catalog-source.js';
 import { EXIT, HELP_OPTION, UsageError, command } from '../command.js';
 import { DATA_HELP, dataOption } from '../environment.js';
 
+/** Another export into the same DIR got there first (sysexits' EX_TEMPFAIL: running again succeeds). */
+const EXIT_RACE = 75;
+
 export const exportCommand = command({
   name: 'export',
   synopsis: 'web DIR',
@@ -20,8 +23,12 @@ against the hashes: serve manifest.json and these with "Cache-Control: no-cache"
 
 The tree is written into a new folder beside DIR and then swapped in, so a server never
 serves half of one. DIR must be new, empty, or a previous export: a folder holding anything
-else is refused before a byte is written. Run it again after "cpmx build" to refresh the tree.`,
-  exit: 'Exit status: 0 when written, 1 when the artifact cannot be loaded or DIR is refused, 2 on a usage error.',
+else is refused before a byte is written. What is in it is told by what it is, not by its name: a
+regular file whose bytes are a tree file's (a folder or a symlink never is one), and only such
+files are ever deleted. Runs at the same time into one DIR: the first to swap its tree in wins;
+the others stop with exit status 75 and write nothing. Run it again after "cpmx build" to refresh
+the tree.`,
+  exit: 'Exit status: 0 when written, 1 when the artifact cannot be loaded or DIR is refused, 2 on a usage error, 75 when another export into DIR ran at the same time and got there first (run again to replace its tree).',
   options: {
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
     ...HELP_OPTION,
@@ -33,23 +40,27 @@ else is refused before a byte is written. Run it again after "cpmx build" to ref
     if (extra.length) throw new UsageError(`cpmx export web takes one folder, got also: ${extra.join(' ')}`);
     const started = performance.now();
     const { webTree } = await import('../../../build/web-tree.js');
-    const { checkTarget, writeWebTree, ExportTargetError } = await import('../../../build/web-write.js');
+    const { writeWebTree, ExportTargetError, ExportRaceError } = await import('../../../build/web-write.js');
     try {
+      let date: string | undefined;
       // A folder that is not the export's is refused before the catalog is even read.
-      checkTarget(dir);
-      const catalog = catalogSource(dataOption(values.data)).get();
-      const written = writeWebTree(dir, webTree(catalog, catalog.header));
+      const written = writeWebTree(dir, () => {
+        const catalog = catalogSource(dataOption(values.data)).get();
+        date = catalog.header.source?.date;
+        return webTree(catalog, catalog.header);
+      });
+      for (const note of written.notes) process.stderr.write(`cpmx export web: note: ${note}\n`);
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
       process.stdout.write(
         `cpmx export web: wrote ${written.dir}\n` +
-          `  ${written.files.toLocaleString('en-US')} files (${written.links.toLocaleString('en-US')} of them direct names, links to hashed ones), ${written.bytes.toLocaleString('en-US')} bytes in ${seconds} s; catalog dated ${catalog.header.source?.date ?? 'unknown'}\n` +
+          `  ${written.files.toLocaleString('en-US')} files (${written.links.toLocaleString('en-US')} of them direct names, links to hashed ones), ${written.bytes.toLocaleString('en-US')} bytes in ${seconds} s; catalog dated ${date ?? 'unknown'}\n` +
           '  serve the hashed files (NAME.<8 hex digits>.json) with "Cache-Control: public, max-age=31536000, immutable", the others (manifest.json, e.json, d0.json, c098.json, ...) with "Cache-Control: no-cache"\n',
       );
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof ExportTargetError)) throw error;
       process.stderr.write(`cpmx export web: ${error.message}\n`);
-      return EXIT.failed;
+      return error instanceof ExportRaceError ? EXIT_RACE : EXIT.failed;
     }
   },
 });

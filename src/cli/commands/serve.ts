@@ -141,6 +141,11 @@ catalog served (the log and /health say why)`,
 of the codes served (default 1%; 0.05 or 5%; 100% turns the check off)`,
     },
     'page-url': { type: 'string', value: 'URL', help: 'with --refresh-every: the export page (default: CPMX_DOWNLOAD_PAGE, else the official one)' },
+    'allow-older': {
+      type: 'boolean',
+      help: `with --refresh-every: take a catalog dated before the one served (by
+default a refresh never goes back in time: it is refused, and said)`,
+    },
     ...HELP_OPTION,
   },
   async run({ values, positionals }) {
@@ -242,7 +247,7 @@ function connectionLimits(values: Record<string, string | string[] | boolean | u
 /** `--refresh-every` with `--max-loss` and `--page-url`, checked; undefined without it. */
 async function refreshOption(values: Record<string, string | string[] | boolean | undefined>, dataPath: string) {
   const every = values['refresh-every'] as string | undefined;
-  const only = (['max-loss', 'page-url'] as const).find((name) => values[name] !== undefined);
+  const only = (['max-loss', 'page-url', 'allow-older'] as const).find((name) => values[name] !== undefined);
   if (every === undefined) {
     if (only) throw new UsageError(`--${only} goes with --refresh-every`);
     return undefined;
@@ -252,5 +257,5 @@ async function refreshOption(values: Record<string, string | string[] | boolean 
   const maxLoss = values['max-loss'] === undefined ? DEFAULT_MAX_LOSS : shareOption(values['max-loss'] as string, '--max-loss');
   const problem = refreshTargetProblem(dataPath);
   if (problem) throw new UsageError(`--refresh-every writes the refreshed artifact over the one served: ${problem}`);
-  return { everyMs, maxLoss, pageUrl: downloadPageOption(values['page-url'] as string | undefined) };
+  return { everyMs, maxLoss, pageUrl: downloadPageOption(values['page-url'] as string | undefined), allowOlder: values['allow-older'] === true };
 }
