@@ -25,6 +25,8 @@ export interface WireAnswer {
   bytes: number | '-';
   /** Set when a credit was spent for it: the transport calls it when the answer never reaches its client. */
   refund?: (() => void) | undefined;
+  /** Set with `refund`: the transport calls it once all of the answer reached the kernel. */
+  delivered?: (() => void) | undefined;
   /** The connection must end after it. */
   close: boolean;
   /** The body's bytes as a Latin-1 string, for writers that send strings faster (an answer kept whole, body-cache.ts). */
@@ -45,7 +47,7 @@ export function toWire(answer: HttpAnswer & { close?: boolean | undefined }, met
   const body = noLength ? undefined : typeof answer.body === 'string' ? utf8(answer.body) : answer.body;
   headers.push('Content-Length', body ? String(body.length) : '0');
   const sent = method === 'HEAD' || !body ? undefined : body;
-  return { status, headers, body: sent, bytes: sent ? sent.length : '-', refund: answer.refund, close: answer.close === true };
+  return { status, headers, body: sent, bytes: sent ? sent.length : '-', refund: answer.refund, delivered: answer.delivered, close: answer.close === true };
 }
 
 /** The server's own envelope answer (status.ts; `code_error` the HTTP status), as sent to a request of `method`. */

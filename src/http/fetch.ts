@@ -22,7 +22,9 @@ function targetOf(url: string): string {
 const reportOnConsole = (error: unknown) => console.error('cpmx:', error);
 
 function toResponse(answer: WireAnswer, request: Request): Response {
+  // Handed to the platform, the answer is taken as delivered unless its client is already gone.
   if (answer.refund && request.signal?.aborted) answer.refund();
+  else answer.delivered?.();
   const flat = answer.headers;
   // A plain record: what adapters such as @hono/node-server write without building Headers.
   const headers: Record<string, string> = {};

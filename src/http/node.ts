@@ -80,7 +80,7 @@ export function readNodeRequest(req: IncomingRequest, target: string, requireHos
 /** Writes `answer` on `res` (ending its connection after it when `close`), refunding its credit if it is never written. */
 export function writeNodeAnswer(res: NodeResponse, answer: WireAnswer, close = answer.close): void {
   // Before the write: Node reports an answer ended on a connection already gone as finished.
-  if (answer.refund) refundUnlessWritten(res, answer.refund);
+  if (answer.refund) refundUnlessWritten(res, answer.refund, answer.delivered);
   // A copy: the headers of an answer kept whole are shared by every request for it.
   res.writeHead(answer.status, close ? [...answer.headers, 'Connection', 'close'] : answer.headers);
   // The same bytes: a string body leaves in one write with the header block (body-cache.ts).
@@ -94,7 +94,7 @@ export function writeNodeAnswer(res: NodeResponse, answer: WireAnswer, close = a
  * the client has closed its side, Node ends ours (no longer writable) before it is destroyed,
  * and an answer ended on it would still be reported 'finish'ed.
  */
-export function refundUnlessWritten(res: NodeResponse, refund: () => void): void {
+export function refundUnlessWritten(res: NodeResponse, refund: () => void, delivered?: () => void): void {
   const socket = res.socket;
   if (res.destroyed || !socket || socket.destroyed || !socket.writable) {
     refund();
@@ -103,6 +103,7 @@ export function refundUnlessWritten(res: NodeResponse, refund: () => void): void
   let written = false;
   res.once('finish', () => {
     written = true;
+    delivered?.();
   });
   res.once('close', () => {
     if (!written) refund();

@@ -11,7 +11,7 @@ import { FORMAT_VERSION } from '../core/format.js';
 import { parseRequestPath, type RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from '../client/catalog-source.js';
-import { RegistryUnavailableError } from '../registry/errors.js';
+import { answersUnavailable } from '../registry/failure.js';
 import type { ServedRegistry } from '../registry/types.js';
 import { infoCpJson } from '../core/answers/info-cp-json.js';
 import type { HttpAnswer } from '../wire/http-answer.js';
@@ -38,7 +38,7 @@ export interface HttpRequest {
 }
 
 /** A registry; a served one also takes back credits of unwritten answers and reports its health. */
-export type ResponderRegistry = TokenRegistry & Partial<Pick<ServedRegistry, 'refund' | 'health'>>;
+export type ResponderRegistry = TokenRegistry & Partial<Pick<ServedRegistry, 'refund' | 'delivered' | 'health'>>;
 
 export interface ResponderOptions {
   source: CatalogSource;
@@ -222,7 +222,7 @@ function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefi
 
 /** The one place a registry that cannot answer becomes an HTTP answer: 503, never a free answer. */
 function registryUnavailable(error: unknown): HttpAnswer {
-  if (!(error instanceof RegistryUnavailableError)) throw error;
+  if (!answersUnavailable(error)) throw error;
   return serverAnswer(SERVER_ANSWERS.registryUnavailable);
 }
 
@@ -236,5 +236,6 @@ function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: Res
   if (cacheable.target !== undefined) return cacheable.cache.keep(cacheable.target, http, cacheable.etag, body);
   // A credit was spent for it: given back if the answer never reaches the client's socket.
   if (spentFrom?.refund) http.refund = () => spentFrom.refund!(answer.token!);
+  if (spentFrom?.delivered) http.delivered = () => spentFrom.delivered!(answer.token!);
   return http;
 }

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { HttpAnswer } from '../wire/http-answer.js';
 import { isRead, targetIs } from '../wire/request-checks.js';
 import { ALLOW, STATUS } from '../wire/status.js';
-import { RegistryError, RegistryUnavailableError } from '../registry/errors.js';
+import { answersUnavailable } from '../registry/failure.js';
 import type { PanelStore } from '../registry/panel-types.js';
 import { ASSETS } from './assets.js';
 import { Refusal, readForm } from './forms.js';
@@ -180,8 +180,8 @@ function failure(req: IncomingMessage, error: unknown): Reply {
     const extra: Record<string, string> = error.status === STATUS.tooLarge ? { Connection: 'close' } : {};
     return plain(error.status, error.status === STATUS.forbidden ? 'Formulario rechazado' : 'Petición rechazada', error.message, extra);
   }
-  if (error instanceof RegistryUnavailableError || error instanceof RegistryError) {
-    process.stderr.write(`cpmx serve: panel: ${req.method} ${req.url}: the registry did not answer (${error.message})\n`);
+  if (answersUnavailable(error)) {
+    process.stderr.write(`cpmx serve: panel: ${req.method} ${req.url}: the registry did not answer (${(error as Error).message})\n`);
     return plain(STATUS.unavailable, 'No disponible por ahora', 'El panel no puede consultar el registro en este momento. Vuelva a intentarlo en unos segundos.', { 'Retry-After': '5' });
   }
   process.stderr.write(`cpmx serve: panel: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}\n`);

@@ -30,7 +30,7 @@ export async function openAdmin(given: string, options: { create?: boolean } = {
     const { PostgresRegistry } = await import('./postgres.js');
     return new PostgresRegistry(location.url, { poolSize: 2 });
   }
-  const { sqliteAdmin } = await import('./sqlite.js');
+  const { sqliteAdmin } = await import('./sqlite-panel.js');
   return sqliteAdmin(location.path, options.create ?? false);
 }
 
@@ -53,8 +53,8 @@ export async function checkRegistry(given: string, options: ServedOptions = DEFA
     }
     return;
   }
-  const { SqliteStore } = await import('./sqlite.js');
-  new SqliteStore(location.path, { busyTimeoutMs: options.timeoutMs }).close();
+  const { SqliteVisits } = await import('./sqlite.js');
+  new SqliteVisits(location.path, { busyTimeoutMs: options.timeoutMs }).close();
 }
 
 /** The registry a server worker answers by. It never throws for an unavailable store: it answers 503 until the store is back. */
@@ -62,7 +62,10 @@ export async function openServed(given: string, options: ServedOptions = DEFAULT
   const location = parseLocation(given);
   if (location.store === 'postgres') {
     const { PostgresRegistry } = await import('./postgres.js');
-    return new PostgresRegistry(location.url, { poolSize: options.poolSize, timeoutMs: options.timeoutMs, served: true });
+    const registry = new PostgresRegistry(location.url, { poolSize: options.poolSize, timeoutMs: options.timeoutMs, served: true });
+    // Before serving: named in the registry, and what servers that are gone had in flight given back.
+    await registry.start();
+    return registry;
   }
   const { SqliteThreadRegistry } = await import('./sqlite-thread.js');
   const registry = new SqliteThreadRegistry(location.path, { timeoutMs: options.timeoutMs });

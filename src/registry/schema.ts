@@ -17,10 +17,16 @@
  *            cookie itself; times in milliseconds since 1970
  * attempts   (version 2) log-ins and sign-ups tried, per key (account, address), for throttling
  * panel_secret (version 2) one row: the key the panel signs its forms' CSRF tokens with
+ * owners     (version 3) the server processes using the registry now, and how to tell one is
+ *            gone: SQLite, its host, pid and start time; PostgreSQL, a session advisory lock
+ * inflight   (version 3) each credit spent whose answer is not yet known written, with the
+ *            owner and batch that spent it: deleted once written, given back otherwise (by the
+ *            process itself, or by another once the owner is gone). It replaces the ledger.
  */
+import { POSTGRES_FUNCTIONS_V1, POSTGRES_FUNCTIONS_V3 } from './postgres-functions.js';
 
 /** The schema this cpmx writes and reads. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The refusal for a registry written by a later cpmx. */
 export function tooNewMessage(location: string, found: number): string {
@@ -89,6 +95,20 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     id INTEGER PRIMARY KEY CHECK (id = 1),
     secret TEXT NOT NULL
   ) STRICT;`,
+  `CREATE TABLE owners (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started TEXT NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE inflight (
+    owner TEXT NOT NULL,
+    batch INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    day TEXT NOT NULL,
+    PRIMARY KEY (owner, batch, idx)
+  ) STRICT, WITHOUT ROWID;`,
 ];
 
 /**
@@ -181,146 +201,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     id integer PRIMARY KEY CHECK (id = 1),
     secret text NOT NULL
   );`,
+  `CREATE TABLE cpmx.owners (
+    id uuid PRIMARY KEY,
+    lock_key integer NOT NULL,
+    incarnation timestamptz NOT NULL
+  );
+  CREATE TABLE cpmx.inflight (
+    owner uuid NOT NULL,
+    batch bigint NOT NULL,
+    idx integer NOT NULL,
+    token text NOT NULL,
+    day date NOT NULL,
+    PRIMARY KEY (owner, batch, idx)
+  );
+  ${POSTGRES_FUNCTIONS_V3()}`,
 ];
-
-/**
- * One batch of visits, in one transaction (the caller's statement): each account row touched
- * is locked in account order (so concurrent batches cannot deadlock), its credits are taken
- * for the batch's requests in their order while any are left, and written once; usage and
- * errors are added per token; what was spent is written to the connection's ledger row.
- * Kinds: 0 look, 1 spend, 2 refund. Outcomes: 0 spent, 1 none left, 2 unknown, 3 looked,
- * 4 refunded (types.ts).
- */
-function POSTGRES_FUNCTIONS_V1(): string {
-  return `
-  CREATE FUNCTION cpmx.visit(p_slot uuid, p_seq bigint, p_tokens text[], p_kinds smallint[],
-                             OUT outcomes smallint[], OUT lefts integer[])
-  LANGUAGE plpgsql AS $fn$
-  DECLARE
-    n integer := coalesce(cardinality(p_tokens), 0);
-    r record;
-    acc bigint;
-    have bigint;
-    had bigint;
-    off boolean;
-    today date := (now() AT TIME ZONE 'UTC')::date;
-    u_token text[] := '{}';
-    u_req integer[] := '{}';
-    u_cred integer[] := '{}';
-    e_project bigint[] := '{}';
-    e_token text[] := '{}';
-    e_code smallint[] := '{}';
-    s_token text[] := '{}';
-  BEGIN
-    outcomes := array_fill(2::smallint, ARRAY[n]);
-    lefts := array_fill(NULL::integer, ARRAY[n]);
-    FOR r IN
-      SELECT w.i::integer AS i, w.token, w.kind, t.project_id, t.revoked IS NOT NULL AS revoked, p.account_id
-        FROM unnest(p_tokens, p_kinds) WITH ORDINALITY AS w(token, kind, i)
-        JOIN cpmx.tokens t ON t.token = w.token
-        JOIN cpmx.projects p ON p.id = t.project_id
-       ORDER BY p.account_id, w.i
-    LOOP
-      IF acc IS DISTINCT FROM r.account_id THEN
-        IF have IS DISTINCT FROM had THEN
-          UPDATE cpmx.accounts SET credits = have WHERE id = acc;
-        END IF;
-        acc := r.account_id;
-        SELECT a.credits, a.disabled INTO had, off FROM cpmx.accounts a WHERE a.id = acc FOR NO KEY UPDATE;
-        have := had;
-      END IF;
-      IF r.kind = 2 THEN
-        have := have + 1;
-        outcomes[r.i] := 4;
-        lefts[r.i] := have;
-        u_token := u_token || r.token; u_req := u_req || 0; u_cred := u_cred || -1;
-        CONTINUE;
-      END IF;
-      u_token := u_token || r.token; u_req := u_req || 1;
-      IF r.revoked OR off THEN
-        u_cred := u_cred || 0;
-        e_project := e_project || r.project_id; e_token := e_token || r.token; e_code := e_code || 107::smallint;
-      ELSIF r.kind = 0 THEN
-        u_cred := u_cred || 0;
-        outcomes[r.i] := 3;
-        lefts[r.i] := have;
-      ELSIF have > 0 THEN
-        have := have - 1;
-        u_cred := u_cred || 1;
-        s_token := s_token || r.token;
-        outcomes[r.i] := 0;
-        lefts[r.i] := have;
-      ELSE
-        u_cred := u_cred || 0;
-        outcomes[r.i] := 1;
-        lefts[r.i] := 0;
-        e_project := e_project || r.project_id; e_token := e_token || r.token; e_code := e_code || 108::smallint;
-      END IF;
-    END LOOP;
-    IF have IS DISTINCT FROM had THEN
-      UPDATE cpmx.accounts SET credits = have WHERE id = acc;
-    END IF;
-    IF cardinality(u_token) > 0 THEN
-      INSERT INTO cpmx.usage AS u (token, day, requests, credits)
-        SELECT x.token, today, sum(x.req), sum(x.cred) FROM unnest(u_token, u_req, u_cred) AS x(token, req, cred)
-         GROUP BY x.token ORDER BY x.token
-        ON CONFLICT (token, day) DO UPDATE SET requests = u.requests + EXCLUDED.requests, credits = u.credits + EXCLUDED.credits;
-    END IF;
-    IF cardinality(e_token) > 0 THEN
-      INSERT INTO cpmx.errors (project_id, token, code, count)
-        SELECT x.project, x.token, x.code, count(*) FROM unnest(e_project, e_token, e_code) AS x(project, token, code)
-         GROUP BY x.project, x.token, x.code ORDER BY x.project, x.token, x.code;
-      DELETE FROM cpmx.errors e
-       WHERE e.project_id = ANY (e_project)
-         AND e.id < (SELECT min(k.id) FROM (SELECT e2.id FROM cpmx.errors e2 WHERE e2.project_id = e.project_id ORDER BY e2.id DESC LIMIT 100) k);
-    END IF;
-    IF p_slot IS NOT NULL AND cardinality(s_token) > 0 THEN
-      INSERT INTO cpmx.ledger AS l (slot, seq, tokens, credits)
-        SELECT p_slot, p_seq, array_agg(x.token ORDER BY x.token), array_agg(x.c ORDER BY x.token)
-          FROM (SELECT token, count(*)::integer AS c FROM unnest(s_token) AS token GROUP BY token) x
-        ON CONFLICT (slot) DO UPDATE SET seq = EXCLUDED.seq, tokens = EXCLUDED.tokens, credits = EXCLUDED.credits, at = now();
-    END IF;
-  END
-  $fn$;
-
-  -- The barrier after a batch committed without waiting for the disk: a write of its own (a
-  -- commit with nothing written would not wait for the disk either), committed
-  -- synchronously. The log is flushed in order, so the batch before it is on disk too.
-  CREATE FUNCTION cpmx.durable(p_slot uuid) RETURNS void
-  LANGUAGE plpgsql AS $fn$
-  BEGIN
-    PERFORM set_config('synchronous_commit', 'on', true);
-    INSERT INTO cpmx.barriers AS b (slot) VALUES (p_slot) ON CONFLICT (slot) DO UPDATE SET at = now();
-  END
-  $fn$;
-
-  -- Undoes a connection's last batch if it is the one asked about and it committed: the
-  -- worker answered its requests 503 without knowing. Returns the credits given back.
-  CREATE FUNCTION cpmx.undo(p_slot uuid, p_seq bigint) RETURNS integer
-  LANGUAGE plpgsql AS $fn$
-  DECLARE
-    l record;
-    r record;
-    total integer := 0;
-  BEGIN
-    SELECT * INTO l FROM cpmx.ledger WHERE slot = p_slot AND seq = p_seq FOR UPDATE;
-    IF NOT FOUND THEN
-      RETURN 0;
-    END IF;
-    FOR r IN
-      SELECT x.token, x.c, p.account_id
-        FROM unnest(l.tokens, l.credits) AS x(token, c)
-        JOIN cpmx.tokens t ON t.token = x.token
-        JOIN cpmx.projects p ON p.id = t.project_id
-       ORDER BY p.account_id, x.token
-    LOOP
-      UPDATE cpmx.accounts SET credits = credits + r.c WHERE id = r.account_id;
-      UPDATE cpmx.usage SET credits = credits - r.c
-       WHERE token = r.token AND day = (SELECT max(day) FROM cpmx.usage WHERE token = r.token);
-      total := total + r.c;
-    END LOOP;
-    DELETE FROM cpmx.ledger WHERE slot = p_slot;
-    RETURN total;
-  END
-  $fn$;`;
-}

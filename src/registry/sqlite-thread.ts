@@ -14,10 +14,10 @@ import { packageRoot } from '../package-root.js';
 import { BatchedRegistry, Batcher } from './batcher.js';
 import { RegistryError, RegistryUnavailableError } from './errors.js';
 import { forwardPanel, type PanelMethod, type PanelStore } from './panel-types.js';
-import { fileProblem, type OpenedFiles } from './sqlite.js';
+import { fileProblem, type OpenedFiles } from './sqlite-file.js';
 import type { ThreadData, ThreadReply, ThreadRequest } from './sqlite-worker.js';
 import { RegistryState } from './state.js';
-import { OUTCOME, VISIT, type Outcome, type RegistryHealth, type ServedRegistry, type VisitKind, type VisitResult } from './types.js';
+import { OUTCOME, VISIT, type InFlight, type Outcome, type RegistryHealth, type ServedRegistry, type VisitKind, type VisitResult } from './types.js';
 
 export interface SqliteServedOptions {
   /** How long a batch waits for another process's write lock before its requests answer 503 (ms). */
@@ -34,8 +34,8 @@ function threadScript(): URL {
 }
 
 interface Sent {
-  /** The batch's tokens; empty for a panel call. */
-  tokens: string[];
+  /** A batch of visits, not a panel call. */
+  batch: boolean;
   resolve(results: VisitResult[] | unknown): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
@@ -45,7 +45,7 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
   private thread!: Worker;
   private readonly sent = new Map<number, Sent>();
   /** Batches given up on (the thread did not answer in time): spent credits are given back when they do. */
-  private readonly abandoned = new Map<number, string[]>();
+  private readonly abandoned = new Map<number, { batch: number; tokens: string[] }>();
   private nextId = 1;
   private identity: OpenedFiles | undefined;
   protected readonly batcher: Batcher;
@@ -65,12 +65,12 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
     this.state = new RegistryState('sqlite', path);
     // One writer at a time: SQLite serialises writers anyway, and a second batch would only
     // wait for the first one's lock.
-    this.batcher = new Batcher((tokens, kinds) => this.run(tokens, kinds), { maxInFlight: 1 });
+    this.batcher = new Batcher((batch, tokens, kinds, refs) => this.run(batch, tokens, kinds, refs), { maxInFlight: 1 });
     this.startThread();
   }
 
   private startThread(): void {
-    const thread = new Worker(threadScript(), { workerData: { path: this.path, busyTimeoutMs: this.options.timeoutMs } satisfies ThreadData });
+    const thread = new Worker(threadScript(), { workerData: { path: this.path, busyTimeoutMs: this.options.timeoutMs, owner: this.owner } satisfies ThreadData });
     this.thread = thread;
     thread.on('message', (reply: ThreadReply) => this.receive(reply));
     thread.on('error', (error) => {
@@ -106,18 +106,20 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
     const sent = this.sent.get(reply.id);
     if (!sent) {
       // Given up on earlier and answered 503: whatever that batch spent is given back.
-      const tokens = this.abandoned.get(reply.id);
+      const given = this.abandoned.get(reply.id);
       this.abandoned.delete(reply.id);
-      if (tokens && reply.type === 'done') {
-        for (let i = 0; i < reply.outcomes.length; i++) if (reply.outcomes[i] === OUTCOME.spent) this.refund(tokens[i]!);
+      if (given && reply.type === 'done') {
+        for (let i = 0; i < reply.outcomes.length; i++) if (reply.outcomes[i] === OUTCOME.spent) this.giveBack(given.tokens[i]!, { batch: given.batch, idx: i });
       }
       return;
     }
     this.sent.delete(reply.id);
     clearTimeout(sent.timer);
     if (reply.type === 'failed') {
-      if (reply.kind === 'registry') sent.reject(new RegistryError(reply.message));
-      else if (reply.kind === 'bug') sent.reject(new Error(reply.message));
+      // A panel call the registry refuses (RegistryError: no such account) says nothing of its
+      // state; a batch refused (the file is not a registry now) waits for it as for a lock.
+      if (reply.failure === 'bug') sent.reject(new Error(reply.message));
+      else if (reply.failure === 'refused' && !sent.batch) sent.reject(new RegistryError(reply.message));
       else {
         this.state.fail(reply.message);
         sent.reject(new RegistryUnavailableError(reply.message));
@@ -129,27 +131,27 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
     else sent.resolve(reply.outcomes.map((outcome, i) => ({ outcome: outcome as Outcome, left: reply.lefts[i] })));
   }
 
-  private run(tokens: string[], kinds: VisitKind[]): Promise<VisitResult[]> {
-    return this.send({ type: 'visit', id: this.nextId++, tokens, kinds }, tokens) as Promise<VisitResult[]>;
+  private run(batch: number, tokens: string[], kinds: VisitKind[], refs: (InFlight | undefined)[]): Promise<VisitResult[]> {
+    return this.send({ type: 'visit', id: this.nextId++, batch, tokens, kinds, refs }, { batch, tokens }) as Promise<VisitResult[]>;
   }
 
   private call(method: PanelMethod, args: unknown[]): Promise<unknown> {
-    return this.send({ type: 'call', id: this.nextId++, method, args }, []);
+    return this.send({ type: 'call', id: this.nextId++, method, args }, undefined);
   }
 
-  private send(request: ThreadRequest & { id: number }, tokens: string[]): Promise<unknown> {
+  private send(request: ThreadRequest & { id: number }, batch: { batch: number; tokens: string[] } | undefined): Promise<unknown> {
     const id = request.id;
     return new Promise((resolve, reject) => {
       // The thread itself gives up after the busy timeout; this only guards against a thread
       // stuck in the disk, so that requests are not held forever.
       const timer = setTimeout(() => {
         this.sent.delete(id);
-        this.abandoned.set(id, tokens);
+        if (batch) this.abandoned.set(id, batch);
         const problem = `no answer from the registry thread in ${this.options.timeoutMs + 5000} ms`;
         this.state.fail(problem);
         reject(new RegistryUnavailableError(problem));
       }, this.options.timeoutMs + 5000);
-      this.sent.set(id, { tokens, resolve, reject, timer });
+      this.sent.set(id, { batch: batch !== undefined, resolve, reject, timer });
       this.thread.postMessage(request);
     });
   }
@@ -167,11 +169,10 @@ export class SqliteThreadRegistry extends BatchedRegistry implements ServedRegis
   }
 
   async close(): Promise<void> {
-    await this.refundsSettled();
-    await this.batcher.drain();
+    const clean = await this.settleAll();
     this.closing = true;
     const exited = new Promise<void>((resolve) => this.thread.once('exit', () => resolve()));
-    this.thread.postMessage({ type: 'close' } satisfies ThreadRequest);
+    this.thread.postMessage({ type: 'close', forget: clean } satisfies ThreadRequest);
     await exited;
   }
 }

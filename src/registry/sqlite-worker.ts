@@ -6,31 +6,57 @@
  * batch and reopened (never recreated empty) once it is back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { RegistryError, RegistryUnavailableError } from './errors.js';
+import { RegistryUnavailableError } from './errors.js';
+import { failureOf, type Failure } from './failure.js';
 import type { PanelMethod } from './panel-types.js';
-import { callPanel, isBusy, SqliteStore, type OpenedFiles } from './sqlite.js';
-import type { VisitKind } from './types.js';
+import type { OpenedFiles } from './sqlite-file.js';
+import { callPanel, SqliteStore } from './sqlite-panel.js';
+import { thisProcess } from './owners.js';
+import type { InFlight, VisitKind } from './types.js';
 
 export interface ThreadData {
   path: string;
   busyTimeoutMs: number;
+  /** The served registry's name in the journal of credits in flight. */
+  owner: string;
 }
 
 export type ThreadRequest =
-  | { type: 'visit'; id: number; tokens: string[]; kinds: VisitKind[] }
+  | { type: 'visit'; id: number; batch: number; tokens: string[]; kinds: VisitKind[]; refs: (InFlight | undefined)[] }
   | { type: 'call'; id: number; method: PanelMethod; args: unknown[] }
-  | { type: 'close' };
+  /** `forget`: what this process has left in the journal is answers written (see BatchedRegistry.settleAll). */
+  | { type: 'close'; forget: boolean };
 
 export type ThreadReply =
   | { type: 'done'; id: number; outcomes: number[]; lefts: (number | undefined)[] }
-  | { type: 'failed'; id: number; message: string; kind?: 'unavailable' | 'registry' | 'bug' }
+  | { type: 'failed'; id: number; message: string; failure: Failure }
   | { type: 'result'; id: number; value: unknown }
   | ({ type: 'opened' } & OpenedFiles)
   | { type: 'started' };
 
-const { path, busyTimeoutMs } = workerData as ThreadData;
+const { path, busyTimeoutMs, owner } = workerData as ThreadData;
 const port = parentPort!;
 let store: SqliteStore | undefined;
+
+/** How often the owners are looked at for processes gone (a few system calls, no write unless one is). */
+const SWEEP_EVERY_MS = 2000;
+let swept = 0;
+const me = thisProcess();
+
+/**
+ * Gives back the credits in flight of server processes gone (killed, crashed) since the last
+ * look. Failing (a lock held) is no matter: the next batch looks again.
+ */
+function sweep(opened: SqliteStore): void {
+  swept = performance.now();
+  try {
+    opened.register(owner, me);
+    const given = opened.sweep(owner);
+    if (given > 0) process.stderr.write(`cpmx serve: process ${process.pid}: gave back ${given} credit(s) of answers a server process that is gone had in flight\n`);
+  } catch {
+    swept = 0;
+  }
+}
 
 /** The store to write to now; throws (RegistryUnavailableError, RegistryError) when there is none. */
 function open(): SqliteStore {
@@ -44,6 +70,7 @@ function open(): SqliteStore {
   const opened = new SqliteStore(path, { busyTimeoutMs: 0 });
   store = opened;
   port.postMessage({ type: 'opened', ...opened.identity } satisfies ThreadReply);
+  sweep(opened);
   const problem = opened.problem();
   if (problem) throw new RegistryUnavailableError(problem.message);
   return opened;
@@ -63,7 +90,7 @@ function withStore<T>(work: (store: SqliteStore) => T): T {
     try {
       return work(open());
     } catch (error) {
-      if (!isBusy(error) || performance.now() >= deadline) throw error;
+      if (failureOf(error, 'sqlite') !== 'retry' || performance.now() >= deadline) throw error;
       Atomics.wait(pause, 0, 0, 0.25);
     }
   }
@@ -71,6 +98,11 @@ function withStore<T>(work: (store: SqliteStore) => T): T {
 
 port.on('message', (request: ThreadRequest) => {
   if (request.type === 'close') {
+    try {
+      if (request.forget) store?.forget(owner);
+    } catch {
+      // locked or gone: another server gives the rows back once this process has ended
+    }
     store?.close();
     port.close();
     return;
@@ -82,18 +114,18 @@ port.on('message', (request: ThreadRequest) => {
       const value = withStore((opened) => callPanel(opened, request.method, request.args));
       port.postMessage({ type: 'result', id: request.id, value } satisfies ThreadReply);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const unavailable = error instanceof RegistryUnavailableError || (typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL|PERM|AUTH)/.test(code));
-      const kind = unavailable ? 'unavailable' : error instanceof RegistryError ? 'registry' : 'bug';
-      port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message, kind } satisfies ThreadReply);
+      port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message, failure: failureOf(error, 'sqlite') } satisfies ThreadReply);
     }
     return;
   }
   try {
-    const results = withStore((opened) => opened.visit(request.tokens, request.kinds));
+    const results = withStore((opened) => {
+      if (performance.now() - swept > SWEEP_EVERY_MS) sweep(opened);
+      return opened.visit(owner, request.batch, request.tokens, request.kinds, request.refs);
+    });
     port.postMessage({ type: 'done', id: request.id, outcomes: results.map((r) => r.outcome), lefts: results.map((r) => r.left) } satisfies ThreadReply);
   } catch (error) {
-    port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message } satisfies ThreadReply);
+    port.postMessage({ type: 'failed', id: request.id, message: (error as Error).message, failure: failureOf(error, 'sqlite') } satisfies ThreadReply);
   }
 });
 

@@ -5,8 +5,12 @@
  */
 import type { Consumption, TokenRegistry } from '../core/credits.js';
 
-/** What one request asks of the registry. Several are taken in one transaction (a batch). */
-export const VISIT = { look: 0, spend: 1, refund: 2 } as const;
+/**
+ * What one request asks of the registry. Several are taken in one transaction (a batch).
+ * `refund` and `settle` name a credit in flight (InFlight): the answer it paid for never
+ * reached its client (the credit is given back), or did (the credit is kept for good).
+ */
+export const VISIT = { look: 0, spend: 1, refund: 2, settle: 3 } as const;
 export type VisitKind = (typeof VISIT)[keyof typeof VISIT];
 
 /** What the registry did for one visit: spent (or looked, or refunded), none left, or unknown. */
@@ -17,6 +21,22 @@ export interface VisitResult {
   outcome: Outcome;
   /** Credits left to the token's account after this visit (absent for an unknown token). */
   left?: number | undefined;
+  /** Where a credit spent is journaled until its answer is written (set on `spent`). */
+  inFlight?: InFlight | undefined;
+}
+
+/**
+ * A credit spent whose answer is not yet known to be written: the journal's row (owner, batch,
+ * index) holds it, in the same transaction as the debit. Written, the row is deleted (settle);
+ * not written, or its batch in doubt, or its process dead, the credit is given back (release).
+ * So a crash never keeps a credit for an answer its client did not get; it may give away the
+ * answers that were written but not yet settled.
+ */
+export interface InFlight {
+  /** The batch that spent it (numbered per process, with the process's owner id). */
+  batch: number;
+  /** The visit's place in its batch. */
+  idx: number;
 }
 
 export function consumption(result: VisitResult): Consumption {
@@ -44,6 +64,8 @@ export interface ServedRegistry extends TokenRegistry {
   consume(token: string): Promise<Consumption>;
   /** Gives back a credit spent for an answer that was not written (the client was gone). */
   refund(token: string): void;
+  /** A credit spent for an answer now written whole to its socket: kept for good. */
+  delivered(token: string): void;
   health(): RegistryHealth;
   /** Finishes what is under way (batches, refunds), then closes. */
   close(): Promise<void>;

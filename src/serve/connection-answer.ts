@@ -33,6 +33,7 @@ export function closeWith(socket: Socket, answer: WireAnswer | undefined): void 
   let written = false;
   socket.end(rawResponse(answer), () => {
     written = true;
+    answer.delivered?.();
   });
   linger(socket);
   if (refund) socket.once('close', () => written || refund());

@@ -229,6 +229,7 @@ export class ServerMetrics {
             registry.refund!(token);
           }
         : undefined,
+      delivered: registry.delivered ? (token) => registry.delivered!(token) : undefined,
       health: registry.health ? () => registry.health!() : undefined,
     };
   }

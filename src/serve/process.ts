@@ -7,7 +7,7 @@ import cluster from 'node:cluster';
 import { writeSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { RegistryError } from '../registry/errors.js';
+import { PANEL_NEEDS_REGISTRY, RegistryError } from '../registry/errors.js';
 import { loadCatalog } from '../client/catalog-source.js';
 import type { Catalog } from '../core/catalog.js';
 import { artifactPath } from '../paths.js';
@@ -95,7 +95,7 @@ function listeningLine(address: string, port: number, panel = false): string {
 
 /** Starts serving; resolves once listening (in a cluster primary, once a worker listens). */
 export async function serve(options: ServeProcessOptions): Promise<void> {
-  if (options.panel && !options.registry) throw new RegistryError('--panel needs a registry (--registry FILE|URL, or CPMX_REGISTRY): the panel keeps its accounts, sessions and projects there');
+  if (options.panel && !options.registry) throw new RegistryError(PANEL_NEEDS_REGISTRY);
   const workers = options.workers === 'auto' ? availableParallelism() : options.workers;
   // Checked once, before any worker starts: a registry that does not exist, cannot be reached
   // or has a newer schema is refused with what to do. Later, workers never refuse: while the

@@ -7,6 +7,8 @@ export interface HttpAnswer {
   body: string | Uint8Array;
   /** Set when a credit was spent for this answer: the transport calls it if the answer is never written. */
   refund?: (() => void) | undefined;
+  /** Set with `refund`: the transport calls it once the answer is written whole (the credit is then kept for good). */
+  delivered?: (() => void) | undefined;
   /** Set on an answer kept whole (body-cache.ts): its headers already end with Content-Length, and it is shared. */
   readonly prepared?: true | undefined;
 }

@@ -49,33 +49,32 @@ is created (create-admin only).`,
     const checked = checkPassword(password);
     if (!checked.ok) throw new UsageError(`the password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters; nothing was changed`);
     const { openAdmin } = await import('../../registry/open.js');
-    const { RegistryError } = await import('../../registry/errors.js');
+    const { refusedAsUsage } = await import('../registry-usage.js');
     let registry: Awaited<ReturnType<typeof openAdmin>> | undefined;
-    try {
-      registry = await openAdmin(location, { create: !reset });
-      const passwordHash = await hashPassword(checked.value);
-      if (reset) {
-        const changed = await registry.setPassword(email.value, passwordHash, false);
-        if (!changed) {
-          process.stderr.write(`cpmx panel: ${email.value} has no account in ${registry.location}; nothing was changed\n`);
-          return EXIT.failed;
+    return refusedAsUsage(async () => {
+      try {
+        registry = await openAdmin(location, { create: !reset });
+        const passwordHash = await hashPassword(checked.value);
+        if (reset) {
+          const changed = await registry.setPassword(email.value, passwordHash, false);
+          if (!changed) {
+            process.stderr.write(`cpmx panel: ${email.value} has no account in ${registry.location}; nothing was changed\n`);
+            return EXIT.failed;
+          }
+          process.stderr.write(`cpmx panel: ${email.value} (account ${changed.id}) has the password just given; its sessions were ended\n`);
+          return EXIT.ok;
         }
-        process.stderr.write(`cpmx panel: ${email.value} (account ${changed.id}) has the password just given; its sessions were ended\n`);
+        const made = await registry.createAccount({ email: email.value, name: name.value, passwordHash, credits: 0, admin: true });
+        if (made) {
+          process.stderr.write(`cpmx panel: ${email.value} is an administrator (account ${made.id}) of ${registry.location}; log in at /panel/entrar\n`);
+        } else {
+          const promoted = (await registry.setPassword(email.value, passwordHash, true))!;
+          process.stderr.write(`cpmx panel: ${email.value} already had an account (${promoted.id}): it is now an administrator, with the password just given; its sessions were ended\n`);
+        }
         return EXIT.ok;
+      } finally {
+        await registry?.close();
       }
-      const made = await registry.createAccount({ email: email.value, name: name.value, passwordHash, credits: 0, admin: true });
-      if (made) {
-        process.stderr.write(`cpmx panel: ${email.value} is an administrator (account ${made.id}) of ${registry.location}; log in at /panel/entrar\n`);
-      } else {
-        const promoted = (await registry.setPassword(email.value, passwordHash, true))!;
-        process.stderr.write(`cpmx panel: ${email.value} already had an account (${promoted.id}): it is now an administrator, with the password just given; its sessions were ended\n`);
-      }
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof RegistryError) throw new UsageError(error.message);
-      throw error;
-    } finally {
-      await registry?.close();
-    }
+    });
   },
 });

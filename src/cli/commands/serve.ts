@@ -159,9 +159,6 @@ default a refresh never goes back in time: it is refused, and said)`,
     if (badHost !== undefined) throw new UsageError(`--panel-host: "${badHost}" is not a host name (letters, digits, hyphens and dots, like panel.ejemplo.mx)`);
     const registry = registryOption(values.registry);
     const metrics = metricsOption(values.metrics === true, values['metrics-token'], host);
-    if (values.panel && !registry) {
-      throw new UsageError('--panel needs a registry: add --registry FILE|URL (or set CPMX_REGISTRY); the panel keeps its accounts, sessions and projects there');
-    }
     const panel = values.panel
       ? {
           freeCredits: integer(values['free-credits'] ?? String(DEFAULT_CREDITS), '--free-credits', 0, 1_000_000_000),
@@ -172,9 +169,9 @@ default a refresh never goes back in time: it is refused, and said)`,
       : undefined;
     const refresh = await refreshOption(values, dataOption(values.data));
     const { serve } = await import('../../serve/process.js');
-    const { RegistryError } = await import('../../registry/errors.js');
+    const { refusedAsUsage } = await import('../registry-usage.js');
     try {
-      await serve({
+      await refusedAsUsage(() => serve({
         host,
         port: integer(portOption(values.port), '--port', 0, 65535),
         workers,
@@ -190,9 +187,8 @@ default a refresh never goes back in time: it is refused, and said)`,
         limits: connectionLimits(values),
         refresh,
         metrics,
-      });
+      }));
     } catch (error) {
-      if (error instanceof RegistryError) throw new UsageError(error.message);
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen: ${(error as Error).message}`);
       // A host name that does not resolve (HOST=typo).

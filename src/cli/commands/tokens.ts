@@ -56,54 +56,53 @@ The JSON of list is an array of { "token", "name", "project", "account", "credit
     const credits = values.credits === undefined ? undefined : integer(values.credits, '--credits', 0);
     const days = integer(values.days ?? '30', '--days', 1, 3660);
     const { openAdmin } = await import('../../registry/open.js');
-    const { RegistryError } = await import('../../registry/errors.js');
+    const { refusedAsUsage } = await import('../registry-usage.js');
     let registry: Awaited<ReturnType<typeof openAdmin>> | undefined;
-    try {
-      registry = await openAdmin(location, { create: action === 'create' });
-      const token = rest[0]!;
-      switch (action) {
-        case 'create': {
-          process.stdout.write(`${(await registry.createProject({ name: values.name!.trim(), credits })).token}\n`);
-          return EXIT.ok;
-        }
-        case 'list': {
-          const projects = await registry.list();
-          if (values.json) print(projects, false);
-          else if (projects.length === 0) process.stdout.write('no projects\n');
-          else {
-            for (const p of projects) {
-              process.stdout.write(`${p.token}  ${p.revoked ? 'revoked' : `${p.credits} left`}, ${p.used} used  ${p.name}  (${p.created})\n`);
+    return refusedAsUsage(async () => {
+      try {
+        registry = await openAdmin(location, { create: action === 'create' });
+        const token = rest[0]!;
+        switch (action) {
+          case 'create': {
+            process.stdout.write(`${(await registry.createProject({ name: values.name!.trim(), credits })).token}\n`);
+            return EXIT.ok;
+          }
+          case 'list': {
+            const projects = await registry.list();
+            if (values.json) print(projects, false);
+            else if (projects.length === 0) process.stdout.write('no projects\n');
+            else {
+              for (const p of projects) {
+                process.stdout.write(`${p.token}  ${p.revoked ? 'revoked' : `${p.credits} left`}, ${p.used} used  ${p.name}  (${p.created})\n`);
+              }
             }
+            return EXIT.ok;
           }
-          return EXIT.ok;
-        }
-        case 'usage': {
-          const usage = await registry.usage(token, days);
-          if (!usage) return missing(registry.location, token);
-          if (values.json) print(usage, false);
-          else {
-            process.stdout.write(`${usage.name}: ${usage.credits} credits left\nday          requests  credits\n`);
-            for (const day of usage.days) process.stdout.write(`${day.day}  ${String(day.requests).padStart(8)}  ${String(day.credits).padStart(7)}\n`);
-            const total = usage.days.reduce((sum, day) => ({ requests: sum.requests + day.requests, credits: sum.credits + day.credits }), { requests: 0, credits: 0 });
-            process.stdout.write(`total       ${String(total.requests).padStart(8)}  ${String(total.credits).padStart(7)}\n`);
-            for (const error of usage.errors.slice(0, 10)) process.stdout.write(`${error.at}  ${error.code} ×${error.count}\n`);
+          case 'usage': {
+            const usage = await registry.usage(token, days);
+            if (!usage) return missing(registry.location, token);
+            if (values.json) print(usage, false);
+            else {
+              process.stdout.write(`${usage.name}: ${usage.credits} credits left\nday          requests  credits\n`);
+              for (const day of usage.days) process.stdout.write(`${day.day}  ${String(day.requests).padStart(8)}  ${String(day.credits).padStart(7)}\n`);
+              const total = usage.days.reduce((sum, day) => ({ requests: sum.requests + day.requests, credits: sum.credits + day.credits }), { requests: 0, credits: 0 });
+              process.stdout.write(`total       ${String(total.requests).padStart(8)}  ${String(total.credits).padStart(7)}\n`);
+              for (const error of usage.errors.slice(0, 10)) process.stdout.write(`${error.at}  ${error.code} ×${error.count}\n`);
+            }
+            return EXIT.ok;
           }
-          return EXIT.ok;
+          default: {
+            const done = action === 'credit' ? await registry.credit(token, integer(rest[1]!, 'N', 1)) : await registry.revoke(token);
+            if (!done) return missing(registry.location, token);
+            const project = (await registry.get(token))!;
+            process.stderr.write(`${project.name}: ${project.revoked ? 'revoked' : `${project.credits} credits left`}\n`);
+            return EXIT.ok;
+          }
         }
-        default: {
-          const done = action === 'credit' ? await registry.credit(token, integer(rest[1]!, 'N', 1)) : await registry.revoke(token);
-          if (!done) return missing(registry.location, token);
-          const project = (await registry.get(token))!;
-          process.stderr.write(`${project.name}: ${project.revoked ? 'revoked' : `${project.credits} credits left`}\n`);
-          return EXIT.ok;
-        }
+      } finally {
+        await registry?.close();
       }
-    } catch (error) {
-      if (error instanceof RegistryError) throw new UsageError(error.message);
-      throw error;
-    } finally {
-      await registry?.close();
-    }
+    });
   },
 });
 

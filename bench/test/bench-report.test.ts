@@ -1,0 +1,295 @@
+/**
+ * The benchmark in two steps: the statistics every number goes through, the report rendered
+ * from results.json alone (the committed run, and a run measured here on the fixture), and
+ * every design target judged from the numbers, not copied from anywhere.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONTESTANTS } from '../contestants/types.js';
+import { CPMX_EXTRAS, OPS, VERSION_2_OPS } from '../ops.js';
+import { renderReport } from '../report/render.js';
+import { CREDIT_TARGETS, PANEL_TARGETS, TARGETS, WEB_TARGETS, type Target } from '../report/targets.js';
+import { readResults, type Results } from '../results.js';
+import { median, medianInterval, quantile, quantiles, spread } from '../stats.js';
+import { FIXTURE, root, tempDir } from '../../test/helpers.js';
+
+const committed = join(root, 'bench', 'results.json');
+const copy = (results: Results): Results => JSON.parse(JSON.stringify(results)) as Results;
+
+/** The targets table's row for a target, as RESULTS.md must show it. */
+const tableRow = (t: Target) => `| ${t.name} | ${t.target} | ${t.value} | ${t.pass ? 'met' : '**missed**'} |`;
+
+function expectEveryTargetShown(markdown: string, targets: Target[]): void {
+  for (const t of targets) {
+    expect(t.name.length, 'a target without a name').toBeGreaterThan(0);
+    expect(t.value.length, t.name).toBeGreaterThan(0);
+    expect(typeof t.pass, t.name).toBe('boolean');
+    expect(markdown, t.name).toContain(tableRow(t));
+    expect(markdown.includes(`- **Missed: ${t.name}.**`), t.name).toBe(!t.pass);
+  }
+}
+
+/** Every key of a JSON value, at any depth. */
+function keysOf(value: unknown): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)]);
+}
+
+describe('the statistics module', () => {
+  it('takes the middle value of an odd count and the mean of the two middle values of an even one', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+  });
+
+  it('interpolates quantiles between the nearest ranks', () => {
+    expect(quantile([10, 20, 30, 40, 50], 0.25)).toBe(20);
+    expect(quantile([1, 2, 3, 4], 0.75)).toBe(3.25);
+    expect(quantiles([5, 1, 4, 2, 3], [0, 0.5, 1])).toEqual([1, 3, 5]);
+    expect(spread([5, 1, 4, 2])).toEqual({ median: 3, p25: 1.75, p75: 4.25, min: 1, max: 5, runs: 4 });
+  });
+
+  it('refuses what has no statistic', () => {
+    expect(() => median([])).toThrow(/no samples/);
+    expect(() => median([1, Number.NaN])).toThrow(/not a finite number/);
+    expect(() => quantile([1, 2], 1.5)).toThrow(/outside 0\.\.1/);
+  });
+});
+
+describe('the report of the committed run', () => {
+  const results = readResults(committed);
+  const report = renderReport(results);
+
+  it('is what is committed: RESULTS.md and chart.svg come from results.json alone', () => {
+    const hint = 'RESULTS.md or chart.svg is not what `npm run bench:report` renders from bench/results.json';
+    expect(report.markdown, hint).toBe(readFileSync(join(root, 'bench', 'RESULTS.md'), 'utf8'));
+    expect(report.svg, hint).toBe(readFileSync(join(root, 'bench', 'chart.svg'), 'utf8'));
+  });
+
+  it('judges every target, and shows each with its verdict', () => {
+    // A results.json measured before `cpmx diff`, the handlers and the embedding were measured has
+    // no rows for their targets (1, 1 and 2), nor one measured before the fetch handler's hono
+    // reference (1), nor one measured before the credit path (its
+    // credits part), the version-2 methods (2 each) or the control panel, until the next published run.
+    const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
+    const judged =
+      TARGETS.length -
+      (results.diff ? 0 : 1) -
+      (results.http?.handlers ? 0 : 1) -
+      (results.http?.handlers?.fetch.reference === 'hono' ? 0 : 1) -
+      (results.embed ? 0 : 2) -
+      (results.credits ? 0 : CREDIT_TARGETS.length) -
+      (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
+      (results.panel ? 0 : PANEL_TARGETS.length) -
+      (results.validate?.quoted ? 0 : 1) -
+      (results.parse ? 0 : 1) -
+      (results.web ? 0 : WEB_TARGETS.length);
+    expect(report.targets).toHaveLength(judged);
+    expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
+    expectEveryTargetShown(report.markdown, report.targets);
+  });
+
+  it('judges from the numbers measured', () => {
+    const verdict = (targets: Target[], start: string) => targets.find((t) => t.name.startsWith(start))?.pass;
+    const { sizes, validate } = results;
+    expect(verdict(report.targets, 'artifact size')).toBe(sizes.artifact <= 2.3 * 1024 * 1024);
+    // Validation on every core is held to csv-parse's own rate; a run measured before it, on one thread, to half of it.
+    const judgedRun = validate!.parallel ?? validate!.cpmx;
+    expect(verdict(report.targets, 'validate: records/s')).toBe(judgedRun.recordsPerSecond >= (validate!.parallel ? 1 : 0.5) * validate!.csvParse.recordsPerSecond);
+
+    const worse = copy(results);
+    worse.sizes.artifact = 3 * 1024 * 1024;
+    (worse.validate!.parallel ?? worse.validate!.cpmx).recordsPerSecond = worse.validate!.csvParse.recordsPerSecond;
+    const judged = renderReport(worse);
+    expect(verdict(judged.targets, 'artifact size')).toBe(false);
+    expect(verdict(judged.targets, 'validate: records/s')).toBe(true);
+    expectEveryTargetShown(judged.markdown, judged.targets);
+    expect(judged.markdown).toContain('| artifact size | ≤ 2.3 MB | 3.00 MB | **missed** |');
+  });
+
+  it('judges cpmx/web when a run has it', () => {
+    const withWeb = copy(results);
+    const spreadOf = (median: number, max = median) => ({ median, p25: median, p75: median, min: median, max, runs: 3 });
+    withWeb.web = {
+      exportSeconds: spreadOf(6.2),
+      codeBytes: { mean: 3400, ...spreadOf(2800, 14_000) },
+      formBytes: spreadOf(4300, 16_700),
+      moduleGzipBytes: 7800,
+      formModuleGzipBytes: 800,
+      artifactGzipBytes: 960_000,
+      firstAnswer: { webMs: spreadOf(40), libraryMs: spreadOf(120), ratio: 3, floorMs: spreadOf(15), phasesMs: { html: 4, module: 18, asked: 24, files: 33, answered: 40 } },
+    };
+    const judged = renderReport(withWeb);
+    const row = (start: string) => judged.targets.find((t) => t.name.startsWith(start));
+    expect(row('cpmx/web: one random code')).toMatchObject({ value: '3.3 KB', pass: true });
+    expect(row('cpmx/web: a form’s three selects, every municipality, largest')).toMatchObject({ value: '16.3 KB', pass: true });
+    expect(row('cpmx/web module')).toMatchObject({ value: '7.6 KB', pass: true });
+    expect(row('cpmx/web: first answer')).toMatchObject({ pass: true, value: expect.stringMatching(/3\.0× faster; an empty page 15\.0 ms/) });
+    // Where the time went: the empty page's floor, and each step of the web page's.
+    expect(judged.markdown).toContain('| cpmx/web, one code | 40.0 ms | 25.0 ms |');
+    expect(judged.markdown).toContain('| the code’s files have arrived | 33.0 ms | 9.0 ms |');
+    expect(row('cpmx export web')).toMatchObject({ pass: false });
+    expectEveryTargetShown(judged.markdown, judged.targets);
+  });
+
+  it('judges and shows the embeddable handlers and the embedding when a run has them', () => {
+    const withHandlers = copy(results);
+    const http = withHandlers.http!;
+    const handler = (share: number) => ({ ...http.cpmx, requestsPerSecond: share * http.bare.requestsPerSecond, ratios: [share - 0.02, share, share + 0.03], ratio: share });
+    http.handlers = { middleware: handler(0.79), fetch: { ...handler(0.5), reference: 'hono' as const } };
+    http.honoConstant = { ...http.bare };
+    const spreadOf = { median: 9.5, p25: 9, p75: 10, min: 8.5, max: 12, runs: 11 };
+    const cold = { importToAnswerMs: spreadOf, sinceProcessStartMs: spreadOf, heapUsedBytes: { ...spreadOf, median: 4e6 }, rssBytes: { ...spreadOf, median: 5e7 } };
+    withHandlers.embed = { cold: { file: cold, bytes: { ...cold, importToAnswerMs: { ...spreadOf, median: 21 } } }, browserBundle: { bytes: 32_700, gzipBytes: 12_244 } };
+    const judged = renderReport(withHandlers);
+    // All but cpmx diff's, the credit path's, the version-2 methods' and the panel's, should the committed run predate them.
+    const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
+    expect(judged.targets).toHaveLength(
+      TARGETS.length -
+        (results.diff ? 0 : 1) -
+        (results.credits ? 0 : CREDIT_TARGETS.length) -
+        (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
+        (results.panel ? 0 : PANEL_TARGETS.length) -
+        (results.validate?.quoted ? 0 : 1) -
+        (results.parse ? 0 : 1) -
+        (results.web ? 0 : WEB_TARGETS.length),
+    );
+    expectEveryTargetShown(judged.markdown, judged.targets);
+    expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 95% | 79% [77 – 82] | **missed** |');
+    expect(judged.markdown).toContain('| HTTP: createFetchHandler() on @hono/node-server vs a constant hono app on it (median of rounds) | ≥ 90% | 50% [48 – 53] | **missed** |');
+    expect(judged.markdown).toContain('| cold load with the artifact given as bytes, vs its path | ≤ 1.1× | 2.21× (21.0 ms vs 9.5 ms) | **missed** |');
+    expect(judged.markdown).toContain('| browser bundle of the library, gzipped | ≤ 20 KB | 12.0 KB | met |');
+    expect(judged.markdown).toMatch(/\| `createFetchHandler\(\)` behind @hono\/node-server \| [\d,]+ \| 50% of hono constant \[48 – 53\] \|/);
+    expect(judged.markdown).toContain('## Embedding');
+  });
+
+  it('says how the HTTP pairs were run, and shows the calibration pair of identical servers', () => {
+    const blocks = copy(results);
+    const http = blocks.http!;
+    http.blocks = true;
+    http.alternating = true;
+    delete http.generations; // as in the runs before the pairs' processes were started anew
+    http.calibration = { ...http.bare, ratios: [0.97, 1.01, 1.04], ratio: 1.01 };
+    const markdown = renderReport(blocks).markdown;
+    expect(markdown).toContain('each pair (the measured server and a reference process of its own) in a block of its own');
+    expect(markdown).not.toContain('started anew'); // one pair of processes per block, as before generations
+    http.generations = 6;
+    http.rounds = 12;
+    expect(renderReport(blocks).markdown).toContain('which runs first alternating between rounds, both started anew and warmed up every 2 rounds (6 pairs of processes), 12 rounds;');
+    delete http.generations;
+    // Three rounds are too few for a confidence interval of their median: none is shown.
+    expect(markdown).toContain('Calibration: two identical constant bare servers, weighed against each other the same way, measured 101% (rounds 97% to 104%):');
+    http.calibration.ratios = [0.9, 1.2, 0.95, 1.0, 1.05, 0.8, 1.01, 0.99, 1.1, 0.97, 1.02, 1.03];
+    expect(renderReport(blocks).markdown).toContain("measured 101% (rounds 80% to 120%; the median's 96% confidence interval: 95% to 1");
+    // A run before blocks and calibration keeps its own words, and no calibration line.
+    delete http.blocks;
+    delete http.calibration;
+    http.pairsTurn = true;
+    const older = renderReport(blocks).markdown;
+    expect(older).toContain('the two back to back, which runs first alternating between rounds (and the pairs of the handlers below taking turns with this one)');
+    expect(older).not.toContain('Calibration:');
+  });
+
+  it('bounds a median by order statistics, with their exact coverage', () => {
+    // Twelve samples: the 3rd smallest and the 3rd largest, 1 - 2 P(Binomial(12, 1/2) <= 2) = 96.1%.
+    const twelve = [5, 1, 12, 3, 9, 7, 2, 11, 4, 10, 6, 8];
+    const bounds = medianInterval(twelve)!;
+    expect([bounds.low, bounds.high]).toEqual([3, 10]);
+    expect(bounds.coverage).toBeCloseTo(1 - (2 * (1 + 12 + 66)) / 4096, 12);
+    // Six is the fewest with any 95% interval (min to max, 1 - 2/64); five have none.
+    expect(medianInterval([1, 2, 3, 4, 5, 6])).toEqual({ low: 1, high: 6, coverage: 1 - 2 / 64 });
+    expect(medianInterval([1, 2, 3, 4, 5])).toBeUndefined();
+    // A lower level allows a narrower interval.
+    expect(medianInterval(twelve, 0.8)!.low).toBeGreaterThan(3);
+  });
+
+  it('leaves out what a run did not measure, and names a lookup it lacks', () => {
+    const partial = copy(results);
+    partial.http = null;
+    partial.validate = null;
+    partial.credits = null;
+    partial.panel = null;
+    const judged = renderReport(partial);
+    expect(judged.targets.map((t) => t.name).filter((name) => /^(HTTP|validate|panel)/.test(name))).toEqual([]);
+    expect(judged.targets.length).toBeGreaterThanOrEqual(8);
+    expect(judged.markdown).not.toContain('## HTTP server');
+    expect(judged.markdown).not.toContain('## Address validation');
+    expect(judged.markdown).not.toContain('## Control panel');
+    expectEveryTargetShown(judged.markdown, judged.targets);
+
+    const lacking = copy(results);
+    delete lacking.lookups['infoCp.full'];
+    expect(() => renderReport(lacking)).toThrow(/infoCp\.full/);
+  });
+
+  it('reads results.json as facts and numbers only, with no verdicts', () => {
+    const keys = keysOf(JSON.parse(readFileSync(committed, 'utf8')));
+    expect(keys).not.toContain('targets');
+    expect(keys).not.toContain('pass');
+  });
+});
+
+describe('npm run bench on the fixture, then npm run bench:report', () => {
+  const dir = tempDir();
+
+  it('measures into results.json, and the report renders the same from the file alone', { timeout: 180_000 }, () => {
+    const out = join(dir, 'out');
+    const again = join(dir, 'again');
+    const args = ['--catalog', FIXTURE, '--work', join(dir, 'work'), '--out', out, '--time', '5', '--cold-runs', '1', '--no-http', '--no-validate', '--no-browser'];
+    execFileSync(process.execPath, [join(root, 'dist', 'bench', 'run.js'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+    const results = readResults(join(out, 'results.json'));
+    expect(results.catalog.rows).toBe(22);
+    expect(results.http).toBeNull();
+    expect(results.validate).toBeNull();
+    expect(results.settings).toMatchObject({ taskTimeMs: 5, coldRuns: 1 });
+    expect(results.cold.cpmx.importToAnswerMs.runs).toBe(1);
+    expect(results.diff?.ms.runs).toBe(3);
+    // One-line addresses are measured on the real addresses of the fixture whatever the catalog.
+    expect(results.parse).toMatchObject({ lines: 321 });
+    expect(results.parse!.cpmx).toBeGreaterThan(0);
+    expect(results.parse!.csvParse).toBeGreaterThan(0);
+    for (const op of OPS) expect(Object.keys(results.lookups[op.id] ?? {}).sort(), op.id).toEqual([...CONTESTANTS].sort());
+    for (const op of CPMX_EXTRAS) expect(Object.keys(results.lookups[op.id] ?? {}), op.id).toEqual(['cpmx']);
+    expect(keysOf(results)).not.toContain('pass');
+
+    const printed = execFileSync(process.execPath, [join(root, 'dist', 'bench', 'report.js'), '--results', join(out, 'results.json'), '--out', again], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(readFileSync(join(again, 'RESULTS.md'), 'utf8')).toBe(readFileSync(join(out, 'RESULTS.md'), 'utf8'));
+    expect(readFileSync(join(again, 'chart.svg'), 'utf8')).toBe(readFileSync(join(out, 'chart.svg'), 'utf8'));
+    expect(printed.startsWith('## Design targets')).toBe(true);
+
+    const report = renderReport(results);
+    // --no-http, --no-validate and --no-browser: no row for the 4 HTTP and 3 validation targets
+    // nor for the web part's first answer in Chromium.
+    expect(results.web?.firstAnswer).toBeNull();
+    expect(report.targets).toHaveLength(TARGETS.length - 8 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
+    expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
+    expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
+    expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);
+    expect(report.svg.match(/<rect x=/g)).toHaveLength(3 + 4 * CONTESTANTS.length);
+  });
+
+  it('stops on a results.json it cannot report, saying which and why, and writes nothing', () => {
+    const nowhere = join(dir, 'nowhere');
+    const run = (path: string) => {
+      try {
+        execFileSync(process.execPath, [join(root, 'dist', 'bench', 'report.js'), '--results', path, '--out', nowhere], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (error) {
+        return error as { status: number; stderr: string };
+      }
+      throw new Error(`bench:report accepted ${path}`);
+    };
+    const missing = run(join(dir, 'none.json'));
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read .*none\.json \(ENOENT\)/);
+    const notJson = run(join(root, 'bench', 'RESULTS.md'));
+    expect(notJson.stderr).toMatch(/RESULTS\.md is not JSON/);
+    expect(notJson.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(nowhere)).toBe(false);
+  });
+});

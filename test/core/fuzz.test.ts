@@ -1,0 +1,101 @@
+/**
+ * The router fuzzed through its three doors at once, on the real catalog: 50,000 seeded paths
+ * (test/support/fuzz-paths.ts) answered by the library (`client.query`), by `cpmx query` reading
+ * them all on stdin, and by `cpmx serve` over pipelined HTTP. Nothing may crash, and all three
+ * must give the same body (and the library and HTTP the same status) for every path.
+ * CPMX_FUZZ_SEED picks another seed; a failure names the seed and the paths that differ.
+ */
+import { spawn } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Body } from '../../src/core/contract.js';
+import { createClient } from '../../src/index.js';
+import { CLI, buildInto, ok, realCatalogPath, tempDir } from '../helpers.js';
+import { fuzzPaths } from '../support/fuzz-paths.js';
+import { PipelinedConnection } from '../support/raw-http.js';
+import { startServer } from '../support/serve.js';
+
+const SEED = Number(process.env.CPMX_FUZZ_SEED ?? 15);
+const COUNT = 50_000;
+/** HTTP connections, and requests per pipelined batch (under the server's cap of 32). */
+const LANES = 8;
+const BATCH = 16;
+
+const dir = tempDir();
+let dataPath: string;
+let paths: string[];
+/** What the library answers to each path: the reference. */
+let expected: { status: number; body: string }[];
+
+beforeAll(async () => {
+  dataPath = await buildInto(realCatalogPath(), dir);
+  const client = createClient({ dataPath, token: 'demo' });
+  const codes = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].flatMap((digit) => ok(client.searchCp(digit)).response.cp);
+  const states = ok(client.getEstados()).response.estado;
+  const municipalities = states.flatMap((estado) => ok(client.getMunicipioPorEstado(estado)).response.municipios);
+  paths = fuzzPaths(SEED, COUNT, { codes, states, municipalities });
+  // The reference has no token of its own, as `cpmx query` and `cpmx serve` run here have none.
+  const reference = createClient({ dataPath });
+  expected = paths.map((path) => {
+    const { status, body } = reference.query(path);
+    return { status, body: JSON.stringify(body) };
+  });
+});
+
+/** The paths whose answer differs from the library's, as readable lines (at most 5). */
+function differences(answers: { status?: number; body: string }[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < paths.length && found.length < 5; i++) {
+    const answer = answers[i];
+    const same = answer !== undefined && answer.body === expected[i]!.body && (answer.status === undefined || answer.status === expected[i]!.status);
+    if (!same) found.push(`seed ${SEED}, path ${i} ${JSON.stringify(paths[i])}: expected ${expected[i]!.status} ${expected[i]!.body.slice(0, 200)}, got ${answer?.status ?? ''} ${answer?.body.slice(0, 200)}`);
+  }
+  return found;
+}
+
+describe(`${COUNT.toLocaleString('en')} fuzzed paths, seed ${SEED}`, () => {
+  it('reach every answer of the contract', () => {
+    const seen = new Set<string>();
+    for (const { status, body } of expected) {
+      const parsed = JSON.parse(body) as Body;
+      seen.add(Array.isArray(parsed) || !parsed.error ? `ok ${status}` : `error ${parsed.code_error}`);
+    }
+    // Every error the router can give without a registry, and successes.
+    const codes = [101, 102, 104, 105, 106, 109, 110, 111, 112, 113, 114, 115, 116, 117];
+    expect([...seen].sort()).toEqual([...codes.map((code) => `error ${code}`), 'ok 200']);
+  });
+
+  it('`cpmx query` on stdin answers each exactly as the library does', async () => {
+    const { CPMX_TOKEN: _ignored, ...env } = process.env;
+    const child = spawn(process.execPath, [CLI, 'query', '--data', dataPath], { env });
+    let output = '';
+    let errors = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end(`${paths.join('\n')}\n`);
+    expect(await exited, errors).toBe(0);
+    const lines = output.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(COUNT);
+    expect(differences(lines.map((body) => ({ body })))).toEqual([]);
+  });
+
+  it('`cpmx serve` answers each over HTTP with the library’s status and body, and stays up', async () => {
+    const server = await startServer(['--data', dataPath]);
+    const answers: { status: number; body: string }[] = new Array(COUNT);
+    // Lane k takes batches k, k + LANES, ...: pipelined on its own keep-alive connection.
+    await Promise.all(
+      Array.from({ length: LANES }, async (_, lane) => {
+        const connection = new PipelinedConnection(server.port);
+        for (let start = lane * BATCH; start < COUNT; start += LANES * BATCH) {
+          const batch = await connection.get(paths.slice(start, start + BATCH));
+          for (const [i, answer] of batch.entries()) answers[start + i] = answer;
+        }
+        connection.close();
+      }),
+    );
+    expect(differences(answers)).toEqual([]);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect(server.output()).not.toMatch(/Error|at /);
+  });
+});

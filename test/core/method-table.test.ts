@@ -1,0 +1,134 @@
+/**
+ * The method table (src/core/methods.ts) is what every adapter answers: each row's example
+ * request, on the fixture catalog, is answered with data (never 111 or 113) by the library's
+ * `query` and its typed method, the command line's command, `cpmx serve` over real HTTP, and
+ * the web client over an exported tree, all with the same body; and in test mode too. A row
+ * whose adapter forgot it fails here by name.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { staticServer } from '../../bench/static-server.js';
+import { METHOD_TEXTS, argumentsSchema, exampleTarget } from '../../src/core/method-texts.js';
+import { METHODS, namedRequest, type Method, type Parameter, type SegmentKind } from '../../src/core/methods.js';
+import { parseRequestPath } from '../../src/core/request.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createClient, isSuccess, type Body, type CpmxClient } from '../../src/index.js';
+import { CLI, FIXTURE, buildInto, root, tempDir } from '../helpers.js';
+import { listen } from '../support/http.js';
+import { startServer, type Started } from '../support/serve.js';
+import { exportWeb } from '../support/web.js';
+
+const dir = tempDir();
+let dataPath: string;
+let client: CpmxClient;
+let served: Started;
+let web: ReturnType<(typeof import('../../src/web/index.js'))['createWebClient']>;
+
+const methods = Object.keys(METHODS) as Method[];
+type Row = { segment?: SegmentKind; parameters: readonly Parameter[]; required?: readonly Parameter[]; client?: string };
+const rowOf = (method: Method) => METHODS[method] as Row;
+
+/** The row's example as a request target with `token`. */
+function withToken(method: Method, token: string): string {
+  const target = exampleTarget(method);
+  return `${target}${target.includes('?') ? '&' : '?'}token=${token}`;
+}
+
+/** The typed method's arguments for the row's example: the segment, the required parameters, an options object of the rest. */
+function exampleArgs(method: Method): unknown[] {
+  const { segment, parameters, required = [] } = rowOf(method);
+  const { example } = METHOD_TEXTS[method];
+  const args: unknown[] = [];
+  if (segment) args.push(example[segment]);
+  for (const parameter of required) args.push(example[parameter]);
+  const optional = parameters.filter((parameter) => !required.includes(parameter) && example[parameter] !== undefined);
+  if (optional.length) args.push(Object.fromEntries(optional.map((parameter) => [parameter, example[parameter]])));
+  return args;
+}
+
+beforeAll(async () => {
+  dataPath = await buildInto(FIXTURE, dir);
+  client = createClient({ token: 'demo', dataPath });
+  const tree = join(dir, 'tree');
+  expect(exportWeb(dataPath, tree).status).toBe(0);
+  const site = (await listen(staticServer({ '/tree/': tree }))).url;
+  const { createWebClient } = (await import(join(root, 'dist', 'web.js'))) as typeof import('../../src/web/index.js');
+  web = createWebClient({ base: `${site}/tree/`, token: 'demo' });
+  served = await startServer(['--data', dataPath]);
+});
+
+describe('every row of the method table', () => {
+  it('has a name the path parser reads back, and texts', () => {
+    expect(methods.length).toBeGreaterThanOrEqual(16);
+    for (const method of methods) {
+      expect(exampleTarget(method).startsWith(`/query/${method}`), method).toBe(true);
+      expect(METHOD_TEXTS[method].summary.length, method).toBeGreaterThan(5);
+    }
+  });
+
+  it('is the same request from named arguments (MCP) as from its path, and its arguments schema takes them', () => {
+    const ajv = new Ajv2020({ strict: true });
+    for (const method of methods) {
+      const { example } = METHOD_TEXTS[method];
+      expect(namedRequest(method, example, 'demo'), method).toEqual(parseRequestPath(withToken(method, 'demo')));
+      const valid = ajv.compile(argumentsSchema(method));
+      // The schema's `limit` is a number, as a tool's caller gives it.
+      const args = Object.fromEntries(Object.entries(example).map(([name, value]) => [name, name === 'limit' ? Number(value) : value]));
+      expect(valid(args), `${method}: ${JSON.stringify(valid.errors)}`).toBe(true);
+      expect(valid({ ...args, nonsense: '1' }), method).toBe(false);
+    }
+  });
+
+  it('is answered with data by the library, with a token and in test mode', () => {
+    for (const method of methods) {
+      const real = client.query(withToken(method, 'demo'));
+      expect(real.status, method).toBe(200);
+      expect(isSuccess(real.body), method).toBe(true);
+      const test = client.query(withToken(method, 'pruebas'));
+      expect(test.status, method).toBe(200);
+      expect(isSuccess(test.body), method).toBe(true);
+    }
+  });
+
+  it('has its typed method on the library client answering as `query`, unless it is another’s older name', () => {
+    const named = methods.filter((method) => rowOf(method).client);
+    // Only get_cp_advanced (search_cp_advanced's older name) has none.
+    expect(methods.filter((method) => !rowOf(method).client)).toEqual(['get_cp_advanced']);
+    for (const method of named) {
+      const typed = (client as unknown as Record<string, (...args: unknown[]) => Body>)[rowOf(method).client!]!(...exampleArgs(method));
+      expect(typed, method).toEqual(client.query(withToken(method, 'demo')).body);
+    }
+  });
+
+  it('is a command of the command line printing the library’s body', () => {
+    for (const method of methods) {
+      const { segment, parameters } = rowOf(method);
+      const { example } = METHOD_TEXTS[method];
+      const args = [CLI, method, ...(segment ? [example[segment]!] : [])];
+      for (const parameter of parameters) if (example[parameter] !== undefined) args.push(`--${parameter}`, example[parameter]!);
+      const run = spawnSync(process.execPath, [...args, '--token', 'demo', '--data', dataPath], { encoding: 'utf8' });
+      expect(run.stderr, method).toBe('');
+      expect(run.status, method).toBe(0);
+      expect(JSON.parse(run.stdout), method).toEqual(client.query(withToken(method, 'demo')).body);
+    }
+  });
+
+  it('is answered by `cpmx serve` over HTTP with the library’s status and body', async () => {
+    for (const method of methods) {
+      const path = withToken(method, 'demo');
+      const response = await fetch(served.url + path);
+      expect(response.status, method).toBe(200);
+      expect(await response.json(), method).toEqual(client.query(path).body);
+    }
+  });
+
+  it('is answered by the web client over an exported tree with the library’s body', async () => {
+    for (const method of methods) {
+      const name = rowOf(method).client;
+      if (!name) continue;
+      const body = await (web as unknown as Record<string, (...args: unknown[]) => Promise<Body>>)[name]!(...exampleArgs(method));
+      expect(JSON.stringify(body), method).toBe(JSON.stringify(client.query(withToken(method, 'demo')).body));
+    }
+  });
+});

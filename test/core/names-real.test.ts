@@ -1,0 +1,163 @@
+/**
+ * The reading of names on the real catalog: every state and every municipality in every
+ * listed form, through the core's functions and through the API (library and paths), and the
+ * contract's answers for its own spellings unchanged. The catalog is built from
+ * ../shared/data/sepomex (these tests fail, never skip, without it).
+ */
+import { spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../src/client/catalog-source.js';
+import type { Catalog } from '../../src/core/catalog.js';
+import { MUNICIPALITY_TITLES, STATE_FORMS, STATE_PREFIXES } from '../../src/core/name-forms.js';
+import { findMunicipalities, findState, matchSettlement, settlementKey } from '../../src/core/names.js';
+import { createClient, type CpmxClient } from '../../src/index.js';
+import { buildInto, CLI, ok, realCatalogPath, tempDir } from '../helpers.js';
+import { startServe } from '../support/serve.js';
+
+const dir = tempDir();
+let catalog: Catalog;
+let client: CpmxClient;
+let artifact: string;
+
+beforeAll(async () => {
+  artifact = await buildInto(realCatalogPath(), dir);
+  catalog = loadCatalog(artifact);
+  client = createClient({ token: 'names-real-test', dataPath: artifact });
+});
+
+/** Full words of municipality names and the short forms people write for them. */
+const SHORTENINGS: [RegExp, string][] = [
+  [/\bSanta\b/g, 'Sta.'],
+  [/\bSanto\b/g, 'Sto.'],
+  [/\bSan\b/g, 'Sn.'],
+  [/\bGeneral\b/g, 'Gral.'],
+  [/\bCiudad\b/g, 'Cd.'],
+  [/\bDoctor\b/g, 'Dr.'],
+  [/\bFrancisco\b/g, 'Fco.'],
+  [/\bMaría\b/g, 'Ma.'],
+  [/\bLicenciado\b/g, 'Lic.'],
+  [/\bIngeniero\b/g, 'Ing.'],
+  [/\bGuadalupe\b/g, 'Gpe.'],
+];
+
+function shortened(name: string): string {
+  return SHORTENINGS.reduce((text, [full, short]) => text.replace(full, short), name);
+}
+
+describe('states on the real catalog', () => {
+  it('reads every state in every listed form, as findState and as the API', () => {
+    const names = catalog.stateNames();
+    for (const state of STATE_FORMS) {
+      const index = names.indexOf(state.name);
+      expect(index, state.name).toBeGreaterThanOrEqual(0);
+      const forms = [state.iso, `MX-${state.iso}`, `mx-${state.iso.toLowerCase()}`, String(state.key).padStart(2, '0'), ...state.forms];
+      for (const form of [...forms, ...forms.map((f) => f.replaceAll('.', '')), ...STATE_PREFIXES.map((p) => `${p} ${state.name}`)]) {
+        expect(findState(catalog, form), form).toBe(index);
+      }
+      const expected = ok(client.getMunicipioPorEstado(state.name));
+      expect(client.getMunicipioPorEstado(state.forms[0]!), state.forms[0]).toEqual(expected);
+      expect(client.query(`/query/get_municipio_por_estado/${encodeURIComponent(state.forms[0]!)}?token=t`).body).toEqual(expected);
+    }
+  });
+
+  it('answers the issue’s example over the API, and 110 still for what names no state', () => {
+    expect(client.query('/query/get_municipio_por_estado/N.L.?token=t').status).toBe(200);
+    expect(client.query('/query/get_cp_por_estado/Q.%20Roo?token=t').body).toEqual(client.query('/query/get_cp_por_estado/Quintana%20Roo?token=t').body);
+    for (const none of ['Texas', 'N', 'Quintana+Roo', 'Nuevo  León', 'Colonia', '33']) {
+      expect(findState(catalog, none), none).toBe(-1);
+    }
+  });
+});
+
+describe('municipalities on the real catalog', () => {
+  it('reads every municipality under every title and shortened, in its state and in all', () => {
+    let read = 0;
+    for (let m = 0; m < catalog.municipalityCount; m++) {
+      const name = catalog.nameOfMunicipality(m);
+      const state = catalog.stateOfMunicipality(m);
+      for (const written of [...MUNICIPALITY_TITLES.map((title) => `${title} ${name}`), shortened(name), `Mpio. de ${shortened(name)}`]) {
+        expect(findMunicipalities(catalog, written, state), written).toEqual([m]);
+        expect(findMunicipalities(catalog, written), written).toContain(m);
+        read++;
+      }
+    }
+    expect(read).toBe(catalog.municipalityCount * (MUNICIPALITY_TITLES.length + 2));
+  });
+
+  it('answers a municipality written with its title over the API, as its catalog name', () => {
+    const expected = ok(client.getColoniaPorMunicipio('Iztapalapa', { estado: 'Ciudad de México' }));
+    expect(client.getColoniaPorMunicipio('Alc. Iztapalapa', { estado: 'CDMX' })).toEqual(expected);
+    expect(client.query('/query/get_cp_por_municipio/Gral.%20Escobedo?estado=N.L.&token=t').body).toEqual(
+      client.query('/query/get_cp_por_municipio/General%20Escobedo?estado=Nuevo%20Le%C3%B3n&token=t').body,
+    );
+    // A title in front of a name of several states: only the one of the state asked.
+    expect(findMunicipalities(catalog, 'Mpio. Benito Juárez', findState(catalog, 'Q. Roo'))).toHaveLength(1);
+    expect(findMunicipalities(catalog, 'Mpio. Benito Juárez').length).toBeGreaterThan(1);
+    // The catalog's spellings respaced keep the contract's answer.
+    expect(findMunicipalities(catalog, 'Alvaro  Obregon')).toEqual([]);
+    expect(findMunicipalities(catalog, 'Benito+Juarez')).toEqual([]);
+  });
+});
+
+describe('settlements on the real catalog', () => {
+  it('finds a code’s settlement written with its type in front, in the catalog’s spelling', () => {
+    expect(matchSettlement(catalog, '09810', 'COL. GRANJAS ESMERALDA')).toBe('Granjas Esmeralda');
+    expect(matchSettlement(catalog, '09810', 'Col. Narvarte')).toBeUndefined();
+    expect(matchSettlement(catalog, '99999', 'Centro')).toBeUndefined();
+    expect(matchSettlement(catalog, catalog.codeIndex('06700'), 'COLONIA ROMA NORTE')).toBe('Roma Norte');
+  });
+
+  it('reads every settlement of the catalog written with a type in front and upper-cased, in its own code', () => {
+    let read = 0;
+    for (let code = 0; code < catalog.postalCodes().length; code++) {
+      for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
+        const name = catalog.settlementName(s);
+        const found = matchSettlement(catalog, code, `Col. ${name.toUpperCase()}`);
+        // The name itself, or the code's settlement of the name with the type written (Colonia Benito Juárez).
+        expect([settlementKey(name), settlementKey(`Colonia ${name}`)], name).toContain(found === undefined ? undefined : settlementKey(found));
+        read++;
+      }
+    }
+    expect(read).toBe(145_092);
+  });
+
+  it('reads the colonia filter of search_cp_advanced as validation reads settlements, never naming a wrong one', () => {
+    const codes = (estado: string, options: { colonia: string; municipio?: string; limit?: number }) => ok(client.searchCpAdvanced(estado, options)).response.cp;
+    // The contract's substring filter is unchanged for what is written as the catalog writes it.
+    expect(codes('CDMX', { colonia: 'Roma Norte' })).toEqual(['06700']);
+    for (const colonia of ['Col. Roma Norte', 'COLONIA ROMA NORTE', 'col roma norte', 'Colonia Roma Norte']) {
+      expect(codes('CDMX', { colonia }), colonia).toEqual(['06700']);
+      expect(codes('Ciudad de México', { colonia, municipio: 'Alc. Cuauhtémoc' }), colonia).toEqual(['06700']);
+      expect(codes('Ciudad de México', { colonia, municipio: 'Iztapalapa' }), colonia).toEqual([]);
+    }
+    expect(codes('CDMX', { colonia: 'Col. Granjas Esmeralda' })).toEqual(['09810']);
+    expect(codes('N.L.', { colonia: 'Col. Del Carmen' })).toEqual(codes('Nuevo León', { colonia: 'Del Carmen' }));
+    expect(codes('Jalisco', { colonia: 'Fracc. Las Palmas' })).toEqual(codes('Jalisco', { colonia: 'Las Palmas' }));
+    expect(codes('Quintana Roo', { colonia: 'Sm. 51' })).toEqual(codes('Quintana Roo', { colonia: 'Supermanzana 51' }));
+    expect(codes('México', { colonia: 'Sta. María', limit: 7 })).toEqual(codes('México', { colonia: 'Santa María', limit: 7 }));
+    // Wrong settlements stay wrong; a distinguishing type is never set aside.
+    expect(codes('CDMX', { colonia: 'Col. Granjas Esmeraldas' })).toEqual([]);
+    expect(codes('CDMX', { colonia: 'Col. Roma Oriente' })).toEqual([]);
+    expect(codes('CDMX', { colonia: 'Granada' })).toEqual(['11520', '11529']);
+    expect(codes('CDMX', { colonia: 'Amp. Granada' })).toEqual(['11529']);
+    expect(codes('CDMX', { colonia: 'Amp. Granada', limit: 1 })).toEqual(['11529']);
+  });
+
+  it('answers the read colonia filter alike by the library’s paths, the CLI and HTTP (one router)', async () => {
+    const path = '/query/search_cp_advanced/CDMX?token=t&colonia=Col.%20Roma%20Norte';
+    const expected = client.query(path);
+    expect(expected.body).toEqual(client.query('/query/get_cp_advanced/CDMX?token=t&colonia=COLONIA+ROMA+NORTE').body);
+    expect(ok(expected.body as ReturnType<typeof client.searchCpAdvanced>).response.cp).toEqual(['06700']);
+    const cli = spawnSync(process.execPath, [CLI, 'search_cp_advanced', 'CDMX', '--colonia', 'Col. Roma Norte', '--token', 't'], { env: { ...process.env, CPMX_DATA: artifact }, encoding: 'utf8' });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual(expected.body);
+    const served = await startServe(['--data', artifact]);
+    try {
+      const response = await fetch(served.url + path);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(expected.body);
+    } finally {
+      await served.stop();
+    }
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * One-line addresses (issue 19, part 2) against the real catalog: 321 real addresses copied
+ * from public sources (test/fixtures/one-line-addresses.csv, each with its source) read right,
+ * the forms of streets and numbers, codes found from names, and bad input answered with 130,
+ * never a crash. The command is run as a user runs it (the compiled bin in a child process).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type CpmxClient } from '../../src/index.js';
+import { readStreet } from '../../src/validate/address-text.js';
+import { parseAddress, type ParsedAddress } from '../../src/validate/index.js';
+import { CLI, buildInto, realCatalogPath, root, tempDir } from '../helpers.js';
+
+const dir = tempDir();
+let dataPath: string;
+let client: CpmxClient;
+
+beforeAll(async () => {
+  dataPath = await buildInto(realCatalogPath(), dir);
+  client = createClient({ token: 'parse-test', dataPath });
+});
+
+const { CPMX_TOKEN: _token, ...withoutToken } = process.env;
+
+function cpmx(args: string[], input = '') {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...withoutToken, CPMX_DATA: dataPath },
+    input,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const lines = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as ParsedAddress & { line: number });
+
+interface FixtureRow {
+  address: string;
+  cp: string;
+  estado: string;
+  municipio: string;
+  source: string;
+}
+
+describe('real one-line addresses (test/fixtures/one-line-addresses.csv)', () => {
+  const rows = parseCsv(readFileSync(join(root, 'test', 'fixtures', 'one-line-addresses.csv')), { columns: true }) as FixtureRow[];
+
+  it('holds at least 300 distinct real addresses, each with its source', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(rows.map((row) => row.address)).size).toBe(rows.length);
+    for (const row of rows) expect(row.source, row.address).toMatch(/github\.com|cpmx search index/);
+  });
+
+  it('reads the code, state and municipality right for at least 97% where the text holds them', () => {
+    const misses: string[] = [];
+    const rate = { cp: [0, 0], estado: [0, 0], municipio: [0, 0] };
+    for (const row of rows) {
+      const parsed = parseAddress(client, row.address);
+      for (const part of ['cp', 'estado', 'municipio'] as const) {
+        if (!row[part]) continue;
+        rate[part][1]!++;
+        if (parsed[part] === row[part]) rate[part][0]!++;
+        else misses.push(`${part}: expected ${row[part]}, read ${parsed[part]} in "${row.address}"`);
+      }
+    }
+    for (const [part, [right, held]] of Object.entries(rate)) {
+      expect(held, part).toBeGreaterThan(100);
+      expect(right! / held!, `${part}: ${misses.join('\n')}`).toBeGreaterThanOrEqual(0.97);
+    }
+  });
+});
+
+describe('parseAddress', () => {
+  it("reads the issue's examples into the catalog's spelling", () => {
+    const insurgentes = parseAddress(client, 'Av. Insurgentes Sur 1602, Col. Crédito Constructor, Benito Juárez, 03940 Ciudad de México, CDMX');
+    expect(insurgentes).toMatchObject({
+      cp: '03940',
+      estado: 'Ciudad de México',
+      municipio: 'Benito Juárez',
+      asentamiento: 'Crédito Constructor',
+      tipo_asentamiento: 'Colonia',
+      calle: 'Av. Insurgentes Sur',
+      numero_exterior: '1602',
+      valid: true,
+    });
+    expect(insurgentes.read).toEqual(expect.arrayContaining(['cp', 'estado', 'municipio', 'asentamiento', 'calle', 'numero_exterior']));
+
+    const carmen = parseAddress(client, 'COL DEL CARMEN 64710 MONTERREY,N.L.');
+    expect(carmen).toMatchObject({ cp: '64710', estado: 'Nuevo León', municipio: 'Monterrey', asentamiento: 'Del Carmen', valid: true });
+
+    const cancun = parseAddress(client, 'Sm. 51, Mz. 23, Lote 10');
+    expect(cancun.tipo_asentamiento).toBe('Supermanzana');
+    expect(cancun.numero_exterior).toBe('Mz. 23 Lote 10');
+    expect(cancun.errors.map((error) => error.code_error)).toEqual([101]);
+  });
+
+  it('fills what the code implies and says so', () => {
+    const parsed = parseAddress(client, 'Calle Tuxpan No. 63, Interior 402, Colonia Roma Sur, Cuauhtémoc, CDMX, C.P. 06760');
+    expect(parsed).toMatchObject({ cp: '06760', asentamiento: 'Roma Sur', numero_exterior: '63', numero_interior: '402', ciudad: 'Ciudad de México', valid: true });
+    expect(parsed.inferred).toEqual(['ciudad']);
+    const bare = parseAddress(client, 'Zaragoza No. 148 Bis Sur, Col. Centro, C.P. 27000.');
+    expect(bare).toMatchObject({ estado: 'Coahuila de Zaragoza', municipio: 'Torreón' });
+    expect(bare.inferred).toEqual(expect.arrayContaining(['estado', 'municipio']));
+  });
+
+  it('finds the code from the settlement, municipality and state when none is written', () => {
+    const one = parseAddress(client, 'Colonia Roma Norte, Cuauhtémoc, Ciudad de México');
+    expect(one).toMatchObject({ cp: '06700', valid: true });
+    expect(one.inferred).toContain('cp');
+    const several = parseAddress(client, 'Benito Juárez, Quintana Roo');
+    expect(several.cp).toBeNull();
+    expect(several.codes!.length).toBe(10);
+    for (const code of several.codes!) expect(client.infoCp(code, { type: 'simplified' })).toMatchObject({ response: { municipio: 'Benito Juárez', estado: 'Quintana Roo' } });
+    expect(several.errors.map((error) => error.code_error)).toEqual([101]);
+  });
+
+  it('judges with the validator: a lost leading zero, a state that does not belong to the code', () => {
+    const zero = parseAddress(client, 'Calz. Camarones No. 494, esq. Norte 87B, Col. El Recreo, C.P. 2700, Ciudad de México');
+    expect(zero.cp).toBe('2700');
+    expect(zero.errors.map((error) => error.code_error)).toEqual([102]);
+    expect(zero.suggestions.cp).toBe('02700');
+    const wrong = parseAddress(client, 'Av. Hidalgo 212 Norte, Matehuala, Jalisco. C.P. 78700');
+    expect(wrong.errors.map((error) => error.code_error)).toContain(120);
+    expect(wrong.suggestions.estado).toBe('San Luis Potosí');
+  });
+
+  it('answers bad input with 130 and its reason, never a crash', () => {
+    const reasons = (text: unknown) => {
+      const parsed = parseAddress(client, text as string);
+      expect(parsed.valid).toBe(false);
+      expect(parsed.errors.map((error) => error.code_error)).toEqual([130]);
+      return parsed.errors[0]!.reason;
+    };
+    expect(reasons('')).toBe('empty line');
+    expect(reasons('   ')).toBe('empty line');
+    expect(reasons('\u0000\u0001PK\u0003\u0004')).toBe('binary data, not text');
+    expect(reasons('Calle \ufffd 12')).toBe('binary data, not text');
+    expect(reasons('x'.repeat(10 * 1024 * 1024))).toMatch(/longer than 1024 characters/);
+    expect(reasons(', ; - |')).toMatch(/no letters or digits/);
+    expect(reasons(null)).toBe('empty line');
+    expect(reasons(42)).toBe('not text');
+  });
+});
+
+describe('streets and numbers', () => {
+  it.each([
+    ['Av. Insurgentes Sur 1602', 'Av. Insurgentes Sur', '1602', null],
+    ['Calle Tuxpan No. 63', 'Calle Tuxpan', '63', null],
+    ['Av. Allende #1260', 'Av. Allende', '1260', null],
+    ['Calle Mariano Matamoros Núm. 45', 'Calle Mariano Matamoros', '45', null],
+    ['Hidalgo s/n', 'Hidalgo', 'S/N', null],
+    ['Morelos No. 15-A', 'Morelos', '15-A', null],
+    ['Ahumada No. 13 int.1', 'Ahumada', '13', '1'],
+    ['Av. Cuauhtémoc No. 59 Depto 2', 'Av. Cuauhtémoc', '59', '2'],
+    ['Av. Madero 201 Local 3', 'Av. Madero', '201', 'Local 3'],
+    ['Av. Xcaret Mz. 2 Lt 2', 'Av. Xcaret', 'Mz. 2 Lt 2', null],
+  ])('%s', (piece, calle, exterior, interior) => {
+    expect(readStreet(piece)).toEqual({ calle, numeroExterior: exterior, numeroInterior: interior });
+  });
+});
+
+describe('cpmx parse', () => {
+  it('writes one NDJSON result per input line, blank and binary lines included', () => {
+    const input = ['Av. Insurgentes Sur 1602, Col. Crédito Constructor, Benito Juárez, 03940 Ciudad de México, CDMX', '', 'Calle \u0000\u0001 12', 'COL DEL CARMEN 64710 MONTERREY,N.L.'].join('\n');
+    const run = cpmx(['parse', '--quiet'], `${input}\n`);
+    expect(run.status).toBe(1);
+    const results = lines(run.stdout);
+    expect(results.map((result) => result.line)).toEqual([1, 2, 3, 4]);
+    expect(results[0]).toMatchObject({ cp: '03940', municipio: 'Benito Juárez', valid: true });
+    expect(results[1]!.errors[0]).toMatchObject({ code_error: 130, reason: 'empty line' });
+    expect(results[2]!.errors[0]).toMatchObject({ code_error: 130, reason: 'binary data, not text' });
+    expect(results[3]).toMatchObject({ cp: '64710', estado: 'Nuevo León', valid: true });
+    expect(Object.keys(results[0]!)).toEqual(
+      expect.arrayContaining(['line', 'cp', 'estado', 'municipio', 'asentamiento', 'tipo_asentamiento', 'ciudad', 'calle', 'numero_exterior', 'numero_interior', 'valid', 'errors', 'suggestions', 'read', 'inferred']),
+    );
+  });
+
+  it('reads a CSV column (--column), quoted fields and all, and refuses a missing column', () => {
+    const file = join(dir, 'offices.csv');
+    writeFileSync(file, 'id,domicilio\n1,"Calle Hidalgo No. 103, Col. Centro, C.p. 43300, Atotonilco el Grande, Hidalgo"\n2,"Colonia Roma Norte, Cuauhtémoc, Ciudad de México"\n');
+    const run = cpmx(['parse', file, '--column', 'Domicilio', '--quiet']);
+    const results = lines(run.stdout);
+    expect(results.map((result) => result.line)).toEqual([2, 3]);
+    expect(results[0]).toMatchObject({ cp: '43300', municipio: 'Atotonilco el Grande' });
+    expect(results[1]).toMatchObject({ cp: '06700' });
+    const missing = cpmx(['parse', file, '--column', 'direccion']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/no column "direccion".*domicilio/);
+  });
+
+  it('answers a 10 MB line with 130 and goes on', () => {
+    const file = join(dir, 'huge.txt');
+    writeFileSync(file, `${'x'.repeat(10 * 1024 * 1024)}\nCOL DEL CARMEN 64710 MONTERREY,N.L.\n`);
+    const run = cpmx(['parse', file, '--quiet']);
+    const results = lines(run.stdout);
+    expect(results).toHaveLength(2);
+    expect(results[0]!.errors[0]).toMatchObject({ code_error: 130 });
+    expect(results[0]!.errors[0]!.reason).toMatch(/longer than/);
+    expect(results[1]).toMatchObject({ line: 2, cp: '64710', valid: true });
+  });
+
+  it('cpmx validate --address-column judges one-line addresses with validate results', () => {
+    const file = join(dir, 'clients.csv');
+    writeFileSync(file, 'cliente,direccion\n"Cliente 17, S.A. de C.V.","Av. Hidalgo 212 Norte, Matehuala, Jalisco. C.P. 78700"\nOtro,"COL DEL CARMEN 64710 MONTERREY,N.L."\n');
+    const run = cpmx(['validate', file, '--address-column', 'direccion', '--quiet']);
+    expect(run.status).toBe(1);
+    const results = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(results[0]).toMatchObject({ line: 2, valid: false, suggestions: { estado: 'San Luis Potosí' } });
+    expect(results[1]).toEqual({ line: 3, valid: true, errors: [], suggestions: {} });
+    expect(cpmx(['validate', file, '--address-column', 'direccion', '--fix', join(dir, 'fixed.csv')]).status).toBe(2);
+  });
+});
