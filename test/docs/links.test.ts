@@ -54,6 +54,25 @@ describe('the links of the documentation', () => {
   }
 });
 
+/** The files of the repository a page names in its text (`src/...`, `test/...`), that do not exist. */
+function missingPaths(markdown: string): string[] {
+  const named = [...markdown.matchAll(/(?<![\w/.-])(?:src|test|build|scripts|bench)\/[\w./-]*[\w/]/g)].map((match) => match[0]);
+  // bench/work/ is what a benchmark run writes, absent until one runs.
+  return [...new Set(named)].filter((path) => !path.startsWith('bench/work') && !existsSync(join(root, path)));
+}
+
+describe('the files the documentation names', () => {
+  for (const page of documentationPages()) {
+    it(`${page}: every src/, test/, build/, scripts/ and bench/ path it names exists`, () => {
+      expect(missingPaths(readPage(page))).toEqual([]);
+    });
+  }
+
+  it('finds a moved file', () => {
+    expect(missingPaths('see `test/server.test.ts`, `src/core/router.ts`, dist/bench/run.js and bench/work/')).toEqual(['test/server.test.ts']);
+  });
+});
+
 describe('GitHub anchors, as the links test makes them', () => {
   it('drops punctuation, keeps accents and numbers, and counts repeated headings', () => {
     const anchors = anchorsOf(
