@@ -125,7 +125,16 @@ function lazyFile(from, file) {
  */
 const lazyOpenApi = (file) => lazyFile('src/http/openapi.js', file);
 
-await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js')] });
+/**
+ * What only the embeddable handlers' requests need (the responder, the fetch and node:http
+ * adapters) is a file of its own beside each Node library bundle, imported by
+ * src/http/lazy-handlers.ts at a handler's first request: `import { createClient } from 'cpmx'`
+ * parses none of it (test/embed/startup-budget.test.ts holds the lookup path to a budget).
+ */
+const lazyHttp = (file) => lazyFile('src/http/http-side.js', file);
+
+await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js')] });
+await build({ ...common, entryPoints: { 'cpmx-http': 'src/http/http-side.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js')] });
 // The document's own file: no `node:` module, so browsers and edge runtimes load it as Node does.
 await build({ ...common, platform: 'neutral', entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
@@ -135,11 +144,13 @@ const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, pl
 // a CommonJS file may not import under `module: node16`; a .d.cts that re-exports it may.
 writeFileSync('dist/cpmx.d.cts', "export * from './src/index.js';\n");
 writeFileSync('dist/validate.d.cts', "export * from './src/validate/index.js';\n");
-refuse(
-  await build({ ...commonJs, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs')] }),
-  /import\.meta/,
-  'import.meta, which CommonJS has not',
-);
+for (const [name, entry] of [
+  ['cpmx', 'src/index.ts'],
+  ['cpmx-http', 'src/http/http-side.ts'],
+]) {
+  const plugins = [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs'), lazyHttp('cpmx-http.cjs')];
+  refuse(await build({ ...commonJs, entryPoints: { [name]: entry }, outdir: 'dist', plugins }), /import\.meta/, 'import.meta, which CommonJS has not');
+}
 await build({ ...commonJs, entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
 refuse(await build({ ...commonJs, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
 
@@ -159,6 +170,7 @@ await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
   plugins: [
     swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'),
+    swap('web-handlers', 'src/http/lazy-handlers.ts', 'src/http/handlers.web.ts'),
     swap('web-middleware', 'src/http/middleware.ts', 'src/http/middleware.web.ts'),
     lazyOpenApi('cpmx-openapi.js'),
     lazyNodeMiddleware,

@@ -12,7 +12,7 @@
  * `(Request) => Response`, for workers, Deno, Bun, Hono and route handlers) and
  * `createMiddleware` (`(req, res, next)`, for Express, Connect, Fastify and node:http). They
  * are here rather than in an entry of their own so that a client and a handler in one app share
- * one decoded catalog; they add a few kilobytes to the load.
+ * one decoded catalog; their request side is loaded at their first request (http/lazy-handlers.ts).
  *
  * Address validation is a separate entry, `cpmx/validate`, so that importing the lookups
  * loads nothing it does not need. The public surface is kept small on purpose: the client,
@@ -27,9 +27,8 @@ export {
   type SearchCpAdvancedOptions,
 } from './client/client.js';
 export type { ArtifactData } from './client/bytes-source.js';
-export { createFetchHandler, type FetchHandler } from './http/fetch.js';
+export { createFetchHandler, createMiddleware, type FetchHandler, type Middleware, type Next } from './http/lazy-handlers.js';
 export type { HandlerOptions } from './http/handler.js';
-export { createMiddleware, type Middleware, type Next } from './http/middleware.js';
 export type { NodeRequest, NodeResponse } from './http/node-types.js';
 export * from './public-contract.js';
 export type { Consumption, TokenRegistry } from './core/credits.js';

@@ -36,7 +36,7 @@ export function afterLookup(method: Method, segment: string | undefined, body: B
   if (code === 106 && process.stderr.isTTY) process.stderr.write(`${TOKEN_HINT}\n`);
   if (code === 102 && (method === 'info_cp' || method === 'get_colonia_por_cp') && token !== TEST_TOKEN && segment && /^\d{4}$/.test(segment)) {
     const padded = `0${segment}`;
-    if (isSuccess(answer(rawRequest(method, padded, undefined)))) {
+    if (isSuccess(answer(rawRequest({ method, segment: padded })))) {
       process.stderr.write(`cpmx: ${padded} exists: postal codes have 5 digits, and a leading zero is often lost (cpmx info_cp ${padded})\n`);
     }
   }

@@ -5,9 +5,25 @@
  */
 import { ArtifactError } from '../core/catalog.js';
 import { packageVersion } from '../paths.js';
-import { EXIT, UsageError, parseInvocation } from './command.js';
-import { COMMANDS, findCommand } from './commands/index.js';
+import { EXIT, UsageError, parseInvocation, type Command } from './command.js';
+import { enableCompileCache } from './compile-cache.js';
 import { commandHelp, overview } from './help.js';
+
+// Before the commands' modules load: what they compile is then kept for the next run.
+enableCompileCache();
+
+/**
+ * The command named `name`. A run loads only the command it runs: the lookups' table first
+ * (most runs are a lookup, and it imports only what answers one), the whole table (every
+ * command's modules) only for another name.
+ */
+async function commandNamed(name: string): Promise<Command | undefined> {
+  const { lookupCommands } = await import('./commands/lookups.js');
+  return lookupCommands.find((command) => command.name === name) ?? (await import('./commands/index.js')).findCommand(name);
+}
+
+/** The whole table, for the overview, `help` and an unknown name's hint. */
+const wholeTable = () => import('./commands/index.js');
 
 /** Exit status when stdout cannot be written (sysexits' EX_IOERR). */
 const EXIT_OUTPUT = 74;
@@ -24,9 +40,12 @@ export async function main(argv: string[]): Promise<number> {
     switch (name) {
       case undefined:
       case '-h':
-      case '--help':
+      case '--help': {
+        const { COMMANDS } = await wholeTable();
         return write(overview(COMMANDS));
+      }
       case 'help': {
+        const { COMMANDS, findCommand } = await wholeTable();
         const cmd = args[0] ? findCommand(args[0]) : undefined;
         return write(cmd ? commandHelp(cmd) : overview(COMMANDS));
       }
@@ -34,8 +53,9 @@ export async function main(argv: string[]): Promise<number> {
       case '--version':
         return write(packageVersion());
     }
-    const cmd = findCommand(name);
+    const cmd = await commandNamed(name);
     if (!cmd) {
+      const { COMMANDS } = await wholeTable();
       const unknown = { word: name, candidates: COMMANDS.map((command) => command.name), as: (found: string) => found };
       throw new UsageError(`unknown command "${name}".\nRun "cpmx --help" for the commands.`, unknown);
     }

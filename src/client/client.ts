@@ -144,6 +144,8 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
     if (isPromise(settled)) throw new TypeError('createClient: the registry answered with a promise; the client is synchronous, so its registry must be too');
     return settled;
   };
+  // The methods are made from the table's rows at run time, so their typed signatures (overloads,
+  // options) cannot be inferred: LookupsMatchTable checks at compile time that they are the table's.
   const lookups = lookupMethods((raw: RawRequest) => answer(raw).body, token) as unknown as Lookups;
   // A real token with no registry: nothing to settle, so a well-formed, known code is answered
   // directly (router.infoCpBody: the same checks and answer); anything else goes the usual way.

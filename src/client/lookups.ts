@@ -1,8 +1,8 @@
 /**
  * The typed lookup methods, one per row of the method table (src/core/methods.ts) that names
- * one, each building its request in the one shape `rawRequest` makes. The Node client (answers now) and the web client (answers
- * as a promise, with an optional `{ signal }` last) both wrap `ask` with these, so a method's
- * parameters are read the same way in both.
+ * one, each building its request by name with `rawRequest`. The Node client (answers now) and
+ * the web client (answers as a promise, with an optional `{ signal }` last) both wrap `ask`
+ * with these, so a method's parameters are read the same way in both.
  */
 import { METHODS, type BodyOf, type ClientName, type Method, type Parameter } from '../core/methods.js';
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
@@ -17,56 +17,46 @@ const optionalText = (value: unknown) => (value === undefined || value === null 
 
 type Ask<R, E> = (raw: RawRequest, extra: E | undefined) => R;
 
-/** Where a typed method finds a parameter: not at all, in its options object, or at this argument. */
+/** Where a typed method finds its options object: nowhere (it takes none), or at this argument. */
 const ABSENT = -1;
-const IN_OPTIONS = -2;
 
 /** Argument `i` of a call, without the array a rest parameter would make on every call. */
 const argument = (i: number, a: unknown, b: unknown, c: unknown, d: unknown) => (i === 0 ? a : i === 1 ? b : i === 2 ? c : d);
 
-function read(from: number, parameter: Parameter, options: Partial<Record<Parameter, unknown>> | undefined, a: unknown, b: unknown, c: unknown, d: unknown): string | undefined {
-  if (from === ABSENT) return undefined;
-  return optionalText(from === IN_OPTIONS ? options?.[parameter] : argument(from, a, b, c, d));
-}
-
 /**
  * A row's typed method: the segment, then each required parameter, then an options object
- * of the optional ones, then `extra`; the request is built in the one shape `rawRequest` makes.
+ * of the optional ones, then `extra`; the request is built from the row's parameters by name
+ * (`rawRequest`), so a parameter added to the row is read with no change here.
  */
 function lookupMethod<R, E>(method: Method, ask: Ask<R, E>, token: string | undefined): (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => R {
   const { segment, parameters, required = [] } = METHODS[method] as { segment?: string; parameters: readonly Parameter[]; required?: readonly Parameter[] };
   const first = segment ? 1 : 0;
   const optionsAt = parameters.some((parameter) => !required.includes(parameter)) ? first + required.length : ABSENT;
   const extraAt = first + required.length + (optionsAt === ABSENT ? 0 : 1);
-  const from = (parameter: Parameter) => (!parameters.includes(parameter) ? ABSENT : required.includes(parameter) ? first + required.indexOf(parameter) : IN_OPTIONS);
-  const [type, estado, municipio, colonia, limit] = (['type', 'estado', 'municipio', 'colonia', 'limit'] as const).map(from) as [number, number, number, number, number];
   // The shapes of most rows, each as direct as a method written by hand: nothing, the segment, the segment and options.
+  if (!parameters.length) {
+    if (first) return (a, b) => ask(rawRequest({ method, segment: text(a), token }), b as E | undefined);
+    return (a) => ask(rawRequest({ method, token }), a as E | undefined);
+  }
   if (!required.length && first) {
-    if (optionsAt === ABSENT) return (a, b) => ask(rawRequest(method, text(a), token), b as E | undefined);
-    type Options = Partial<Record<Parameter, unknown>> | undefined;
-    const take = (at: number, value: unknown) => (at === ABSENT ? undefined : optionalText(value));
     return (a, b, c) => {
-      const o = b as Options;
-      return ask(rawRequest(method, text(a), token, take(type, o?.type), take(estado, o?.estado), take(municipio, o?.municipio), take(colonia, o?.colonia), take(limit, o?.limit)), c as E | undefined);
+      const options = b as Partial<Record<Parameter, unknown>> | undefined;
+      return ask(rawRequest({ method, segment: text(a), token, parameters: valuesOf(parameters, options) }), c as E | undefined);
     };
   }
-  if (!parameters.length) return (a) => ask(rawRequest(method, undefined, token), a as E | undefined);
   return (a, b, c, d) => {
     const options = (optionsAt === ABSENT ? undefined : argument(optionsAt, a, b, c, d)) as Partial<Record<Parameter, unknown>> | undefined;
-    return ask(
-      rawRequest(
-        method,
-        segment ? text(a) : undefined,
-        token,
-        read(type, 'type', options, a, b, c, d),
-        read(estado, 'estado', options, a, b, c, d),
-        read(municipio, 'municipio', options, a, b, c, d),
-        read(colonia, 'colonia', options, a, b, c, d),
-        read(limit, 'limit', options, a, b, c, d),
-      ),
-      argument(extraAt, a, b, c, d) as E | undefined,
-    );
+    const values = valuesOf(parameters, options);
+    for (let i = 0; i < required.length; i++) values[required[i]!] = optionalText(argument(first + i, a, b, c, d));
+    return ask(rawRequest({ method, segment: segment ? text(a) : undefined, token, parameters: values }), argument(extraAt, a, b, c, d) as E | undefined);
   };
+}
+
+/** The parameters named in an options object, each read as its text (absent stays absent). */
+function valuesOf(names: readonly Parameter[], options: Partial<Record<Parameter, unknown>> | undefined): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  if (options !== undefined && options !== null) for (const name of names) values[name] = optionalText(options[name]);
+  return values;
 }
 
 /** The typed methods over `ask`, one per row of the method table that names one; `extra` (the web client's `{ signal }`) is handed through. */

@@ -232,7 +232,7 @@ export function utf8Reader(bytes: Uint8Array): (start: number, end: number) => s
     const buffer = NodeBufferClass.from(bytes.buffer, bytes.byteOffset, bytes.length);
     return buffer.utf8Slice ? (start, end) => buffer.utf8Slice!(start, end) : (start, end) => buffer.toString('utf8', start, end);
   }
-  return (start, end) => (decoder ??= new (globalThis as unknown as { TextDecoder: new () => Utf8Decoder }).TextDecoder()).decode(bytes.subarray(start, end));
+  return (start, end) => (decoder ??= new (globalThis as { TextDecoder?: new () => Utf8Decoder }).TextDecoder!()).decode(bytes.subarray(start, end));
 }
 
 function utf8(bytes: Uint8Array, start: number, end: number): string {

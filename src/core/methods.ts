@@ -18,15 +18,15 @@ import {
   answerCpPorMunicipio,
   answerEstadoClave,
   answerEstados,
-  answerInfoCp,
   answerMunicipioClave,
   answerMunicipioClavePorClave,
   answerMunicipios,
   answerSearchCp,
   answerSearchCpAdvanced,
 } from './answers/catalog.js';
+import { answerInfoCp } from './answers/info-cp.js';
 import { TEST_ANSWERS as test } from './answers/test-mode.js';
-import type { Catalog } from './catalog.js';
+import type { CatalogReader } from './catalog-reader.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
 import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import type {
@@ -45,35 +45,54 @@ export type SegmentKind = 'cp' | 'partial' | 'estado' | 'municipio' | 'clave';
 /** The query parameters the contract reads (besides `token`), in the order they are checked. */
 export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type';
 
+/** A request's query parameters by name: those its method's row takes, each undefined when absent. */
+export type ParameterValues = Readonly<Partial<Record<Parameter, string>>>;
+
 /**
- * A request as received: every field of every method in one shape, so that the router's
- * property reads stay monomorphic. Make them with `rawRequest` (the typed client methods and
- * the command line do), which keeps that one shape. Absent and empty parameters are undefined.
+ * A request as received, in one shape for every method (so that the router's property reads
+ * stay monomorphic): its method, segment and token, and the query parameters its row takes.
+ * Make them with `rawRequest` (the path parser, the typed clients, the command line and MCP
+ * do). Absent parameters are undefined.
  */
 export interface RawRequest {
   method: Method | UnavailableMethod;
   /** The decoded path segment after the method's name, when there is one. */
   segment: string | undefined;
   token: string | undefined;
-  type: string | undefined;
-  estado: string | undefined;
-  municipio: string | undefined;
-  colonia: string | undefined;
-  limit: string | undefined;
+  /** The parameters of the method's row, in its order, each present (undefined when absent). */
+  parameters: ParameterValues;
 }
 
-/** A RawRequest, always built in the same shape. */
-export function rawRequest(
-  method: Method | UnavailableMethod,
-  segment: string | undefined,
-  token: string | undefined,
-  type: string | undefined = undefined,
-  estado: string | undefined = undefined,
-  municipio: string | undefined = undefined,
-  colonia: string | undefined = undefined,
-  limit: string | undefined = undefined,
-): RawRequest {
-  return { method, segment, token, type, estado, municipio, colonia, limit };
+/** What a request is made of, each part by its name; parameters its method's row does not take are left out. */
+export interface RequestFields {
+  method: Method | UnavailableMethod;
+  segment?: string | undefined;
+  token?: string | undefined;
+  parameters?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/** The parameters of a row that takes none (shared: nobody writes to a request's parameters). */
+const NO_PARAMETERS: ParameterValues = Object.freeze({});
+
+/**
+ * The values of the parameters `names` (a row's), each read by `read`, in one object whose
+ * members are in the row's order, so that every request of one method has one shape.
+ */
+export function parameterValues(names: readonly Parameter[], read: (name: Parameter, at: number) => string | undefined): ParameterValues {
+  if (!names.length) return NO_PARAMETERS;
+  const values: Partial<Record<Parameter, string>> = {};
+  for (let at = 0; at < names.length; at++) values[names[at]!] = read(names[at]!, at);
+  return values;
+}
+
+/** A RawRequest from its parts by name, the parameters those of the method's row in the table. */
+export function rawRequest({ method, segment, token, parameters }: RequestFields): RawRequest {
+  const names = ROWS.get(method)?.parameters;
+  if (!names?.length) return { method, segment, token, parameters: NO_PARAMETERS };
+  // parameterValues, written out: the typed lookups build every request here.
+  const values: Partial<Record<Parameter, string>> = {};
+  for (let at = 0; at < names.length; at++) values[names[at]!] = parameters?.[names[at]!];
+  return { method, segment, token, parameters: values };
 }
 
 /**
@@ -83,13 +102,12 @@ export function rawRequest(
  */
 export function namedRequest(method: Method, values: Readonly<Partial<Record<SegmentKind | Parameter, string>>>, token: string | undefined): RawRequest {
   const { segment, parameters } = METHODS[method] as { segment?: SegmentKind; parameters: readonly Parameter[] };
-  const parameter = (name: Parameter) => (parameters.includes(name) && name !== segment ? values[name] : undefined);
-  return rawRequest(method, segment ? values[segment] : undefined, token, parameter('type'), parameter('estado'), parameter('municipio'), parameter('colonia'), parameter('limit'));
+  return { method, segment: segment ? values[segment] : undefined, token, parameters: parameterValues(parameters, (name) => (name === segment ? undefined : values[name])) };
 }
 
 export interface RouterContext {
   /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
-  catalog: () => Catalog;
+  catalog: () => CatalogReader;
 }
 
 /** One method of the contract. `Q` is the request its checks make, `B` the body of its success. */
@@ -148,18 +166,18 @@ const municipalityCheck =
   <M extends MunicipalityRequest['method']>(method: M) =>
   (raw: RawRequest, token: string): MunicipalityRequest | ErrorCode => {
     if (blank(raw.segment)) return 114;
-    const estado = raw.estado || undefined;
+    const estado = raw.parameters.estado || undefined;
     if (estado !== undefined && blank(estado)) return 109;
     return { method, token, municipio: raw.segment!, estado };
   };
 
 function checkSearchCpAdvanced(raw: RawRequest, token: string): SearchCpAdvancedRequest | ErrorCode {
   if (blank(raw.segment)) return 109;
-  const municipio = raw.municipio || undefined;
+  const municipio = raw.parameters.municipio || undefined;
   if (municipio !== undefined && blank(municipio)) return 114;
-  const limit = checkLimit(raw.limit);
+  const limit = checkLimit(raw.parameters.limit);
   if (limit === 117) return 117;
-  return { method: 'search_cp_advanced', token, estado: raw.segment!, municipio, colonia: raw.colonia || undefined, limit };
+  return { method: 'search_cp_advanced', token, estado: raw.segment!, municipio, colonia: raw.parameters.colonia || undefined, limit };
 }
 
 const plain =
@@ -186,7 +204,7 @@ export const METHODS = {
     check(raw, token): InfoCpRequest | ErrorCode {
       const error = checkCode(raw.segment, 5);
       if (error) return error;
-      const type = raw.type || undefined;
+      const type = raw.parameters.type || undefined;
       if (type !== undefined && type !== 'simplified') return 112;
       return { method: 'info_cp', token, cp: raw.segment!, simplified: type !== undefined };
     },
@@ -262,9 +280,10 @@ export const METHODS = {
     credit: 'spend',
     // get_colonia_por_municipio with `estado` required: the same request once checked.
     check(raw, token): MunicipalityRequest | ErrorCode {
-      if (blank(raw.estado)) return 109;
-      if (blank(raw.municipio)) return 114;
-      return { method: 'get_colonia_por_municipio', token, municipio: raw.municipio!, estado: raw.estado! };
+      const { estado, municipio } = raw.parameters;
+      if (blank(estado)) return 109;
+      if (blank(municipio)) return 114;
+      return { method: 'get_colonia_por_municipio', token, municipio: municipio!, estado: estado! };
     },
     answer: (request, { catalog }) => answerColoniaPorMunicipio(catalog(), request),
     testMode: test.settlements,

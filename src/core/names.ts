@@ -5,7 +5,7 @@
  * `Gral. Escobedo`; see `name-forms.ts`), with indexes built only when such a name is first
  * asked. The router, address validation and the benchmark's contestants all fold through here.
  */
-import type { Catalog } from './catalog.js';
+import type { CatalogReader } from './catalog-reader.js';
 import { foldStateName } from './fold.js';
 import { STATE_ALIASES } from './name-forms.js';
 import { compact, isListedStateForm, municipalityKeys, nameKey, stateKeyOf } from './name-keys.js';
@@ -26,7 +26,7 @@ interface StateIndex {
   seen: Map<string, number>;
 }
 
-const stateIndexes = new WeakMap<Catalog, StateIndex>();
+const stateIndexes = new WeakMap<CatalogReader, StateIndex>();
 /** Distinct spellings remembered per catalog; past this, names are folded every time. */
 const SEEN_LIMIT = 4096;
 /** The longest name a catalog may hold (the build refuses longer ones). */
@@ -34,7 +34,7 @@ export const MAX_NAME_CHARS = 128;
 /** Longer spellings than any catalog name are never remembered: memory bounded by characters, not only by count. */
 const remembers = (seen: Map<string, unknown>, name: string) => seen.size < SEEN_LIMIT && name.length <= MAX_NAME_CHARS;
 
-function stateIndex(catalog: Catalog): StateIndex {
+function stateIndex(catalog: CatalogReader): StateIndex {
   let index = stateIndexes.get(catalog);
   if (!index) {
     const byFoldedName = new Map<string, number>();
@@ -57,7 +57,7 @@ function stateIndex(catalog: Catalog): StateIndex {
  * as the contract says), else any form people write (`N.L.`, `Edo. Méx.`, `NLE`, `MX-NLE`,
  * `19`; `stateKeyOf`), read only when the contract's spellings did not match.
  */
-export function findState(catalog: Catalog, name: string): number {
+export function findState(catalog: CatalogReader, name: string): number {
   const index = stateIndex(catalog);
   let state = index.seen.get(name);
   if (state === undefined) {
@@ -68,7 +68,7 @@ export function findState(catalog: Catalog, name: string): number {
 }
 
 /** The catalog's state of the INEGI key a written form names, when the catalog's state of that key is that state. */
-function stateOfForm(catalog: Catalog, name: string): number {
+function stateOfForm(catalog: CatalogReader, name: string): number {
   const key = stateKeyOf(name);
   if (key < 0) return -1;
   const state = catalog.stateWithKey(key);
@@ -86,7 +86,7 @@ function respaced(text: string, spellings: readonly string[]): boolean {
 }
 
 /** The index of the state whose `c_estado` is `clave` (1 or 2 ASCII digits, checked before: `9` is `09`), or -1. */
-export function findStateByKey(catalog: Catalog, clave: string): number {
+export function findStateByKey(catalog: CatalogReader, clave: string): number {
   return catalog.stateWithKey(Number(clave));
 }
 
@@ -99,10 +99,10 @@ interface MunicipalityIndex {
   seen: Map<string, readonly (readonly number[])[]>;
 }
 
-const municipalityIndexes = new WeakMap<Catalog, MunicipalityIndex>();
+const municipalityIndexes = new WeakMap<CatalogReader, MunicipalityIndex>();
 const NONE: readonly number[] = [];
 
-function municipalityIndex(catalog: Catalog): MunicipalityIndex {
+function municipalityIndex(catalog: CatalogReader): MunicipalityIndex {
   let index = municipalityIndexes.get(catalog);
   if (!index) {
     index = { byFoldedName: municipalitiesBy(catalog, foldStateName), byKey: undefined, seen: new Map() };
@@ -112,7 +112,7 @@ function municipalityIndex(catalog: Catalog): MunicipalityIndex {
 }
 
 /** The municipalities by a key of their names, each list ascending. */
-function municipalitiesBy(catalog: Catalog, keyOf: (name: string) => string): Map<string, readonly number[]> {
+function municipalitiesBy(catalog: CatalogReader, keyOf: (name: string) => string): Map<string, readonly number[]> {
   const byKey = new Map<string, number[]>();
   for (let m = 0; m < catalog.municipalityCount; m++) {
     const key = keyOf(catalog.nameOfMunicipality(m));
@@ -123,12 +123,12 @@ function municipalitiesBy(catalog: Catalog, keyOf: (name: string) => string): Ma
   return byKey;
 }
 
-function keyIndex(catalog: Catalog, index: MunicipalityIndex): Map<string, readonly number[]> {
+function keyIndex(catalog: CatalogReader, index: MunicipalityIndex): Map<string, readonly number[]> {
   return (index.byKey ??= municipalitiesBy(catalog, nameKey));
 }
 
 /** What a name may name, most literal first: its catalog spelling, then each reading of `municipalityKeys`. */
-function municipalityCandidates(catalog: Catalog, index: MunicipalityIndex, name: string): readonly (readonly number[])[] {
+function municipalityCandidates(catalog: CatalogReader, index: MunicipalityIndex, name: string): readonly (readonly number[])[] {
   const exact = index.byFoldedName.get(foldStateName(name));
   if (exact) return [exact];
   const byKey = keyIndex(catalog, index);
@@ -149,7 +149,7 @@ function municipalityCandidates(catalog: Catalog, index: MunicipalityIndex, name
  * (`Alc.`, `Mpio. de`, `Delegación`) and shortened words (`Gral.`, `Cd.`, `Sta.`, `Sn.`).
  * With a state, the first reading that names a municipality of that state is taken.
  */
-export function findMunicipalities(catalog: Catalog, name: string, state = -1): readonly number[] {
+export function findMunicipalities(catalog: CatalogReader, name: string, state = -1): readonly number[] {
   const index = municipalityIndex(catalog);
   let candidates = index.seen.get(name);
   if (candidates === undefined) {

@@ -6,11 +6,11 @@
  */
 import type { ErrorCode } from './contract.js';
 import type { Request } from './checked-requests.js';
-import { ROWS, UNAVAILABLE_METHODS, rawRequest, type Method, type RawRequest, type UnavailableMethod } from './methods.js';
+import { ROWS, UNAVAILABLE_METHODS, parameterValues, rawRequest, type AnyRow, type Method, type Parameter, type RawRequest, type UnavailableMethod } from './methods.js';
 
 export { isPostalCode, MAX_LIMIT } from './checks.js';
 export type * from './checked-requests.js';
-export { METHODS, UNAVAILABLE_METHODS, rawRequest, type Method, type Parameter, type RawRequest, type SegmentKind, type UnavailableMethod } from './methods.js';
+export { METHODS, UNAVAILABLE_METHODS, rawRequest, type Method, type Parameter, type ParameterValues, type RawRequest, type RequestFields, type SegmentKind, type UnavailableMethod } from './methods.js';
 
 const UNAVAILABLE: ReadonlySet<string> = new Set(UNAVAILABLE_METHODS);
 
@@ -42,9 +42,10 @@ function segmentEnd(path: string, start: number, end: number): number {
 
 /**
  * Parses a request path; undefined for a path the contract does not know (error 111).
- * A full URL is accepted and its origin ignored; a leading `/` is optional.
+ * A full URL is accepted and its origin ignored; a leading `/` is optional. The query
+ * parameters read are the method's row's (`rows`: the method table's, or one a test makes).
  */
-export function parseRequestPath(path: string): RawRequest | undefined {
+export function parseRequestPath(path: string, rows: ReadonlyMap<string, AnyRow> = ROWS): RawRequest | undefined {
   let end = path.indexOf('#');
   if (end < 0) end = path.length;
   let start = 0;
@@ -76,10 +77,10 @@ export function parseRequestPath(path: string): RawRequest | undefined {
       slash = next;
     }
   }
-  const spec = ROWS.get(name);
+  const spec = rows.get(name);
   if (!spec) {
     // A method whose data the catalog lacks answers 113, whatever follows its name.
-    return UNAVAILABLE.has(name) ? rawRequest(name as UnavailableMethod, undefined, undefined) : undefined;
+    return UNAVAILABLE.has(name) ? rawRequest({ method: name as UnavailableMethod }) : undefined;
   }
   const method = name as Method;
   let segment: string | undefined;
@@ -90,13 +91,10 @@ export function parseRequestPath(path: string): RawRequest | undefined {
   }
 
   // The query string: the first occurrence of each parameter counts, empty or not; an empty
-  // one is then absent. Unknown parameters are ignored.
+  // one is then absent. Parameters the method's row does not take are ignored.
+  const names = spec.parameters;
   let token: string | undefined;
-  let type: string | undefined;
-  let estado: string | undefined;
-  let municipio: string | undefined;
-  let colonia: string | undefined;
-  let limit: string | undefined;
+  const values: (string | undefined)[] = [];
   for (let from = mark + 1; from < end; ) {
     let amp = path.indexOf('&', from);
     if (amp < 0 || amp > end) amp = end;
@@ -104,29 +102,32 @@ export function parseRequestPath(path: string): RawRequest | undefined {
     if (equals < 0 || equals > amp) equals = amp;
     const parameter = decodeComponent(path.slice(from, equals));
     const value = () => (equals < amp ? decodeComponent(path.slice(equals + 1, amp)) : '');
-    switch (parameter) {
-      case 'token':
-        token ??= value();
-        break;
-      case 'type':
-        type ??= value();
-        break;
-      case 'estado':
-        estado ??= value();
-        break;
-      case 'municipio':
-        municipio ??= value();
-        break;
-      case 'colonia':
-        colonia ??= value();
-        break;
-      case 'limit':
-        limit ??= value();
-        break;
+    if (parameter === 'token') token ??= value();
+    else {
+      const at = names.indexOf(parameter as Parameter);
+      if (at >= 0) values[at] ??= value();
     }
     from = amp + 1;
   }
-  return rawRequest(method, segment, token || undefined, type || undefined, estado || undefined, municipio || undefined, colonia || undefined, limit || undefined);
+  return { method, segment, token: token || undefined, parameters: parameterValues(names, (_name, at) => values[at] || undefined) };
+}
+
+/** A short, distinct name for each method: its place in the method table. */
+const METHOD_TAGS = new Map([...ROWS.keys()].map((method, i) => [method, i.toString(36)]));
+
+/**
+ * What names a request's answer besides the catalog (an ETag's part): its method, its segment
+ * and each parameter given, by name, as written. Values are percent-encoded, so `:` and `=`
+ * never appear in one and the parts cannot run into each other.
+ */
+export function requestKey(request: RawRequest): string {
+  let key = `${METHOD_TAGS.get(request.method) ?? request.method}.${encodeURIComponent(request.segment ?? '')}`;
+  const { parameters } = request;
+  for (const name in parameters) {
+    const value = parameters[name as Parameter];
+    if (value !== undefined) key += `:${name}=${encodeURIComponent(value)}`;
+  }
+  return key;
 }
 
 /**

@@ -3,8 +3,8 @@
  * token, parameters, lookup). What the answer costs is only named here (`credit`); the
  * credit step (`settle`, in credits.ts) decides it, the same way for every adapter.
  */
-import { fullRecords, simplifiedRecord } from './answers/catalog.js';
-import type { Catalog } from './catalog.js';
+import { fullRecords, simplifiedRecord } from './answers/info-cp.js';
+import type { CatalogReader } from './catalog-reader.js';
 import { isPostalCode } from './checks.js';
 import { TEST_TOKEN, failure, statusOf, type Body, type ErrorCode, type ErrorEnvelope } from './contract.js';
 import { ROWS, type RouterContext } from './methods.js';
@@ -28,15 +28,27 @@ export interface Answer<B extends Body = Body> {
   credit: Credit;
   /** The token it was asked with; the registry is asked about this one. */
   token: string | undefined;
+  /** The body's JSON text, made without serialising the body (answers/text.ts), where the answer was made so. */
+  text?: (() => string) | undefined;
 }
+
+/**
+ * Another way to make a success's answer, for an adapter's needs (answers/text.ts makes some
+ * as JSON text): called with a request that passed its checks and a real token; undefined
+ * where it makes none, and the row answers.
+ */
+export type AnswerMaker = (request: Request, token: string, context: RouterContext) => Answer | undefined;
 
 /** An error answer; `credit` says whether the registry must still vouch for the token (107 comes first). */
 export function errorAnswer(code: ErrorCode, token: string | undefined, credit: Credit): Answer<ErrorEnvelope> {
   return { status: statusOf(code), body: failure(code), credit, token };
 }
 
-/** Answers a request; undefined stands for a path the contract does not know (111). */
-export function handle(raw: RawRequest | undefined, context: RouterContext): Answer {
+/**
+ * Answers a request; undefined stands for a path the contract does not know (111). `make`: an
+ * adapter's own way to make some successes (answers/text.ts: as JSON text, for bytes).
+ */
+export function handle(raw: RawRequest | undefined, context: RouterContext, make?: AnswerMaker): Answer {
   if (!raw) return errorAnswer(111, undefined, 'none');
   if (isUnavailable(raw.method)) return errorAnswer(113, undefined, 'none');
   const token = raw.token;
@@ -46,6 +58,8 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
   const request: Request | ErrorCode = row.check(raw, token);
   if (typeof request === 'number') return errorAnswer(request, token, testing ? 'none' : 'check');
   if (testing) return { status: 200, body: row.testMode(request), credit: 'none', token };
+  const made = make?.(request, token, context);
+  if (made !== undefined) return made;
   const body = row.answer(request, context);
   if (typeof body === 'number') return errorAnswer(body, token, 'check');
   // The account method's count is the credit step's to fill in.
@@ -60,7 +74,8 @@ export function handle(raw: RawRequest | undefined, context: RouterContext): Ans
  * without a registry, which holds its loaded catalog): its most frequent call costs little more
  * than the answer itself.
  */
-export function infoCpBody(cp: string, simplified: boolean, catalog: Catalog): Body | undefined {
+export function infoCpBody(cp: string, simplified: boolean, catalog: CatalogReader): Body | undefined {
+  // answerInfoCp's lookup and builders, written out: this is the library's hottest call.
   const entry = catalog.postalCodeEntry(cp);
   if (entry !== undefined) return simplified ? simplifiedRecord(entry, cp) : fullRecords(entry, cp);
   return isPostalCode(cp) ? failure(105) : undefined;

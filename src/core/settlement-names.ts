@@ -5,7 +5,7 @@
  * `Fracc. Las Palmas` names the catalog's `Las Palmas` whatever its type, except for types that
  * distinguish a place (`Amp. Granada` is not `Granada`; see `DISTINGUISHING_TYPES`).
  */
-import type { Catalog } from './catalog.js';
+import type { CatalogReader } from './catalog-reader.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
 import { formIndex, leadingIn, nameKey, nameWords, type FormIndex } from './name-keys.js';
 
@@ -129,10 +129,10 @@ export class SettlementMatcher {
   }
 }
 
-const matchers = new WeakMap<Catalog, Map<number, SettlementMatcher>>();
+const matchers = new WeakMap<CatalogReader, Map<number, SettlementMatcher>>();
 
 /** The matcher of a code's settlements (by code index), kept per catalog. */
-export function settlementMatcherOf(catalog: Catalog, code: number): SettlementMatcher {
+export function settlementMatcherOf(catalog: CatalogReader, code: number): SettlementMatcher {
   let byCode = matchers.get(catalog);
   if (!byCode) matchers.set(catalog, (byCode = new Map()));
   let matcher = byCode.get(code);
@@ -152,7 +152,7 @@ export function settlementMatcherOf(catalog: Catalog, code: number): SettlementM
  * The catalog's spelling of the settlement of postal code `code` (a 5-digit code or a code
  * index) that `text` names, or undefined (also for a code the catalog does not have).
  */
-export function matchSettlement(catalog: Catalog, code: string | number, text: string): string | undefined {
+export function matchSettlement(catalog: CatalogReader, code: string | number, text: string): string | undefined {
   const index = typeof code === 'number' ? code : catalog.codeIndex(code);
   if (index < 0) return undefined;
   return settlementMatcherOf(catalog, index).match(text);

@@ -6,7 +6,7 @@
  * text of one to three characters is answered by its list alone; a longer one is looked for
  * only in the codes that hold its rarest trigram.
  */
-import type { Catalog } from './catalog.js';
+import type { CatalogReader } from './catalog-reader.js';
 import { DISTINGUISHING_TYPES } from './name-forms.js';
 import { foldForMatch, foldSettlementName, nameKey, splitSettlementType } from './names.js';
 
@@ -61,9 +61,9 @@ class GramIds {
   }
 }
 
-const indexes = new WeakMap<Catalog, (StateIndex | undefined)[]>();
+const indexes = new WeakMap<CatalogReader, (StateIndex | undefined)[]>();
 
-function stateIndex(catalog: Catalog, state: number): StateIndex {
+function stateIndex(catalog: CatalogReader, state: number): StateIndex {
   let states = indexes.get(catalog);
   if (!states) indexes.set(catalog, (states = []));
   return (states[state] ??= buildIndex(catalog, state));
@@ -74,7 +74,7 @@ function stateIndex(catalog: Catalog, state: number): StateIndex {
  * each with its code's position, and where each position's names start in their text joined
  * with "\n" (one more entry: the text's length).
  */
-function namesOf(catalog: Catalog, codes: Uint32Array, read: (name: string) => string): { parts: string[]; partCode: number[]; starts: Uint32Array } {
+function namesOf(catalog: CatalogReader, codes: Uint32Array, read: (name: string) => string): { parts: string[]; partCode: number[]; starts: Uint32Array } {
   const starts = new Uint32Array(codes.length + 1);
   const seen = new Map<number, string>();
   const parts: string[] = [];
@@ -96,7 +96,7 @@ function namesOf(catalog: Catalog, codes: Uint32Array, read: (name: string) => s
   return { parts, partCode, starts };
 }
 
-function buildIndex(catalog: Catalog, state: number): StateIndex {
+function buildIndex(catalog: CatalogReader, state: number): StateIndex {
   const runs = catalog.codeRunsOfState(state);
   const codeList: number[] = [];
   for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) codeList.push(code);
@@ -144,7 +144,7 @@ function buildIndex(catalog: Catalog, state: number): StateIndex {
  * contains `needle` (already folded by `foldSettlementName`, not empty), only those of
  * `municipality` when it is not -1.
  */
-export function codesWithSettlement(catalog: Catalog, state: number, needle: string, municipality: number, limit: number): string[] {
+export function codesWithSettlement(catalog: CatalogReader, state: number, needle: string, municipality: number, limit: number): string[] {
   const { codes, text, starts, gramIds, postingStart, postings } = stateIndex(catalog, state);
   // The rarest of the needle's n-grams narrows the codes to read; a missing one ends it. A
   // needle of at most three characters is its own n-gram: its list is the answer.
@@ -191,10 +191,10 @@ interface KeyIndex {
   starts: Uint32Array;
 }
 
-const keyIndexes = new WeakMap<Catalog, (KeyIndex | undefined)[]>();
+const keyIndexes = new WeakMap<CatalogReader, (KeyIndex | undefined)[]>();
 
 /** The keys of a state's settlement names, made at the first `colonia` of that state that needs reading. */
-function keyIndex(catalog: Catalog, state: number): KeyIndex {
+function keyIndex(catalog: CatalogReader, state: number): KeyIndex {
   let states = keyIndexes.get(catalog);
   if (!states) keyIndexes.set(catalog, (states = []));
   let index = states[state];
@@ -211,7 +211,7 @@ function keyIndex(catalog: Catalog, state: number): KeyIndex {
  * The codes of `state` (ascending, at most `limit`) with a settlement whose key holds `key`
  * (from `readColonia`) as whole words, only those of `municipality` when it is not -1.
  */
-export function codesWithSettlementKey(catalog: Catalog, state: number, key: string, municipality: number, limit: number): string[] {
+export function codesWithSettlementKey(catalog: CatalogReader, state: number, key: string, municipality: number, limit: number): string[] {
   const { codes, text, starts } = keyIndex(catalog, state);
   const found: string[] = [];
   const boundary = (at: number) => at < 0 || at >= text.length || text.charCodeAt(at) === 0x20 || text.charCodeAt(at) === 0x0a;

@@ -9,7 +9,7 @@
 import { isPromise } from '../core/credits.js';
 import { answerWith, type WireAnswer } from './answer.js';
 import { OUTSIDE, belowPrefix, handlerResponder, mountPrefix, type HandlerOptions } from './handler.js';
-import type { HttpRequest } from './respond.js';
+import type { HttpRequest, Responder } from './respond.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
@@ -38,8 +38,11 @@ function toResponse(answer: WireAnswer, request: Request): Response {
  * path `cpmx serve` does not know.
  */
 export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
-  const respond = handlerResponder(options);
-  const prefix = mountPrefix(options.prefix);
+  return fetchHandlerOver(handlerResponder(options), mountPrefix(options.prefix));
+}
+
+/** The handler answering with `respond` under `prefix` (as mountPrefix makes it). */
+export function fetchHandlerOver(respond: Responder, prefix: string): FetchHandler {
   return function handle(request: Request): Response | Promise<Response> {
     const method = request.method;
     const headers = request.headers;

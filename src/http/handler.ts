@@ -2,6 +2,7 @@
  * What the embeddable handlers share: their options, the responder they wrap (the same one
  * `cpmx serve` wraps, so the three answer alike), and the mount prefix they serve under.
  */
+import type { CatalogSource } from '../client/bytes-source.js';
 import { openSource, type SourceOptions } from '../client/open-source.js';
 import { VERSION } from '../version.js';
 import { createResponder, type Responder, type ResponderOptions } from './respond.js';
@@ -17,8 +18,13 @@ export interface HandlerOptions extends SourceOptions, Omit<ResponderOptions, 's
 
 /** The responder for a handler's options; loads the artifact now when it can. */
 export function handlerResponder(options: HandlerOptions): Responder {
-  const { prefix: _prefix, data, dataPath, ...rest } = options;
-  return createResponder({ ...rest, source: openSource({ data, dataPath }), version: VERSION });
+  return responderOver(openSource(options), options);
+}
+
+/** The responder for a handler's options over its source (already opened); loads the artifact now when it can. */
+export function responderOver(source: CatalogSource, options: HandlerOptions): Responder {
+  const { prefix: _prefix, data: _data, dataPath: _dataPath, ...rest } = options;
+  return createResponder({ ...rest, source, version: VERSION });
 }
 
 /** The prefix as matched: `''`, or `/name` with no trailing slash. */

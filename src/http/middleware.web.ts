@@ -6,7 +6,7 @@
  * prefix checked, at once); requests that come while the file loads are answered once it has,
  * in their order, then every request as in Node.
  */
-import { internalError } from './answer.js';
+import { deferredMiddleware } from './deferred-middleware.js';
 import { handlerResponder, mountPrefix, type HandlerOptions } from './handler.js';
 import type { Middleware } from './node-middleware.js';
 
@@ -15,34 +15,5 @@ export type { Middleware, Next } from './node-middleware.js';
 export function createMiddleware(options: HandlerOptions = {}): Middleware {
   const respond = handlerResponder(options);
   const prefix = mountPrefix(options.prefix);
-  let middleware: Middleware | undefined;
-  let loading: Promise<Middleware> | undefined;
-  return function cpmx(req, res, next): void {
-    if (middleware) {
-      middleware(req, res, next);
-      return;
-    }
-    loading ??= import('./node-middleware.js').then(
-      ({ middlewareOver }) => (middleware ??= middlewareOver(respond, prefix)),
-      (error: unknown) => {
-        // Tried again at the next request rather than failing every one after.
-        loading = undefined;
-        throw error;
-      },
-    );
-    loading.then(
-      (loaded) => loaded(req, res, next),
-      (error: unknown) => {
-        if (next) {
-          next(error);
-          return;
-        }
-        // As a failure while answering: reported, and the cpmx 500 envelope (no credit was spent).
-        console.error('cpmx:', error);
-        const answer = internalError(req.method ?? 'GET');
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      },
-    );
-  };
+  return deferredMiddleware(() => import('./node-middleware.js').then(({ middlewareOver }) => middlewareOver(respond, prefix)));
 }

@@ -4,16 +4,16 @@
  * credits are decided here, once; the Node server (and any other transport) only carries
  * the bytes.
  */
-import { ArtifactError, type Catalog } from '../core/catalog.js';
+import { isArtifactError, type Catalog } from '../core/catalog.js';
 import { serverError } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { FORMAT_VERSION } from '../core/format.js';
 import { parseRequestPath, type RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
+import { answerAsText } from '../core/answers/text.js';
 import type { CatalogSource } from '../client/catalog-source.js';
 import { answersUnavailable } from '../registry/failure.js';
 import type { ServedRegistry } from '../registry/types.js';
-import { infoCpJson } from '../core/answers/info-cp-json.js';
 import type { HttpAnswer } from '../wire/http-answer.js';
 import { bearerToken, isRead, targetIs } from '../wire/request-checks.js';
 import { ALLOW, catalogNotLoaded, MAX_URL_LENGTH, methodNotAllowed, SERVER_ANSWERS, STATUS, type ServerAnswer } from '../wire/status.js';
@@ -104,7 +104,7 @@ export function createResponder(options: ResponderOptions): Responder {
       source.get();
       loadError = undefined;
     } catch (error) {
-      if (!(error instanceof ArtifactError)) throw error;
+      if (!isArtifactError(error)) throw error;
       loadError = error.message;
     }
   };
@@ -164,9 +164,9 @@ export function createResponder(options: ResponderOptions): Responder {
     pinned = undefined;
     let answer: Answer;
     try {
-      answer = handle(raw, context);
+      answer = handle(raw, context, answerAsText);
     } catch (error) {
-      if (!(error instanceof ArtifactError)) throw error;
+      if (!isArtifactError(error)) throw error;
       loadError = error.message;
       return serverAnswer(catalogNotLoaded(error.message));
     }
@@ -206,14 +206,9 @@ interface Cacheable {
   target: string | undefined;
 }
 
-/** The JSON of a real-data answer: info_cp's made from its code's quoted strings (the same text), any other serialised. */
-function serialize(answer: Answer, cacheable: Cacheable): string {
-  const { raw } = cacheable;
-  if (raw.method === 'info_cp' && raw.segment !== undefined) {
-    const json = infoCpJson(cacheable.cache.catalog as Catalog, raw.segment, raw.type !== undefined);
-    if (json !== undefined) return json;
-  }
-  return JSON.stringify(answer.body);
+/** The JSON of a real-data answer: the text its row makes (info_cp's, from its code's quoted strings), else the body serialised. */
+function serialize(answer: Answer): string {
+  return answer.text ? answer.text() : JSON.stringify(answer.body);
 }
 
 function settled(answer: Answer | Promise<Answer>, cacheable: Cacheable | undefined, spentFrom: ResponderRegistry | undefined): HttpAnswer | Promise<HttpAnswer> {
@@ -231,7 +226,7 @@ function toHttp(answer: Answer, cacheable: Cacheable | undefined, spentFrom: Res
   if (!cacheable || answer.credit !== 'spend') return json(answer.status, JSON.stringify(answer.body));
   if (cacheable.notModified) return json(STATUS.notModified, '', ['ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL]);
   const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*', 'ETag', cacheable.etag, 'Cache-Control', CACHE_CONTROL];
-  const body = cacheable.cache.bytes(cacheable.etag, () => serialize(answer, cacheable));
+  const body = cacheable.cache.bytes(cacheable.etag, () => serialize(answer));
   const http: HttpAnswer = { status: answer.status, headers, body };
   if (cacheable.target !== undefined) return cacheable.cache.keep(cacheable.target, http, cacheable.etag, body);
   // A credit was spent for it: given back if the answer never reaches the client's socket.

@@ -144,7 +144,10 @@ export type SyncPanelStore = { [K in keyof PanelStore]: (...args: Parameters<Pan
 
 /** A PanelStore whose every call goes through `call` (another thread, or a promise around a synchronous store). */
 export function forwardPanel(call: (method: PanelMethod, args: unknown[]) => Promise<unknown>): PanelStore {
-  return Object.fromEntries(PANEL_METHODS.map((method) => [method, (...args: unknown[]) => call(method, args)])) as unknown as PanelStore;
+  const store = {} as Record<PanelMethod, (...args: unknown[]) => Promise<unknown>>;
+  for (const method of PANEL_METHODS) store[method] = (...args) => call(method, args);
+  // Each method hands its arguments through and resolves to what the store's answered.
+  return store as PanelStore;
 }
 
 /** The management interface with the panel's part (openAdmin). */

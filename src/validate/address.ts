@@ -465,7 +465,7 @@ function fiveDigits(cp: string): number {
 }
 
 /** Shared by every valid result (frozen: results are values, not workspaces). */
-const NO_ERRORS: ValidationError[] = Object.freeze([]) as unknown as ValidationError[];
+const NO_ERRORS = Object.freeze<ValidationError[]>([]) as ValidationError[];
 const NO_SUGGESTIONS: ValidationResult['suggestions'] = Object.freeze({});
 export const VALID: ValidationResult = Object.freeze({ valid: true, errors: NO_ERRORS, suggestions: NO_SUGGESTIONS });
 

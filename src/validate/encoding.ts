@@ -181,7 +181,7 @@ export async function* utf16ToUtf8(chunks: AsyncIterable<Uint8Array>, encoding: 
       text = text.slice(0, -1);
     }
     // String#isWellFormed is in Node 20 (V8 11.3), not yet in TypeScript's ES2023 library.
-    if (!(text as unknown as { isWellFormed(): boolean }).isWellFormed()) {
+    if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) {
       const at = firstLoneSurrogate(text);
       throw new EncodingError(line + countNewlines(text.slice(0, at)), encoding, hint());
     }

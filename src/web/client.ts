@@ -5,7 +5,7 @@
  * the same bodies, byte for byte, as the Node client's. It has no `query(path)`: the typed
  * methods cover every method, and a path parser would cost a tenth of the module.
  */
-import type { Catalog } from '../core/catalog.js';
+import type { CatalogReader } from '../core/catalog-reader.js';
 import type {
   CitiesByStateCodeBody,
   ColoniaPorCpBody,
@@ -25,7 +25,7 @@ import type {
   SearchCpAdvancedBody,
   SearchCpBody,
 } from '../core/contract.js';
-import { METHODS, checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
+import { checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
 import type { InfoCpOptions, MunicipioOptions, SearchCpAdvancedOptions } from '../client/client.js';
 import { LOCAL_TOKEN, lookupMethods, type Assert, type MatchesTable } from '../client/lookups.js';
@@ -101,9 +101,8 @@ function scopeOf(request: Checked): MunicipalityScope {
  * the method table), the code's digit index and shard; for any other, the state list.
  */
 function firstParts(request: Request): string[] {
-  const kind = METHODS[request.method].segment;
-  // A checked request holds its segment under the kind's name.
-  const code = kind === 'cp' || kind === 'partial' ? (request as unknown as Record<string, string>)[kind] : undefined;
+  // A checked request holds its segment under the kind's name (`cp` or `partial` for a code).
+  const code = 'cp' in request ? request.cp : 'partial' in request ? request.partial : undefined;
   if (code === undefined) return ['e'];
   // Checked: 1 to 5 digits.
   return code.length < 3 ? [`d${code[0]}`] : [`d${code[0]}`, `c${code.slice(0, 3)}`];
@@ -116,7 +115,7 @@ export function createWebClient(options: WebClientOptions): WebClient {
   const token = options.token || LOCAL_TOKEN;
 
   /** Says the request needs the catalog; test mode and early errors never read it, so they fetch nothing. */
-  const noCatalog = (): Catalog => {
+  const noCatalog = (): CatalogReader => {
     throw new Missing([]);
   };
 
@@ -142,7 +141,7 @@ export function createWebClient(options: WebClientOptions): WebClient {
         const arrived = await abortable(files.tree(), signal);
         for (let round = 0; round < MAX_ROUNDS; round++) {
           try {
-            return handle(raw, { catalog: () => new TreeView(arrived, scope) as unknown as Catalog });
+            return handle(raw, { catalog: () => new TreeView(arrived, scope) });
           } catch (error) {
             if (!(error instanceof Missing)) throw error;
             await abortable(Promise.all(error.parts.map((part) => (part === EXTRA ? loadExtra() : files.load(part)))), signal);
@@ -156,12 +155,14 @@ export function createWebClient(options: WebClientOptions): WebClient {
   }
 
   const ask = async (raw: RawRequest, call: CallOptions | undefined) => (await answer(raw, call?.signal)).body;
+  // Made from the table's rows at run time, as the Node client's: the compiler checks their
+  // signatures against the table (WebLookupsMatchTable) where it cannot infer them.
   const lookups = lookupMethods(ask, token) as unknown as WebLookups;
   return {
     ...lookups,
     async prefetch(estado, call) {
       // Any token but the test one: the files are wanted whatever the client's token is.
-      await answer(rawRequest(estado === undefined ? 'get_estados' : 'get_municipio_por_estado', estado, 'prefetch'), call?.signal);
+      await answer(rawRequest({ method: estado === undefined ? 'get_estados' : 'get_municipio_por_estado', segment: estado, token: 'prefetch' }), call?.signal);
     },
     async manifest(call) {
       return (await abortable(files.tree(), call?.signal)).manifest;

@@ -1,7 +1,7 @@
 /**
  * The catalog as the core's router reads it, made of the web tree's files that have arrived.
- * It has the methods of `Catalog` that the router, its answer builders and the name indexes
- * call, each returning what the catalog's own method returns (the files hold exactly that).
+ * It is a `CatalogReader` (core/catalog-reader.ts), as the catalog read in place is: each method
+ * returns what the catalog's own returns (the files hold exactly that).
  * A method whose file has not arrived throws `Missing` with the files to fetch; the client
  * fetches them and asks the router again. So answers are made by the core alone, and the web
  * client cannot answer differently from the Node client.
@@ -11,7 +11,7 @@
  * municipality is its place among the municipalities this view knows (`scope`), which lie in
  * catalog order, so the router's ascending lists stay in the catalog's order.
  */
-import type { Catalog } from '../core/catalog.js';
+import type { CatalogReader } from '../core/catalog-reader.js';
 import { findState } from '../core/names.js';
 import { SETTLEMENTS_PER_CODE, type CodeListFile, type DigitFile, type MunicipalityFile, type ShardCode, type ShardFile, type StateFile, type StateKeysFile, type StatesFile, type WebManifest } from './format.js';
 import { Missing } from './missing.js';
@@ -35,41 +35,7 @@ interface ViewMunicipality {
   part: string;
 }
 
-/** The Catalog methods the core calls: TypeScript holds the view to their signatures. */
-type Read = Pick<
-  Catalog,
-  | 'stateNames'
-  | 'stateCount'
-  | 'stateWithKey'
-  | 'stateKeysByName'
-  | 'municipalitiesOf'
-  | 'municipalityKeysOf'
-  | 'citiesOf'
-  | 'municipalityCount'
-  | 'nameOfMunicipality'
-  | 'stateOfMunicipality'
-  | 'codesOfState'
-  | 'codesOfMunicipalities'
-  | 'settlementNamesOfMunicipalities'
-  | 'codeIndex'
-  | 'codesStartingWith'
-  | 'postalCode'
-  | 'municipalityOf'
-  | 'stateOf'
-  | 'cityOf'
-  | 'settlementStartOf'
-  | 'settlementEndOf'
-  | 'settlementName'
-  | 'settlementType'
-  | 'settlementNamesOf'
-  | 'codeEntry'
-  | 'codeRunsOfState'
-  | 'municipalityIndexOf'
-  | 'settlementNameIndex'
-  | 'settlementNameAt'
->;
-
-export class TreeView implements Read {
+export class TreeView implements CatalogReader {
   private municipalities: ViewMunicipality[] | undefined;
 
   constructor(
@@ -134,7 +100,7 @@ export class TreeView implements Read {
     let states: number[] = [];
     if (this.scope === 'all') states = this.states().estado.map((_, state) => state);
     else if (this.scope) {
-      const state = findState(this as unknown as Catalog, this.scope.estado);
+      const state = findState(this, this.scope.estado);
       if (state >= 0) states = [state];
     }
     const missing = states.map((state) => `s${this.clave(state)}`).filter((part) => !this.arrived.files.has(part));
@@ -273,6 +239,11 @@ export class TreeView implements Read {
     for (let s = start; s < end; s++) entry.push(this.settlementName(s));
     for (let s = start; s < end; s++) entry.push(this.settlementType(s));
     return entry;
+  }
+
+  postalCodeEntry(cp: string): readonly string[] | undefined {
+    const code = this.codeIndex(cp);
+    return code < 0 ? undefined : this.codeEntry(code);
   }
 
   settlementNamesOf(code: number): string[] {

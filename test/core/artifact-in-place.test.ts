@@ -12,8 +12,10 @@ import { ArtifactError, decodeCatalog, readArtifact } from '../../src/core/catal
 import { FORMAT_NAME, FORMAT_VERSION } from '../../src/core/format.js';
 import { PAYLOAD_AT, SECTIONS, envelope, readPayload } from '../../src/core/layout.js';
 import { crc32 } from '../../src/core/crc32.js';
-import { answerInfoCp } from '../../src/core/answers/catalog.js';
-import { infoCpJson } from '../../src/core/answers/info-cp-json.js';
+import { answerInfoCp, infoCpJson } from '../../src/core/answers/info-cp.js';
+import { answerAsText } from '../../src/core/answers/text.js';
+import { parseRequestPath } from '../../src/core/request.js';
+import { handle } from '../../src/core/router.js';
 import { FIXTURE, buildInto, realCatalogPath, tempDir } from '../helpers.js';
 
 const dir = tempDir();
@@ -116,6 +118,23 @@ describe('info_cp as JSON text (for adapters that write bytes)', () => {
     }
     expect(infoCpJson(decodeCatalog(fixture, 'fixture'), '09810', false)).toContain('\\"');
   }, 60_000);
+
+  it('is what the router gives an adapter that writes bytes: the same status, credit and text, the body object made only when read', () => {
+    const catalog = decodeCatalog(fixture, 'fixture');
+    const context = { catalog: () => catalog };
+    for (const path of [...catalog.postalCodes().flatMap((cp) => [`/query/info_cp/${cp}?token=t`, `/query/info_cp/${cp}?token=t&type=simplified`]), '/query/info_cp/00000?token=t', '/query/info_cp/0981?token=t', '/query/info_cp/09810?token=pruebas', '/query/get_estados?token=t']) {
+      const plain = handle(parseRequestPath(path), context);
+      const asText = handle(parseRequestPath(path), context, answerAsText);
+      expect({ status: asText.status, credit: asText.credit, token: asText.token }, path).toEqual({ status: plain.status, credit: plain.credit, token: plain.token });
+      expect(asText.text === undefined, path).toBe(plain.status !== 200 || !path.includes('info_cp') || path.includes('pruebas'));
+      if (asText.text) {
+        // No body object yet: what the text gives is all a server holding no bytes for it needs.
+        expect(Object.getOwnPropertyNames(asText), path).not.toContain('body');
+        expect(asText.text(), path).toBe(JSON.stringify(plain.body));
+      }
+      expect(asText.body, path).toEqual(plain.body);
+    }
+  });
 });
 
 describe('the format-5 file', () => {

@@ -1,24 +1,19 @@
 /**
  * The router fuzzed through its three doors at once, on the real catalog: 50,000 seeded paths
  * (test/support/fuzz-paths.ts) answered by the library (`client.query`), by `cpmx query` reading
- * them all on stdin, and by `cpmx serve` over pipelined HTTP. Nothing may crash, and all three
+ * them all on stdin, and by `cpmx serve` over pipelined HTTP (the doors of test/support/doors.ts). Nothing may crash, and all three
  * must give the same body (and the library and HTTP the same status) for every path.
  * CPMX_FUZZ_SEED picks another seed; a failure names the seed and the paths that differ.
  */
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Body } from '../../src/core/contract.js';
 import { createClient } from '../../src/index.js';
-import { CLI, buildInto, ok, realCatalogPath, tempDir } from '../helpers.js';
+import { buildInto, ok, realCatalogPath, tempDir } from '../helpers.js';
+import { describeDoors } from '../support/doors.js';
 import { fuzzPaths } from '../support/fuzz-paths.js';
-import { PipelinedConnection } from '../support/raw-http.js';
-import { startServer } from '../support/serve.js';
 
 const SEED = Number(process.env.CPMX_FUZZ_SEED ?? 15);
 const COUNT = 50_000;
-/** HTTP connections, and requests per pipelined batch (under the server's cap of 32). */
-const LANES = 8;
-const BATCH = 16;
 
 const dir = tempDir();
 let dataPath: string;
@@ -63,39 +58,22 @@ describe(`${COUNT.toLocaleString('en')} fuzzed paths, seed ${SEED}`, () => {
     const codes = [101, 102, 104, 105, 106, 109, 110, 111, 112, 113, 114, 115, 116, 117];
     expect([...seen].sort()).toEqual([...codes.map((code) => `error ${code}`), 'ok 200']);
   });
-
-  it('`cpmx query` on stdin answers each exactly as the library does', async () => {
-    const { CPMX_TOKEN: _ignored, ...env } = process.env;
-    const child = spawn(process.execPath, [CLI, 'query', '--data', dataPath], { env });
-    let output = '';
-    let errors = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.stdin.end(`${paths.join('\n')}\n`);
-    expect(await exited, errors).toBe(0);
-    const lines = output.split('\n');
-    expect(lines.pop()).toBe('');
-    expect(lines).toHaveLength(COUNT);
-    expect(differences(lines.map((body) => ({ body })))).toEqual([]);
-  });
-
-  it('`cpmx serve` answers each over HTTP with the library’s status and body, and stays up', async () => {
-    const server = await startServer(['--data', dataPath]);
-    const answers: { status: number; body: string }[] = new Array(COUNT);
-    // Lane k takes batches k, k + LANES, ...: pipelined on its own keep-alive connection.
-    await Promise.all(
-      Array.from({ length: LANES }, async (_, lane) => {
-        const connection = new PipelinedConnection(server.port);
-        for (let start = lane * BATCH; start < COUNT; start += LANES * BATCH) {
-          const batch = await connection.get(paths.slice(start, start + BATCH));
-          for (const [i, answer] of batch.entries()) answers[start + i] = answer;
-        }
-        connection.close();
-      }),
-    );
-    expect(differences(answers)).toEqual([]);
-    expect((await fetch(`${server.url}/health`)).status).toBe(200);
-    expect(server.output()).not.toMatch(/Error|at /);
-  });
 });
+
+// The library's answers are the reference; each other door must give the same body (and status, where it has one).
+describeDoors(
+  `${COUNT.toLocaleString('en')} fuzzed paths, seed ${SEED}`,
+  () => ({ dataPath }),
+  (door) => {
+    it('are answered each exactly as the library does, and the door stays up', async () => {
+      const answers = await door().ask(paths);
+      expect(answers).toHaveLength(COUNT);
+      expect(differences(answers)).toEqual([]);
+      if (door().name === 'cpmx serve') {
+        expect((await door().ask(['/health']))[0]!.status).toBe(200);
+        expect(door().output()).not.toMatch(/Error|at /);
+      }
+    });
+  },
+  ['cpmx query', 'cpmx serve'],
+);

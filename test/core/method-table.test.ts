@@ -1,8 +1,9 @@
 /**
  * The method table (src/core/methods.ts) is what every adapter answers: each row's example
  * request, on the fixture catalog, is answered with data (never 111 or 113) by the library's
- * `query` and its typed method, the command line's command, `cpmx serve` over real HTTP, and
- * the web client over an exported tree, all with the same body; and in test mode too. A row
+ * `query` and its typed method, the command line's command, every door of test/support/doors.ts
+ * (`cpmx serve` over real HTTP, `cpmx query`, the middleware, the fetch handler), and the web
+ * client over an exported tree, all with the same body; and in test mode too. A row
  * whose adapter forgot it fails here by name.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,42 +11,21 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { staticServer } from '../../bench/static-server.js';
 import { METHOD_TEXTS, argumentsSchema, exampleTarget } from '../../src/core/method-texts.js';
-import { METHODS, namedRequest, type Method, type Parameter, type SegmentKind } from '../../src/core/methods.js';
+import { namedRequest } from '../../src/core/methods.js';
 import { parseRequestPath } from '../../src/core/request.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createClient, isSuccess, type Body, type CpmxClient } from '../../src/index.js';
 import { CLI, FIXTURE, buildInto, root, tempDir } from '../helpers.js';
 import { listen } from '../support/http.js';
-import { startServer, type Started } from '../support/serve.js';
+import { describeDoors } from '../support/doors.js';
+import { exampleArgs, methods, rowOf, withToken } from '../support/method-examples.js';
 import { exportWeb } from '../support/web.js';
 
 const dir = tempDir();
 let dataPath: string;
 let client: CpmxClient;
-let served: Started;
 let web: ReturnType<(typeof import('../../src/web/index.js'))['createWebClient']>;
 
-const methods = Object.keys(METHODS) as Method[];
-type Row = { segment?: SegmentKind; parameters: readonly Parameter[]; required?: readonly Parameter[]; client?: string };
-const rowOf = (method: Method) => METHODS[method] as Row;
-
-/** The row's example as a request target with `token`. */
-function withToken(method: Method, token: string): string {
-  const target = exampleTarget(method);
-  return `${target}${target.includes('?') ? '&' : '?'}token=${token}`;
-}
-
-/** The typed method's arguments for the row's example: the segment, the required parameters, an options object of the rest. */
-function exampleArgs(method: Method): unknown[] {
-  const { segment, parameters, required = [] } = rowOf(method);
-  const { example } = METHOD_TEXTS[method];
-  const args: unknown[] = [];
-  if (segment) args.push(example[segment]);
-  for (const parameter of required) args.push(example[parameter]);
-  const optional = parameters.filter((parameter) => !required.includes(parameter) && example[parameter] !== undefined);
-  if (optional.length) args.push(Object.fromEntries(optional.map((parameter) => [parameter, example[parameter]])));
-  return args;
-}
 
 beforeAll(async () => {
   dataPath = await buildInto(FIXTURE, dir);
@@ -55,7 +35,6 @@ beforeAll(async () => {
   const site = (await listen(staticServer({ '/tree/': tree }))).url;
   const { createWebClient } = (await import(join(root, 'dist', 'web.js'))) as typeof import('../../src/web/index.js');
   web = createWebClient({ base: `${site}/tree/`, token: 'demo' });
-  served = await startServer(['--data', dataPath]);
 });
 
 describe('every row of the method table', () => {
@@ -114,15 +93,6 @@ describe('every row of the method table', () => {
     }
   });
 
-  it('is answered by `cpmx serve` over HTTP with the library’s status and body', async () => {
-    for (const method of methods) {
-      const path = withToken(method, 'demo');
-      const response = await fetch(served.url + path);
-      expect(response.status, method).toBe(200);
-      expect(await response.json(), method).toEqual(client.query(path).body);
-    }
-  });
-
   it('is answered by the web client over an exported tree with the library’s body', async () => {
     for (const method of methods) {
       const name = rowOf(method).client;
@@ -132,3 +102,20 @@ describe('every row of the method table', () => {
     }
   });
 });
+
+// `cpmx serve` over HTTP, `cpmx query`, the middleware and the fetch handler (test/support/doors.ts).
+describeDoors(
+  'every row of the method table',
+  () => ({ dataPath }),
+  (door) => {
+    it('is answered with the library’s status and body', async () => {
+      const paths = methods.map((method) => withToken(method, 'demo'));
+      const answers = await door().ask(paths);
+      for (const [i, method] of methods.entries()) {
+        if (answers[i]!.status !== undefined) expect(answers[i]!.status, method).toBe(200);
+        expect(JSON.parse(answers[i]!.body), method).toEqual(client.query(paths[i]!).body);
+      }
+    });
+  },
+  ['cpmx serve', 'cpmx query', 'middleware', 'fetch handler'],
+);

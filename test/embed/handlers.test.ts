@@ -56,15 +56,15 @@ const CASES: [method: string, target: string, headers?: Record<string, string>][
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /**
- * A response without its transport headers, and /health without what says which process answers
- * and when it loaded the catalog (`cpmx serve` at its start and at each reload; a handler has no
- * reloads), and so without its length.
+ * A response without its transport headers, and /health without what says which process answers,
+ * when it loaded the catalog and how it watches the file (`cpmx serve` at its start and at each
+ * reload; a handler has no reloads and no watcher), and so without its length.
  */
 function comparable(response: RawResponse): RawResponse {
   const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !TRANSPORT.has(name)));
   let body = response.body;
-  if (body.includes('"pid"')) {
-    body = JSON.stringify({ ...JSON.parse(body), pid: undefined, loadedAt: undefined });
+  if (body.includes('"pid"') || body.includes('"watch"')) {
+    body = JSON.stringify({ ...JSON.parse(body), pid: undefined, loadedAt: undefined, watch: undefined });
     delete headers['content-length'];
   }
   return { status: response.status, headers, body };

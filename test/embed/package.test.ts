@@ -31,6 +31,8 @@ describe('the tarball', () => {
       'data/cpmx.msgpack',
       'dist/cli-*.js',
       'dist/cli.js',
+      'dist/cpmx-http.cjs',
+      'dist/cpmx-http.js',
       'dist/cpmx-middleware.js',
       'dist/cpmx-openapi.cjs',
       'dist/cpmx-openapi.js',

@@ -61,9 +61,7 @@ function lookupCommand(method: Method): Command {
       // The account method reads no catalog, so only the others need it loaded first.
       const answer = answerer(dataOption(values.data), tokenOption(values.token), method !== 'cuenta/consultas_disponibles');
       const option = (name: string) => (values as Record<string, string | undefined>)[name] || undefined;
-      const body = answer(
-        rawRequest(method, value, undefined, method === 'info_cp' ? option('type') : undefined, option('estado'), option('municipio'), option('colonia'), option('limit')),
-      );
+      const body = answer(rawRequest({ method, segment: value, parameters: Object.fromEntries(spec.parameters.map((name) => [name, option(name)])) }));
       print(body);
       afterLookup(method, value, body, answer, tokenOption(values.token));
       return isSuccess(body) ? EXIT.ok : EXIT.failed;

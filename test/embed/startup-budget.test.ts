@@ -1,0 +1,77 @@
+/**
+ * What a cold lookup loads, in bytes of cpmx's own files (issue 36): the work of parsing and
+ * compiling grows with them whatever the machine's load, so a budget on them holds where a
+ * timed test would not. `import { createClient } from 'cpmx'` and its first answer (ES module
+ * and CommonJS), and `cpmx info_cp` as a process, each recorded as the files Node loads: a
+ * module hook (`module.register`) writes every ES module's URL to a file; CommonJS files are
+ * `require.cache`'s keys. The budgets are the measured sizes with a little room: a change
+ * that puts something a lookup does not need back on its path fails here (load it at first
+ * use instead, as the OpenAPI document's builder is). Runs against dist/ (npm run compile).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CLI, root, tempDir } from '../helpers.js';
+
+const dist = join(root, 'dist');
+const dir = tempDir();
+const hooks = join(dir, 'hooks.mjs');
+writeFileSync(
+  hooks,
+  `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  if (url.startsWith('file:')) appendFileSync(process.env.CPMX_LOADED_LOG, url + '\\n');
+  return next(url, context);
+}
+`,
+);
+const register = join(dir, 'register.mjs');
+writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+
+/** cpmx's own files a run loads (those in dist/), each once. */
+function esmFilesLoaded(args: string[]): string[] {
+  const log = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(log, '');
+  execFileSync(process.execPath, ['--import', pathToFileURL(register).href, ...args], { cwd: root, env: { ...process.env, CPMX_LOADED_LOG: log }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  return [...new Set(files)].filter((file) => file.startsWith(dist));
+}
+
+const bytesOf = (files: string[]) => files.reduce((sum, file) => sum + statSync(file).size, 0);
+
+const FIRST_ANSWER = "const c = m.createClient(); if (c.infoCp('09810').length < 1) process.exit(1);";
+
+/** Bytes of cpmx's files on the library's lookup path (import, createClient, first infoCp). */
+const LIBRARY_BUDGET = 112_000;
+/** Bytes of cpmx's files `cpmx info_cp 09810` loads. */
+const CLI_BUDGET = 140_000;
+
+describe('the lookup path loads only what a lookup needs', () => {
+  it('import of cpmx (ES module), createClient and a first answer stay within the budget, and load neither the HTTP handlers nor the OpenAPI builder', () => {
+    const files = esmFilesLoaded(['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(dist, 'cpmx.js'))}); ${FIRST_ANSWER}`]);
+    expect(files.map((file) => file.slice(dist.length + 1))).toEqual(['cpmx.js']);
+    expect(bytesOf(files)).toBeLessThanOrEqual(LIBRARY_BUDGET);
+  });
+
+  it('require of cpmx (CommonJS), createClient and a first answer stay within the same budget', () => {
+    const out = execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(join(dist, 'cpmx.cjs'))}); ${FIRST_ANSWER} console.log(JSON.stringify(Object.keys(require.cache)));`], { cwd: root, encoding: 'utf8' });
+    const files = (JSON.parse(out) as string[]).filter((file) => file.startsWith(dist));
+    expect(files.map((file) => file.slice(dist.length + 1))).toEqual(['cpmx.cjs']);
+    expect(bytesOf(files)).toBeLessThanOrEqual(LIBRARY_BUDGET);
+  });
+
+  it('cpmx info_cp loads its command, not the whole command table, within the budget', () => {
+    const files = esmFilesLoaded([CLI, 'info_cp', '09810', '--token', 'budget']);
+    expect(files).toContain(CLI);
+    const table = files.filter((file) => /\bvar COMMANDS = /.test(readFileSync(file, 'utf8')));
+    expect(table).toEqual([]);
+    expect(bytesOf(files)).toBeLessThanOrEqual(CLI_BUDGET);
+  });
+
+  it('every other command is still found through the whole table', () => {
+    const out = execFileSync(process.execPath, [CLI, 'help', 'serve'], { cwd: root, encoding: 'utf8' });
+    expect(out).toMatch(/^Usage: cpmx serve/);
+  });
+});
