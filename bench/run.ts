@@ -10,11 +10,15 @@
  * prints the targets and writes nothing; --no-browser leaves out what is measured in Chromium
  * (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts).
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCatalog } from '../build/build.js';
 import { writeFileAtomic } from '../build/write.js';
 import { packageRoot } from '../src/package-root.js';
+import { dataPaths } from './contestants/types.js';
+import { inferredCodesBench } from './inferred-codes.js';
+import { DEFAULT_POLYGONS, benchGeo } from './geo.js';
 import { measure } from './measure.js';
 import { publishReport } from './report/publish.js';
 import type { Results } from './results.js';
@@ -60,22 +64,27 @@ async function main(): Promise<void> {
   };
   const location = findCatalog(options.catalog);
   if (!location) throw new Error('no catalog found: pass --catalog FILE or set CPMX_CATALOG');
+  const work = resolve(options.work ?? join(here, 'work'));
   const results = await measure({
     ...settings,
     catalog: location.path,
-    work: resolve(options.work ?? join(here, 'work')),
+    work,
     http: !options['no-http'],
     validate: !options['no-validate'],
     browser: !options['no-browser'],
     log,
   });
-  const json = `${JSON.stringify(results, null, 2)}\n`;
+  log('inferred codes: records without a code, their code found from their names, one core ...');
+  const inferredCodes = await inferredCodesBench({ artifact: dataPaths(work).artifact, taskTimeMs: settings.taskTimeMs });
+  const json = `${JSON.stringify({ ...results, inferredCodes }, null, 2)}\n`;
   if (write) {
     writeFileAtomic(join(out, 'results.json'), Buffer.from(json));
     log(`wrote ${join(out, 'results.json')}`);
   }
   // Rendered from the JSON text, not the object in memory, so it is exactly what bench:report renders.
   publishReport(JSON.parse(json) as Results, { out, write, log });
+  // Geodata (bench/geo.ts), when the polygons are beside the repository: its figures go to the work folder's geo.json.
+  if (existsSync(DEFAULT_POLYGONS)) await benchGeo({ polygons: DEFAULT_POLYGONS, artifact: join(packageRoot, 'data', 'cpmx.msgpack'), work, log });
 }
 
 try {

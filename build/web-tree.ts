@@ -8,6 +8,8 @@ import type { Catalog } from '../src/core/catalog.js';
 import { crc32 } from '../src/core/crc32.js';
 import type { ArtifactHeader } from '../src/core/format.js';
 import { VERSION } from '../src/version.js';
+import type { CodeGeo } from '../src/core/geo/answers.js';
+import type { GeoHeader } from '../src/core/geo/format.js';
 import {
   DIRECT_PART,
   MANIFEST,
@@ -22,6 +24,7 @@ import {
   type MunicipalityFile,
   type ShardCode,
   type ShardFile,
+  type ShardGeo,
   type StateFile,
   type StateKeysFile,
   type StatesFile,
@@ -53,7 +56,8 @@ class Interned<T> {
   }
 }
 
-export function webTree(catalog: Catalog, header: ArtifactHeader): WebTree {
+/** The tree of `catalog`; with `geo`, each shard carries its codes' points (info_cp_geocoding in the browser). */
+export function webTree(catalog: Catalog, header: ArtifactHeader, geo?: CodeGeo & { header: GeoHeader }): WebTree {
   const files = new Map<string, Uint8Array>();
   const links = new Map<string, string>();
   /** Adds a file (and its direct name, for the parts that have one); returns its hash. */
@@ -107,7 +111,7 @@ export function webTree(catalog: Catalog, header: ArtifactHeader): WebTree {
       const prefix = codes[at]!.slice(0, 3);
       let end = at;
       while (end < codes.length && codes[end]!.startsWith(prefix)) end++;
-      if (prefix[0] === d) shards[prefix] = add(`c${prefix}`, shard(catalog, at, end));
+      if (prefix[0] === d) shards[prefix] = add(`c${prefix}`, shard(catalog, at, end, geo));
       at = end;
     }
     const list = catalog.codesStartingWith(d);
@@ -130,13 +134,14 @@ export function webTree(catalog: Catalog, header: ArtifactHeader): WebTree {
     cpmx: VERSION,
     estados,
     digits,
+    ...(geo ? { geo: { version: geo.header.version } } : {}),
   };
   files.set(MANIFEST, encoder.encode(`${JSON.stringify(manifest, null, 2)}\n`));
   return { files, links, manifest };
 }
 
 /** The shard of code indices `start` to `end` (one three-digit prefix). */
-function shard(catalog: Catalog, start: number, end: number): ShardFile {
+function shard(catalog: Catalog, start: number, end: number, geo: CodeGeo | undefined): ShardFile {
   const municipalities = new Interned<[string, string]>();
   const cities = new Interned<string>();
   const types = new Interned<string>();
@@ -158,5 +163,21 @@ function shard(catalog: Catalog, start: number, end: number): ShardFile {
       settlements,
     ]);
   }
-  return { municipios: municipalities.list, ciudades: cities.list, tipos: types.list, cp };
+  const file: ShardFile = { municipios: municipalities.list, ciudades: cities.list, tipos: types.list, cp };
+  if (geo) file.geo = shardGeo(catalog, start, end, geo);
+  return file;
+}
+
+/** The geodata of a shard's codes that have an area. */
+function shardGeo(catalog: Catalog, start: number, end: number, geo: CodeGeo): Record<string, ShardGeo> {
+  const facts: Record<string, ShardGeo> = {};
+  for (let code = start; code < end; code++) {
+    const cp = catalog.postalCode(code);
+    const slot = geo.slotOf(cp);
+    if (slot < 0) continue;
+    const point = geo.point(slot);
+    const centroid = geo.centroid(slot);
+    facts[cp.slice(3)] = [point.lat, point.lng, centroid.lat, centroid.lng, ...geo.bbox(slot), Math.round(geo.area(slot))];
+  }
+  return facts;
 }

@@ -132,9 +132,16 @@ const lazyOpenApi = (file) => lazyFile('src/http/openapi.js', file);
  * parses none of it (test/embed/startup-budget.test.ts holds the lookup path to a budget).
  */
 const lazyHttp = (file) => lazyFile('src/http/http-side.js', file);
+/**
+ * The geodata's decoder and index (src/client/geo-codec.ts) are dist/cpmx-geo.cjs, required at
+ * the first geo call by the stand-in geo-codec.lazy.ts: a lookup's cold start loads none of them.
+ */
+const lazyGeoCodec = swap('lazy-geo', 'src/client/geo-codec.ts', 'src/client/geo-codec.lazy.ts');
+const lazyGeoAnswers = swap('lazy-geo-answers', 'src/core/geo/answers.ts', 'src/client/geo-codec.lazy.ts');
+const lazyGeo = { name: 'lazy-geodata', setup: (bundler) => (lazyGeoCodec.setup(bundler), lazyGeoAnswers.setup(bundler)) };
 
-await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js')] });
-await build({ ...common, entryPoints: { 'cpmx-http': 'src/http/http-side.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js')] });
+await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js'), lazyGeo] });
+await build({ ...common, entryPoints: { 'cpmx-http': 'src/http/http-side.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyGeo] });
 // The document's own file: no `node:` module, so browsers and edge runtimes load it as Node does.
 await build({ ...common, platform: 'neutral', entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
@@ -148,10 +155,11 @@ for (const [name, entry] of [
   ['cpmx', 'src/index.ts'],
   ['cpmx-http', 'src/http/http-side.ts'],
 ]) {
-  const plugins = [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs'), lazyHttp('cpmx-http.cjs')];
+  const plugins = [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs'), lazyHttp('cpmx-http.cjs'), lazyGeo];
   refuse(await build({ ...commonJs, entryPoints: { [name]: entry }, outdir: 'dist', plugins }), /import\.meta/, 'import.meta, which CommonJS has not');
 }
 await build({ ...commonJs, entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
+await build({ ...commonJs, entryPoints: { 'cpmx-geo': 'src/client/geo-codec.ts' }, outdir: 'dist' });
 refuse(await build({ ...commonJs, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
 
 /** A build for browsers, edge and worker runtimes: everything bundled, and refused if it holds anything of Node. */
@@ -169,7 +177,7 @@ const lazyNodeMiddleware = lazyFile('src/http/node-middleware.js', 'cpmx-middlew
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
   plugins: [
-    swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'),
+    swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts'),
     swap('web-handlers', 'src/http/lazy-handlers.ts', 'src/http/handlers.web.ts'),
     swap('web-middleware', 'src/http/middleware.ts', 'src/http/middleware.web.ts'),
     lazyOpenApi('cpmx-openapi.js'),
@@ -177,7 +185,7 @@ await forBrowsers({
   ],
 });
 // What it imports of the handlers' files (the prefix rule) resolves as in the web build: no file system.
-await forBrowsers({ entryPoints: { 'cpmx-middleware': 'src/http/node-middleware.ts' }, plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts')] });
+await forBrowsers({ entryPoints: { 'cpmx-middleware': 'src/http/node-middleware.ts' }, plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts')] });
 // cpmx/web is for pages that load it as it is: minified. What only some answers need (the
 // reading of names past their catalog spellings, with the tables of core/name-forms.ts; the
 // settlement search; test mode) is a chunk of its own, web-extra.js, imported by
@@ -197,6 +205,7 @@ await forBrowsers({
     swap('web-name-keys', 'src/core/name-keys.ts', 'src/web/name-keys.web.ts'),
     swap('web-settlement-search', 'src/core/settlement-search.ts', 'src/web/settlement-search.web.ts'),
     swap('web-test-mode', 'src/core/answers/test-mode.ts', 'src/web/test-mode.web.ts'),
+    swap('web-geo-answers', 'src/core/geo/answers.ts', 'src/web/geo-answers.web.ts'),
     extraChunk,
   ],
 });
@@ -207,6 +216,7 @@ await build({
   // The SQLite registry's thread (src/registry/sqlite-thread.ts starts it) is an entry of its own.
   entryPoints: { cli: 'src/cli/main.ts', 'registry-thread': 'src/registry/sqlite-worker.ts' },
   outdir: 'dist',
+  plugins: [lazyGeo],
   splitting: true,
   // Beside the entries, not in a folder: see default-artifact above.
   chunkNames: 'cli-[name]-[hash]',

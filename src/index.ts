@@ -33,6 +33,9 @@ export type { NodeRequest, NodeResponse } from './http/node-types.js';
 export * from './public-contract.js';
 export type { Consumption, TokenRegistry } from './core/credits.js';
 export { ArtifactError } from './core/catalog.js';
+export { GeodataError } from './core/geo/geodata-error.js';
+export type { GeoHelpers, NearCode, NearestOptions, PointCheck } from './core/geo/helpers.js';
+export type { GeoJsonFeature } from './core/geo/geo-index.js';
 export type { ArtifactHeader, CatalogAge, SourceInfo } from './core/format.js';
 export type {
   CodeHistory,

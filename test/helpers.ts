@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
 import { buildArtifact } from '../build/build.js';
-import { isSuccess, type Body, type ErrorEnvelope } from '../src/index.js';
+import { createClient, ERRORS, isSuccess, type Body, type CpmxClient, type ErrorCode, type ErrorEnvelope } from '../src/index.js';
 
 export const root = resolve(import.meta.dirname, '..');
 export const FIXTURE = join(root, 'test', 'fixtures', 'catalog-mini.txt');
@@ -38,6 +38,21 @@ export async function buildInto(source: string, dir: string, name = 'cpmx.msgpac
   const out = join(dir, name);
   await buildArtifact({ source, out, builtAt: BUILD_TIME });
   return out;
+}
+
+/**
+ * The fixture catalog built into a temporary folder (removed after the file's tests), and a
+ * client on it that answers with the token `demo`: what the contract's tests each start from.
+ */
+export async function fixtureClient(): Promise<{ dir: string; dataPath: string; client: CpmxClient }> {
+  const dir = tempDir();
+  const dataPath = await buildInto(FIXTURE, dir);
+  return { dir, dataPath, client: createClient({ token: 'demo', dataPath }) };
+}
+
+/** The error envelope the contract answers for `code`, written from the error table. */
+export function errorOf(code: ErrorCode) {
+  return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
 }
 
 /** The body narrowed to a success; a failure (with the error it got) when it is an error envelope. */

@@ -48,7 +48,7 @@ const answeredLine = `globalThis.answered = [performance.now(), body.length];
 console.log(${JSON.stringify(ANSWERED)} + JSON.stringify(globalThis.answered));`;
 
 /**
- * The cold page whose first answer is timed, here and in test/web-browser.test.ts: the README's
+ * The cold page whose first answer is timed, here and in test/web/web-browser.test.ts: the README's
  * hints (the module and the manifest preloaded, so they travel together), then one code.
  */
 export const WEB_PAGE = `<!doctype html><meta charset="utf-8">

@@ -21,6 +21,30 @@ const copy = (results: Results): Results => JSON.parse(JSON.stringify(results)) 
 /** The targets table's row for a target, as RESULTS.md must show it. */
 const tableRow = (t: Target) => `| ${t.name} | ${t.target} | ${t.value} | ${t.pass ? 'met' : '**missed**'} |`;
 
+/**
+ * How many targets a run is judged on: all of them but those of the parts it did not measure. A
+ * results.json measured before `cpmx diff`, the handlers and the embedding were measured has no
+ * rows for their targets (1, 1 and 2), nor one measured before the fetch handler's hono reference
+ * (1), nor one measured before the credit path (its credits part), the version-2 methods (2 each)
+ * or the control panel, until the next published run.
+ */
+function targetsJudged(results: Results): number {
+  const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
+  return (
+    TARGETS.length -
+    (results.diff ? 0 : 1) -
+    (results.http?.handlers ? 0 : 1) -
+    (results.http?.handlers?.fetch.reference === 'hono' ? 0 : 1) -
+    (results.embed ? 0 : 2) -
+    (results.credits ? 0 : CREDIT_TARGETS.length) -
+    (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
+    (results.panel ? 0 : PANEL_TARGETS.length) -
+    (results.validate?.quoted ? 0 : 1) -
+    (results.parse ? 0 : 1) -
+    (results.web ? 0 : WEB_TARGETS.length)
+  );
+}
+
 function expectEveryTargetShown(markdown: string, targets: Target[]): void {
   for (const t of targets) {
     expect(t.name.length, 'a target without a name').toBeGreaterThan(0);
@@ -69,23 +93,7 @@ describe('the report of the committed run', () => {
   });
 
   it('judges every target, and shows each with its verdict', () => {
-    // A results.json measured before `cpmx diff`, the handlers and the embedding were measured has
-    // no rows for their targets (1, 1 and 2), nor one measured before the fetch handler's hono
-    // reference (1), nor one measured before the credit path (its
-    // credits part), the version-2 methods (2 each) or the control panel, until the next published run.
-    const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
-    const judged =
-      TARGETS.length -
-      (results.diff ? 0 : 1) -
-      (results.http?.handlers ? 0 : 1) -
-      (results.http?.handlers?.fetch.reference === 'hono' ? 0 : 1) -
-      (results.embed ? 0 : 2) -
-      (results.credits ? 0 : CREDIT_TARGETS.length) -
-      (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
-      (results.panel ? 0 : PANEL_TARGETS.length) -
-      (results.validate?.quoted ? 0 : 1) -
-      (results.parse ? 0 : 1) -
-      (results.web ? 0 : WEB_TARGETS.length);
+    const judged = targetsJudged(results);
     expect(report.targets).toHaveLength(judged);
     expect(new Set(report.targets.map((t) => t.name)).size).toBe(judged);
     expectEveryTargetShown(report.markdown, report.targets);
@@ -145,17 +153,7 @@ describe('the report of the committed run', () => {
     withHandlers.embed = { cold: { file: cold, bytes: { ...cold, importToAnswerMs: { ...spreadOf, median: 21 } } }, browserBundle: { bytes: 32_700, gzipBytes: 12_244 } };
     const judged = renderReport(withHandlers);
     // All but cpmx diff's, the credit path's, the version-2 methods' and the panel's, should the committed run predate them.
-    const measuredV2 = VERSION_2_OPS.every((op) => results.lookups[op.id]);
-    expect(judged.targets).toHaveLength(
-      TARGETS.length -
-        (results.diff ? 0 : 1) -
-        (results.credits ? 0 : CREDIT_TARGETS.length) -
-        (measuredV2 ? 0 : 2 * VERSION_2_OPS.length) -
-        (results.panel ? 0 : PANEL_TARGETS.length) -
-        (results.validate?.quoted ? 0 : 1) -
-        (results.parse ? 0 : 1) -
-        (results.web ? 0 : WEB_TARGETS.length),
-    );
+    expect(judged.targets).toHaveLength(targetsJudged(withHandlers));
     expectEveryTargetShown(judged.markdown, judged.targets);
     expect(judged.markdown).toContain('| HTTP: createMiddleware() info_cp throughput vs bare Node http (median of rounds) | ≥ 95% | 79% [77 – 82] | **missed** |');
     expect(judged.markdown).toContain('| HTTP: createFetchHandler() on @hono/node-server vs a constant hono app on it (median of rounds) | ≥ 90% | 50% [48 – 53] | **missed** |');

@@ -11,7 +11,7 @@ import { handle } from '../core/router.js';
  */
 export function answerer(dataPath: string, defaultToken: string | undefined, eager: boolean): (raw: RawRequest | undefined) => Body {
   const source = catalogSource(dataPath);
-  const context = { catalog: source.get };
+  const context = { catalog: source.get, geo: () => source.geo!(source.get()) };
   return (raw) => {
     if (raw) raw.token ??= defaultToken;
     const token = raw ? raw.token : defaultToken;

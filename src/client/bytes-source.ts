@@ -3,6 +3,7 @@
  * artifact's bytes, handed over by the app (fetched in a browser, bundled into a worker,
  * read by the app itself). Nothing here touches `node:`, so every runtime can run it.
  */
+import type { GeoIndex } from '../core/geo/geo-index.js';
 import { ArtifactError, decodeCatalog, type Catalog, type DecodeOptions } from '../core/catalog.js';
 
 export interface CatalogSource {
@@ -12,6 +13,8 @@ export interface CatalogSource {
   get(): Catalog;
   /** The catalog if it is loaded, without trying to load it. */
   loaded(): Catalog | undefined;
+  /** The geodata beside a catalog's artifact file (Node only), or why there is none: read at the first geo call. */
+  geo?: ((catalog: Catalog) => GeoIndex | string) | undefined;
 }
 
 /** The artifact's bytes, as `fetch`, `readFile` or a bundler's binary loader give them. */

@@ -9,6 +9,7 @@ import { crc32 } from '../core/crc32.js';
 import { packageArtifactPath } from '../default-artifact.js';
 import type { CatalogSource } from './bytes-source.js';
 import { nodeFs, nodeZlib } from './node-builtins.js';
+import { geoForCatalog } from './geodata.js';
 
 export type { CatalogSource } from './bytes-source.js';
 
@@ -93,5 +94,6 @@ export function catalogSource(path: string): CatalogSource {
       return catalog;
     },
     loaded: () => loaded.get(path),
+    geo: geoForCatalog,
   };
 }

@@ -18,6 +18,8 @@ import {
   type EstadosBody,
   type InfoCpBody,
   type InfoCpFullBody,
+  type InfoCpGeocodingBody,
+  type InfoCpGeocodingReverseBody,
   type InfoCpSimplifiedBody,
   type MunicipioClavePorClaveEstadoBody,
   type MunicipioClavePorEstadoBody,
@@ -31,15 +33,23 @@ import { handle, infoCpBody, type Answer, type RouterContext } from '../core/rou
 import type { Catalog } from '../core/catalog.js';
 import { LOCAL_TOKEN, lookupMethods, pathRequest, type Assert, type MatchesTable } from './lookups.js';
 import { openSource, type SourceOptions } from './open-source.js';
+import type { GeoHelpers } from '../core/geo/helpers.js';
+import { geoHelpers } from './geo-codec.js';
+import { NO_GEODATA } from '../core/geo/answers.js';
 
-/** Each client's catalog, for adapters that read names against it (one-line addresses). */
-const catalogs = new WeakMap<CpmxClient, () => Catalog>();
+/**
+ * Each client's catalog, for adapters that read names against it (validation, one-line
+ * addresses), under a symbol of the global registry: each bundled entry (`cpmx`,
+ * `cpmx/validate`, CommonJS or ESM) carries its own copy of this module, so a WeakMap or a
+ * class of one copy would not know the clients another made; `Symbol.for` is one key for all.
+ */
+const CATALOG = Symbol.for('cpmx.client.catalog');
 
 /** The catalog a client answers from (loaded at first use, as its lookups load it). */
 export function catalogOf(client: CpmxClient): Catalog {
-  const get = catalogs.get(client);
-  if (!get) throw new TypeError('catalogOf: not a client made by createClient');
-  return get();
+  const get: unknown = typeof client === 'object' && client !== null ? Reflect.get(client, CATALOG) : undefined;
+  if (typeof get !== 'function') throw new TypeError('catalogOf: not a client made by createClient');
+  return (get as () => Catalog)();
 }
 
 export interface ClientOptions extends SourceOptions {
@@ -74,11 +84,11 @@ export interface SearchCpAdvancedOptions {
 }
 
 /** The lookups, one per method of the contract (the web client has them too, answering with promises). */
-export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo' | 'codeHistory'>;
+export type Lookups = Omit<CpmxClient, 'dataPath' | 'query' | 'catalogInfo' | 'codeHistory' | keyof GeoHelpers>;
 // The lookups are the method table's rows: a row without its method here, or one answering another body, does not compile.
 export type LookupsMatchTable = Assert<MatchesTable<Lookups, 'body'>>;
 
-export interface CpmxClient {
+export interface CpmxClient extends GeoHelpers {
   /** The artifact file this client reads (loaded on the first real-data answer); "the artifact given as data" for bytes. */
   readonly dataPath: string;
   /** Full mode: an array with one envelope per settlement, or one error envelope. */
@@ -108,6 +118,10 @@ export interface CpmxClient {
   getMunicipioClavePorClaveEstado(clave: string | number): MunicipioClavePorClaveEstadoBody;
   /** A state's city names, by city key; the state named by its key. */
   getCitiesByStateCode(clave: string | number): CitiesByStateCodeBody;
+  /** A point inside the code's area, with its place (geodata: `cpmx build --geo`; without it, 113). */
+  infoCpGeocoding(cp: string, options?: InfoCpOptions): InfoCpGeocodingBody;
+  /** The code whose area holds the point (decimal degrees), with its place; 141 to 144 say why none does. */
+  infoCpGeocodingReverse(lat: number | string, lng: number | string): InfoCpGeocodingReverseBody;
   /** The credits left to the client's token in its registry; `null` without a registry or in test mode. Costs none. */
   consultasDisponibles(): ConsultasDisponiblesBody;
   /** Answers a request path exactly as the HTTP API would, with the HTTP status; a path without a token uses the client's. */
@@ -136,7 +150,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const dataPath = source.path;
   const { registry } = options;
   const token = options.token || (registry ? undefined : LOCAL_TOKEN);
-  const context: RouterContext = { catalog: source.get };
+  const context: RouterContext = { catalog: source.get, geo: source.geo && (() => source.geo!(source.get())) };
   const loaded = token && token !== TEST_TOKEN ? source.get() : undefined;
 
   const answer = (raw: RawRequest | undefined): Answer => {
@@ -174,7 +188,10 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
       return { ...structuredClone(header), ...catalogAge(header, Date.now()) };
     },
     codeHistory: (cp) => codeHistoryOf(source.get(), cp),
+    /* Beyond COPOMEX: from the geodata beside the artifact (none for an artifact given as bytes). */
+    ...geoHelpers(() => (source.geo ? source.geo(source.get()) : NO_GEODATA)),
   };
-  catalogs.set(client, source.get);
+  // Not enumerable: a spread or JSON of the client shows only its methods.
+  Object.defineProperty(client, CATALOG, { value: source.get });
   return client;
 }

@@ -54,6 +54,19 @@ export interface SearchCpAdvancedRequest {
   colonia: string | undefined;
   limit: number | undefined;
 }
+/** `info_cp_geocoding`: a code's point (at the code's level: street and number are not read). */
+export interface GeocodingRequest {
+  method: 'info_cp_geocoding';
+  token: string;
+  cp: string;
+}
+/** `info_cp_geocoding_reverse`: the code whose area holds a point. */
+export interface GeocodingReverseRequest {
+  method: 'info_cp_geocoding_reverse';
+  token: string;
+  lat: number;
+  lng: number;
+}
 /** A request whose parameters passed the contract's checks. */
 export type Request =
   | InfoCpRequest
@@ -63,5 +76,7 @@ export type Request =
   | StateRequest
   | StateKeyRequest
   | MunicipalityRequest
-  | SearchCpAdvancedRequest;
+  | SearchCpAdvancedRequest
+  | GeocodingRequest
+  | GeocodingReverseRequest;
 

@@ -25,6 +25,16 @@ export const ERRORS = {
   115: ['No se encontró el municipio', 404],
   116: ['La clave del estado es inválida', 400],
   117: ['El límite es inválido', 400],
+  // Geodata (cpmx build --geo): cpmx's own codes, as COPOMEX publishes none for these cases; from
+  // 140, apart from the validator's own 120 to 130 (docs/validate.md), so no number means two things.
+  140: ['El cp no tiene área', 404],
+  141: ['El punto está en el mar', 404],
+  142: ['El punto está fuera de México', 404],
+  143: ['El punto está en un estado sin polígonos', 404],
+  144: ['El punto no está en el área de ningún cp', 404],
+  145: ['No se recibió lat o lng', 400],
+  146: ['lat o lng no es un número', 400],
+  147: ['lat o lng está fuera de rango', 400],
 } as const satisfies Record<number, readonly [string, number]>;
 // Frozen, entries too: a caller writing to the exported table would change every client's answers.
 for (const entry of Object.values(ERRORS)) Object.freeze(entry);
@@ -92,8 +102,39 @@ export type CitiesByStateCodeBody = Envelope<{ ciudad: string[] }>;
 /** The credits left to the token; `null` where nothing counts them (no registry, or test mode). */
 export type ConsultasDisponiblesBody = Envelope<{ consultas_disponibles: number | null }>;
 
+/** A point of `info_cp_geocoding`: the code's, at the code's level (`precision`), whatever street was asked. */
+export interface GeocodingPoint {
+  lat: number;
+  lng: number;
+  label: string;
+  precision: 'cp';
+}
+/** `info_cp_geocoding`: COPOMEX's simplified record with `calle`, `numero` and `geocoding`, and the area's facts. */
+export interface GeocodingRecord {
+  cp: string;
+  calle: null;
+  numero: null;
+  asentamiento: string[];
+  tipo_asentamiento: string;
+  municipio: string;
+  estado: string;
+  ciudad: string;
+  pais: string;
+  geocoding: GeocodingPoint[];
+  area: { centroide: { lat: number; lng: number }; bbox: [number, number, number, number]; m2: number };
+}
+export type InfoCpGeocodingBody = Envelope<GeocodingRecord>;
+/** `info_cp_geocoding_reverse`: the code whose area holds the point, with its place, as simplified `info_cp`, and the point asked. */
+export interface GeocodingReverseRecord extends SimplifiedPostalCodeRecord {
+  lat: number;
+  lng: number;
+}
+export type InfoCpGeocodingReverseBody = Envelope<GeocodingReverseRecord>;
+
 export type Body =
   | InfoCpBody
+  | InfoCpGeocodingBody
+  | InfoCpGeocodingReverseBody
   | CpListBody
   | EstadosBody
   | MunicipiosBody
@@ -109,6 +150,11 @@ export function success<R>(response: R): SuccessEnvelope<R> {
 
 export function failure(code: ErrorCode): ErrorEnvelope {
   return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
+}
+
+/** An error of the table whose message says more than the table's (113 naming what to build). */
+export function failureSaying(code: ErrorCode, detail: string): ErrorEnvelope {
+  return { error: true, code_error: code, error_message: `${ERRORS[code][0]}: ${detail}`, response: null };
 }
 
 /** The HTTP status the contract gives an error. */

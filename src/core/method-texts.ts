@@ -28,6 +28,8 @@ export interface MethodTexts {
   readonly example: Readonly<Partial<Record<SegmentKind | Parameter, string>>>;
   /** The JSON Schema of the success's `response` (info_cp's is its own: see `INFO_CP_SCHEMAS`). */
   readonly response: JsonSchema;
+  /** Errors of its answer beyond those of its segment and parameters (the geodata's). */
+  readonly errors?: readonly ErrorCode[];
 }
 
 const STATE_NAMES = (name: ParameterName) => `The state (${name('estado')}) is matched ignoring case, accents and surrounding spaces; CDMX,
@@ -72,6 +74,8 @@ export const PARAMETER_TEXTS: Readonly<Record<Parameter, { readonly value: strin
   colonia: { value: 'C', help: 'only codes with a settlement whose name contains C' },
   limit: { value: 'N', help: `at most N codes (1 to ${groupDigits(MAX_LIMIT)}; others answer error 117)` },
   type: { value: 'simplified', help: 'the simplified answer (any other value answers error 112)' },
+  lat: { value: 'LAT', help: 'latitude in decimal degrees, -90 to 90 (WGS 84)' },
+  lng: { value: 'LNG', help: 'longitude in decimal degrees, -180 to 180 (WGS 84; Mexico is west: negative)' },
 };
 
 export const SEGMENT_TEXTS: Readonly<Record<SegmentKind, string>> = {
@@ -188,6 +192,44 @@ ${STATE_KEY}`,
     example: { clave: '15' },
     response: named('ciudad', strings),
   },
+  info_cp_geocoding: {
+    summary: 'the point of a postal code (geodata: cpmx build --geo)',
+    description: () => `A point inside the area of a 5-digit postal code, with its settlements, municipality and state,
+and the area's centroid, box and size: at the code's level (precision "cp"; calle and numero
+answer null). Needs the geodata beside the artifact (cpmx build --geo), else 113; 140 for a code
+without area.`,
+    example: { cp: '09810' },
+    response: {
+      type: 'object',
+      properties: {
+        ...INFO_CP_SCHEMAS.simplified.properties,
+        calle: { type: 'null' },
+        numero: { type: 'null' },
+        geocoding: {
+          type: 'array',
+          items: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' }, label: { type: 'string' }, precision: { const: 'cp' } }, required: ['lat', 'lng', 'label', 'precision'] },
+        },
+        area: { type: 'object', properties: { centroide: { type: 'object' }, bbox: { type: 'array' }, m2: { type: 'number' } }, required: ['centroide', 'bbox', 'm2'] },
+      },
+      required: [...RECORD_KEYS, 'calle', 'numero', 'geocoding', 'area'],
+      additionalProperties: false,
+    },
+    errors: [113, 140],
+  },
+  info_cp_geocoding_reverse: {
+    summary: 'the postal code of a point (geodata: cpmx build --geo)',
+    description: (name) => `The postal code whose area holds ${name('lat')}, ${name('lng')} (decimal degrees), with its place as
+simplified info_cp gives it; else why not: sea 141, abroad 142, a state not loaded 143, between
+areas 122. Needs the geodata beside the artifact (cpmx build --geo), else 113.`,
+    example: { lat: '19.35336', lng: '-99.11388' },
+    response: {
+      type: 'object',
+      properties: { ...INFO_CP_SCHEMAS.simplified.properties, lat: { type: 'number' }, lng: { type: 'number' } },
+      required: [...RECORD_KEYS, 'lat', 'lng'],
+      additionalProperties: false,
+    },
+    errors: [113, 141, 142, 143, 144],
+  },
   'cuenta/consultas_disponibles': {
     summary: "the token's credits left (null: nothing counts them)",
     description: () => `The credits left to the token; null where nothing counts them (no token registry, or test
@@ -217,6 +259,8 @@ const VALUE_SCHEMAS: Readonly<Record<SegmentKind | Parameter, JsonSchema>> = {
   colonia: { type: 'string', description: 'only codes with a settlement whose name contains this' },
   limit: { type: 'integer', description: `at most this many codes`, minimum: 1, maximum: MAX_LIMIT },
   type: { type: 'string', description: 'the simplified answer: one envelope listing every name', enum: ['simplified'] },
+  lat: { type: 'number', description: PARAMETER_TEXTS.lat.help, minimum: -90, maximum: 90 },
+  lng: { type: 'number', description: PARAMETER_TEXTS.lng.help, minimum: -180, maximum: 180 },
 };
 
 /** The JSON Schema of one value: the segment of a method, or a query parameter. */
@@ -250,6 +294,8 @@ const VALUE_ERRORS: Readonly<Record<SegmentKind | Parameter, readonly ErrorCode[
   colonia: [],
   limit: [117],
   type: [112],
+  lat: [145, 146, 147],
+  lng: [145, 146, 147],
 };
 
 /**
@@ -261,5 +307,6 @@ export function errorsOf(method: Method): ErrorCode[] {
   const codes = new Set<ErrorCode>([106, 107]);
   if (credit === 'spend') codes.add(108);
   for (const name of segment ? [segment, ...parameters] : parameters) for (const code of VALUE_ERRORS[name]) codes.add(code);
+  for (const code of METHOD_TEXTS[method].errors ?? []) codes.add(code);
   return [...codes].sort((a, b) => a - b);
 }

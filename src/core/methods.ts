@@ -29,8 +29,12 @@ import { TEST_ANSWERS as test } from './answers/test-mode.js';
 import type { CatalogReader } from './catalog-reader.js';
 import { blank, checkCode, checkLimit, isStateKey } from './checks.js';
 import { success, type Body, type ConsultasDisponiblesBody, type ErrorCode, type ErrorEnvelope } from './contract.js';
+import { answerGeocoding, answerGeocodingReverse, checkCoordinates, testGeocoding, testGeocodingReverse, type CodeGeo } from './geo/answers.js';
+import type { GeoIndex } from './geo/geo-index.js';
 import type {
   ColoniaPorCpRequest,
+  GeocodingRequest,
+  GeocodingReverseRequest,
   InfoCpRequest,
   MunicipalityRequest,
   PlainRequest,
@@ -43,7 +47,7 @@ import type {
 /** What a method's path segment holds, named as the contract names it. */
 export type SegmentKind = 'cp' | 'partial' | 'estado' | 'municipio' | 'clave';
 /** The query parameters the contract reads (besides `token`), in the order they are checked. */
-export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type';
+export type Parameter = 'estado' | 'municipio' | 'colonia' | 'limit' | 'type' | 'lat' | 'lng';
 
 /** A request's query parameters by name: those its method's row takes, each undefined when absent. */
 export type ParameterValues = Readonly<Partial<Record<Parameter, string>>>;
@@ -108,6 +112,8 @@ export function namedRequest(method: Method, values: Readonly<Partial<Record<Seg
 export interface RouterContext {
   /** The catalog, loaded on first need (throws ArtifactError when it cannot be): test mode never calls it. */
   catalog: () => CatalogReader;
+  /** The geodata beside the catalog, loaded on first need; a string says why there is none (113). Absent: none. */
+  geo?: (() => GeoIndex | CodeGeo | string) | undefined;
 }
 
 /** One method of the contract. `Q` is the request its checks make, `B` the body of its success. */
@@ -129,7 +135,7 @@ export interface MethodRow<Q, B extends Body, C extends string | undefined = str
   /** The contract's parameter checks (101, 102, 104, 109, 112, 114, 116, 117) in its order: the narrowed request, or the error. */
   readonly check: (raw: RawRequest, token: string) => Q | ErrorCode;
   /** The answer with a real token: the body, or a lookup error (105, 110, 115). */
-  readonly answer: (request: Q, context: RouterContext) => B | ErrorCode;
+  readonly answer: (request: Q, context: RouterContext) => B | ErrorCode | ErrorEnvelope;
   /** The answer in test mode (token `pruebas`): fictitious data in the same shape, no catalog. */
   readonly testMode: (request: Q) => B;
 }
@@ -180,6 +186,9 @@ function checkSearchCpAdvanced(raw: RawRequest, token: string): SearchCpAdvanced
   return { method: 'search_cp_advanced', token, estado: raw.segment!, municipio, colonia: raw.parameters.colonia || undefined, limit };
 }
 
+/** A code (101, 102, 104), then `type`: absent or `simplified` (112). */
+const checkCodeAndType = (raw: RawRequest): ErrorCode | undefined => checkCode(raw.segment, 5) ?? (raw.parameters.type && raw.parameters.type !== 'simplified' ? 112 : undefined);
+
 const plain =
   <M extends PlainRequest['method']>(method: M) =>
   (_raw: RawRequest, token: string): PlainRequest => ({ method, token });
@@ -201,13 +210,7 @@ export const METHODS = {
     parameters: ['type'],
     client: 'infoCp',
     credit: 'spend',
-    check(raw, token): InfoCpRequest | ErrorCode {
-      const error = checkCode(raw.segment, 5);
-      if (error) return error;
-      const type = raw.parameters.type || undefined;
-      if (type !== undefined && type !== 'simplified') return 112;
-      return { method: 'info_cp', token, cp: raw.segment!, simplified: type !== undefined };
-    },
+    check: (raw, token): InfoCpRequest | ErrorCode => checkCodeAndType(raw) ?? { method: 'info_cp', token, cp: raw.segment!, simplified: !!raw.parameters.type },
     answer: (request, { catalog }) => answerInfoCp(catalog(), request.cp, request.simplified),
     testMode: (request) => test.infoCp(request.cp, request.simplified),
   }),
@@ -326,6 +329,24 @@ export const METHODS = {
     answer: (request, { catalog }) => answerCitiesByStateCode(catalog(), request.clave),
     testMode: test.cities,
   }),
+  info_cp_geocoding: row({
+    segment: 'cp',
+    parameters: ['type'],
+    client: 'infoCpGeocoding',
+    credit: 'spend',
+    check: (raw, token): GeocodingRequest | ErrorCode => checkCodeAndType(raw) ?? { method: 'info_cp_geocoding', token, cp: raw.segment! },
+    answer: (request, context) => answerGeocoding(context, request.cp),
+    testMode: (request) => testGeocoding(request.cp),
+  }),
+  info_cp_geocoding_reverse: row({
+    parameters: ['lat', 'lng'],
+    required: ['lat', 'lng'],
+    client: 'infoCpGeocodingReverse',
+    credit: 'spend',
+    check: (raw, token): GeocodingReverseRequest | ErrorCode => checkCoordinates(raw.parameters.lat, raw.parameters.lng, token),
+    answer: (request, context) => answerGeocodingReverse(context, request.lat, request.lng),
+    testMode: (request) => testGeocodingReverse(request.lat, request.lng),
+  }),
   'cuenta/consultas_disponibles': row({
     parameters: [],
     client: 'consultasDisponibles',
@@ -345,10 +366,8 @@ export type BodyOf<M extends Method> = (Rows[M] extends MethodRow<infer _Q, infe
 /** The typed client's method name of each method that has one. */
 export type ClientName = Exclude<{ [M in Method]: Rows[M]['client'] }[Method], undefined>;
 
-/** COPOMEX methods whose data (coordinates, INEGI localities, streets) the postal catalog does not hold: 113. */
+/** COPOMEX methods whose data (INEGI localities, streets) the postal catalog does not hold: 113. */
 export const UNAVAILABLE_METHODS = [
-  'info_cp_geocoding',
-  'info_cp_geocoding_reverse',
   'get_localidad_por_estado_municipio',
   'get_localidad_por_clave_estado_municipio',
   'info_localidad',

@@ -1,7 +1,7 @@
 /**
  * The forms people write names in, as data: state abbreviations and codes, municipality
  * titles, settlement types, shortened words and ordinals. `names.ts` reads with these tables;
- * the README lists them and `test/name-forms.test.ts` tests every entry. Nothing here runs at
+ * the README lists them and `test/core/name-forms.test.ts` tests every entry. Nothing here runs at
  * import beyond building these literals: the indexes made from them are built on first use.
  */
 
@@ -206,21 +206,21 @@ export const ORDINAL_ENDINGS: readonly string[] = ['a', 'o', 'ra', 'ro', 'er', '
 export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> = {
   Aeropuerto: ['Aerop.'],
   Ampliación: [],
-  Barrio: [],
+  Barrio: ['Barr.'],
   Campamento: ['Camp.'],
   'Club de golf': [],
   Colonia: ['Cols.'],
   Condominio: ['Condom.'],
   Congregación: [],
   'Conjunto habitacional': [],
-  Ejido: [],
+  Ejido: ['Ejdo.'],
   Equipamiento: ['Equip.'],
   Estación: ['Est.'],
   Exhacienda: [],
-  Finca: [],
+  Finca: ['Fca.'],
   Fraccionamiento: [],
   'Gran usuario': [],
-  Granja: [],
+  Granja: ['Gja.'],
   Hacienda: [],
   Ingenio: [],
   Paraje: [],
@@ -228,16 +228,17 @@ export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> 
   'Poblado comunal': ['Poblado', 'Pob.'],
   Pueblo: [],
   Puerto: [],
-  Ranchería: ['Rancheria'],
+  // `RA` is how Villahermosa's own list writes it (test/fixtures/settlement-type-forms.csv).
+  Ranchería: ['Rancheria', 'Rcha.', 'Rchía.', 'RA'],
   Rancho: [],
   Residencial: [],
   'Unidad habitacional': ['U. Hab.'],
   Villa: [],
-  'Zona comercial': [],
-  'Zona federal': [],
-  'Zona industrial': [],
-  'Zona militar': [],
-  'Zona naval': [],
+  'Zona comercial': ['Zona Com.', 'Z.C.'],
+  'Zona federal': ['Zona Fed.', 'Z. Fed.'],
+  'Zona industrial': ['Z.I.', 'Z. Ind.'],
+  'Zona militar': ['Zona Mil.'],
+  'Zona naval': ['Zona Nav.'],
   // Not a `tipo_asentamiento` of the 2018 catalog, but written in front of names (Cancún).
   Supermanzana: ['Super Manzana'],
 };

@@ -62,6 +62,8 @@ export function handle(raw: RawRequest | undefined, context: RouterContext, make
   if (made !== undefined) return made;
   const body = row.answer(request, context);
   if (typeof body === 'number') return errorAnswer(body, token, 'check');
+  /* An error with a message of its own (113 naming what to build): the table's status all the same. */
+  if (!Array.isArray(body) && body.error) return { status: statusOf(body.code_error), body, credit: 'check', token };
   // The account method's count is the credit step's to fill in.
   return { status: 200, body, credit: row.credit, token };
 }

@@ -8,6 +8,9 @@
  * scripts/bundle.mjs, which holds its own copy of the method table).
  */
 import { ERRORS, type ErrorCode } from '../core/contract.js';
+
+/** The errors whose message may go on after a colon with a detail: what to build (113), which states are loaded (143). */
+const DETAILED_ERRORS: readonly ErrorCode[] = [113, 143];
 import { INFO_CP_SCHEMAS, METHOD_TEXTS, PARAMETER_TEXTS, errorsOf, valueSchema, type JsonSchema } from '../core/method-texts.js';
 import { METHODS, UNAVAILABLE_METHODS, type Method, type Parameter, type SegmentKind } from '../core/methods.js';
 import { OPENAPI_PATH } from './openapi-path.js';
@@ -40,7 +43,13 @@ function errorSchemas(): Record<string, JsonSchema> {
       {
         type: 'object',
         description: `${ERRORS[code][0]} (HTTP ${ERRORS[code][1]})`,
-        properties: { error: { const: true }, code_error: { const: code }, error_message: { const: ERRORS[code][0] }, response: { type: 'null' } },
+        properties: {
+          error: { const: true },
+          code_error: { const: code },
+          // Some go on with a detail (`Método no disponible sin conexión: ...`).
+          error_message: DETAILED_ERRORS.includes(code) ? { type: 'string', pattern: `^${ERRORS[code][0].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(: .+)?$` } : { const: ERRORS[code][0] },
+          response: { type: 'null' },
+        },
         required: ['error', 'code_error', 'error_message', 'response'],
         additionalProperties: false,
       },

@@ -96,7 +96,7 @@ export function createResponder(options: ResponderOptions): Responder {
    * per request; `handle` is synchronous, so no other request runs in between.
    */
   let pinned: Catalog | undefined;
-  const context: RouterContext = { catalog: () => (pinned ??= source.get()) };
+  const context: RouterContext = { catalog: () => (pinned ??= source.get()), geo: source.geo && (() => source.geo!((pinned ??= source.get()))) };
   let loadError: string | undefined;
   /** Tries to load the artifact, remembering why it could not be. */
   const load = () => {

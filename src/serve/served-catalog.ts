@@ -11,6 +11,7 @@ import { ArtifactError, REBUILD, buildIdOf, type Catalog } from '../core/catalog
 import { loadCatalog } from '../client/catalog-source.js';
 import type { CatalogSource } from '../client/bytes-source.js';
 import type { RefreshOutcome, ReloadHistory, ReloadOutcome, WatchStatus } from '../http/catalog-status.js';
+import { geoForCatalog } from '../client/geodata.js';
 
 /** What identifies the file at a path: another file renamed over it, or it rewritten, changes it. */
 export function fileIdentity(path: string): string | undefined {
@@ -37,6 +38,9 @@ export class ServedCatalog implements CatalogSource, ReloadHistory {
   readonly get = (): Catalog => this.#catalog ?? this.#install(this.#read());
 
   readonly loaded = (): Catalog | undefined => this.#catalog;
+
+  /** The geodata beside the artifact, read at the first geo call of each catalog loaded. */
+  readonly geo = geoForCatalog;
 
   loadedAt(): string | null {
     return this.#loadedAt;

@@ -3,8 +3,8 @@
  * a result object for the library) and, for `--fix`, the record written back. The same code
  * runs in the main thread and in every worker, so their outputs cannot differ.
  */
-import type { AddressValidator, Fix, ValidationResult } from './address.js';
-import { unreadable } from './address.js';
+import type { AddressValidator } from './address.js';
+import { resultFields, unreadable, type Fix, type ValidationResult } from './result.js';
 import { ByteWriter } from './bytes.js';
 import { decodeCarried, encoderFor, type CarriedEncoding, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
@@ -45,7 +45,14 @@ export interface RangeOutcome {
   valid: number;
   /** Records with each `code_error`, by code. */
   byCode: Record<number, number>;
+  /** Valid records with a field the catalog cannot check (warning 125), counted apart. */
+  unverifiable: number;
+  /** The first records a quote made unreadable, with where it opened and where reading resumed (for the summary). */
+  quotes: string[];
 }
+
+/** Records a quote made unreadable named in a range's outcome, at most (the summary names the first few). */
+export const QUOTES_NAMED = 3;
 
 /** The header of `--format csv` results. */
 export const CSV_RESULTS_HEADER = `line,valid,errors,reason,${FIELDS.map((field) => `suggested_${field}`).join(',')}\n`;
@@ -72,6 +79,8 @@ export class RangeJudge implements RecordVisitor {
   private records = 0;
   private valid = 0;
   private byCode: Record<number, number> = {};
+  private unverifiable = 0;
+  private quotes: string[] = [];
   private readonly mapper;
   /** Which key fed each field of the NDJSON record at hand (for --fix). */
   private keys: Partial<Record<Field, string>> = {};
@@ -118,33 +127,37 @@ export class RangeJudge implements RecordVisitor {
       records: this.records,
       valid: this.valid,
       byCode: this.byCode,
+      unverifiable: this.unverifiable,
+      quotes: this.quotes,
     };
+    this.quotes = [];
     this.fixed = '';
     this.objects = [];
-    this.records = this.valid = 0;
+    this.records = this.valid = this.unverifiable = 0;
     this.byCode = {};
     return outcome;
   }
 
   private judged(line: number, result: ValidationResult): void {
     this.records++;
+    if (result.warnings) this.unverifiable++;
     if (result.valid) {
       this.valid++;
       if (this.plan.invalidOnly) return;
     } else for (const { code_error } of result.errors) this.byCode[code_error] = (this.byCode[code_error] ?? 0) + 1;
     switch (this.plan.results) {
       case 'ndjson':
-        if (result.valid) {
+        if (result.valid && !result.warnings) {
           this.out.bytes(VALID_PREFIX);
           this.out.integer(line);
           this.out.bytes(VALID_SUFFIX);
-        } else this.out.text(`${JSON.stringify({ line, valid: false, errors: result.errors, suggestions: result.suggestions })}\n`);
+        } else this.out.text(`${JSON.stringify({ line, ...resultFields(result) })}\n`);
         break;
       case 'csv':
         this.out.text(resultCsv(line, result));
         break;
       default:
-        this.objects.push({ line, valid: result.valid, errors: result.errors, suggestions: result.suggestions });
+        this.objects.push({ line, ...resultFields(result) });
     }
   }
 
@@ -197,6 +210,7 @@ export class RangeJudge implements RecordVisitor {
 
   unreadable(line: number, reason: string, start: number, end: number, next: number): void {
     if (reason === tooLong(this.plan.maxRecordBytes)) this.refuseTooLong(line);
+    if (this.quotes.length < QUOTES_NAMED && reason.includes('quote')) this.quotes.push(`line ${line}: ${reason}`);
     this.judged(line, unreadable(reason));
     if (!this.encodeFix) return;
     // Written back as it was: CSV records marked invalid, NDJSON lines unchanged (not objects).

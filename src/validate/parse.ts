@@ -1,22 +1,18 @@
 /**
  * One-line addresses (`Av. Insurgentes Sur 1602, Col. Crédito Constructor, Benito Juárez,
- * 03940 Ciudad de México, CDMX`): read into the parts of an address record, judged by the one
- * validator as a structured record, and completed from the catalog: what the code implies is
- * filled in, and a line without a code gets the code its settlement, municipality and state
- * point to (or the codes, when several do).
- *
- * The text is cut at commas and at the code (address-text.ts); each piece is then read,
- * from the last to the first, as a state, a municipality, a city or a settlement, with the
- * one reading of names of the core. The facts of the code, when there is one, are tried first.
+ * 03940 Ciudad de México, CDMX`), judged: read into the parts of an address record by the
+ * parser (src/parse), judged by the one validator as a structured record, and completed from
+ * the catalog: what the code implies is filled in, and a line without a code gets the code its
+ * settlement, municipality and state point to (or the codes, when several do), by the rule
+ * validation uses for a record without a code (parse/places).
  */
-import { catalogOf, type CpmxClient } from '../client/client.js';
-import type { Catalog } from '../core/catalog.js';
-import { findMunicipalities, findState, foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
-import { VALIDATION_ERRORS, validatorFor, type AddressValidator, type ValidationError, type ValidationResult } from './address.js';
-import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
+import type { CpmxClient } from '../client/client.js';
+import { MAX_CODES } from '../parse/places.js';
+import { AddressReader, type Reading } from '../parse/reader.js';
+import { VALIDATION_ERRORS, validatorFor, type AddressValidator, type ValidationError } from './address.js';
 import type { Field } from './fields.js';
-import { Remembered } from './remembered.js';
-import { settlementPlaces, type SettlementPlace } from './settlement-codes.js';
+
+export { MAX_CODES } from '../parse/places.js';
 
 /** The parts of a one-line address, in the order results list them. */
 export const ADDRESS_PARTS = [
@@ -45,12 +41,6 @@ export interface ParsedAddress extends Record<AddressPart, string | null> {
   inferred: AddressPart[];
 }
 
-/** Between the fields of a record in a remembered key: no text read from a line holds it. */
-const SEPARATOR = '\u0000';
-
-/** At most this many codes are listed for a line without a code. */
-export const MAX_CODES = 10;
-
 /** A line that holds no address: every part null, 130 with the reason. */
 export function unreadableAddress(reason: string): ParsedAddress {
   return {
@@ -71,376 +61,38 @@ export function unreadableAddress(reason: string): ParsedAddress {
   };
 }
 
-/** What the pieces of a line were read as. */
-interface Reading {
-  state: number;
-  /** The state's text as written. */
-  stateText: string | null;
-  municipalities: readonly number[];
-  municipalityText: string | null;
-  settlementText: string | null;
-  settlementName: string | null;
-  settlementType: string | null;
-  cityText: string | null;
-  calle: string | null;
-  numeroExterior: string | null;
-  numeroInterior: string | null;
-}
-
-/** Country words that may end a line after the state. */
-const COUNTRY = new Set(['mexico', 'mx', 'mex', 'republica mexicana', 'estados unidos mexicanos']);
-/** The longest run of words tried as a state or municipality at the end of a piece. */
-const MAX_NAME_WORDS = 6;
-
-export class AddressReader {
-  private catalogCache: Catalog | undefined;
+/**
+ * Judges one-line addresses for one client: the parser's reading, then the validator's
+ * judgement of the record it makes, then what the code implies filled in.
+ */
+export class LineJudge {
   private readonly validator: AddressValidator;
+  private readerCache: AddressReader | undefined;
 
-  private readonly states = new Remembered((name): number => {
-    const state = findState(this.catalog, name);
-    return state < 0 && name.endsWith('.') ? findState(this.catalog, name.slice(0, -1)) : state;
-  });
-  /** Keyed `state|name` (a piece never holds `|`: it separates pieces). */
-  private readonly municipalityLists = new Remembered((key) => {
-    const bar = key.indexOf('|');
-    const state = Number(key.slice(0, bar));
-    const name = key.slice(bar + 1);
-    const found = findMunicipalities(this.catalog, name, state);
-    return found.length || !name.endsWith('.') ? found : findMunicipalities(this.catalog, name.slice(0, -1), state);
-  });
-  private readonly types = new Remembered(splitSettlementType);
-  /**
-   * The validator's judgement of a record (its fields joined by SEPARATOR), frozen: lines of
-   * one place share it, as valid records share the validator's own frozen result.
-   */
-  private readonly judgements = new Remembered((record): ValidationResult => {
-    const [cp, asentamiento, municipio, estado, ciudad] = record.split(SEPARATOR);
-    const result = this.validator.validateFields(cp, asentamiento, municipio, estado, ciudad);
-    Object.freeze(result.errors);
-    for (const error of result.errors) Object.freeze(error);
-    Object.freeze(result.suggestions);
-    return Object.freeze(result);
-  });
-  private readonly keys = new Remembered(settlementKey);
-  /** Keyed `code|text`: the settlement index of the code that the text names, or -1. */
-  private readonly codeSettlements = new Remembered((key) => {
-    const bar = key.indexOf('|');
-    return matchSettlement(this.catalog, Number(key.slice(0, bar)), key.slice(bar + 1));
-  });
-
-  constructor(private readonly client: CpmxClient) {
+  constructor(client: CpmxClient) {
     this.validator = validatorFor(client);
   }
 
-  /** A code's municipality, city and state spellings, folded (made once per code). */
-  private readonly codeNameLists = new Map<number, [string, string, string[]]>();
-
-  private codeNames(code: number): [string, string, string[]] {
-    let names = this.codeNameLists.get(code);
-    if (!names) {
-      const catalog = this.catalog;
-      names = [foldForMatch(catalog.municipalityOf(code)), foldForMatch(catalog.cityOf(code)), stateSpellings(catalog.stateOf(code)).map(foldForMatch)];
-      this.codeNameLists.set(code, names);
-    }
-    return names;
-  }
-
-  private municipalitiesNamed(name: string, state: number): readonly number[] {
-    return this.municipalityLists.get(`${state}|${name}`);
-  }
-
-  /** Keyed `state|municipalities|key`: the places of a settlement key there (a common name has thousands). */
-  private readonly places = new Remembered((key): SettlementPlace[] => {
-    const [state, municipalities, settlement] = key.split('|') as [string, string, string];
-    return settlementPlaces(this.catalog, settlement, municipalities ? municipalities.split(',').map(Number) : [], Number(state));
-  });
-
-  private placesOf(key: string, municipalities: readonly number[], state: number): SettlementPlace[] {
-    return this.places.get(`${state}|${municipalities.join(',')}|${key}`);
-  }
-
-  private settlementOf(code: number, text: string): number {
-    return this.codeSettlements.get(`${code}|${text}`);
-  }
-
-  /** Whether `name` is the city of code `code` (which has one). */
-  private isCityOf(code: number, name: string): boolean {
-    const city = this.catalog.cityOf(code);
-    return city !== '' && this.keys.get(name) === this.keys.get(city);
-  }
-
-  private get catalog(): Catalog {
-    return (this.catalogCache ??= catalogOf(this.client));
+  /** The parser, on the catalog the validator reads (one door to the client's catalog; made at the first line). */
+  private get reader(): AddressReader {
+    return (this.readerCache ??= new AddressReader(this.validator.catalog));
   }
 
   parse(text: unknown): ParsedAddress {
-    if (typeof text !== 'string') return unreadableAddress(text === null || text === undefined ? 'empty line' : 'not text');
-    const reason = unreadableLine(text);
-    if (reason) return unreadableAddress(reason);
-    const line = cleanLine(text);
-    const candidate = this.chooseCode(line);
-    const written = candidate?.digits ?? null;
-    // A code that lost its leading zero is read with it (the validator says so: 102 and its suggestion).
-    const lookup = written && written.length === 4 ? `0${written}` : written;
-    const code = lookup ? this.catalog.codeIndex(lookup) : -1;
-    const reading = this.read(cutPieces(line, candidate), code);
-    return this.judge(reading, written, code);
-  }
-
-  /** The code of a line: a marked one first, then five digits that are a code, the context agreeing. */
-  private chooseCode(line: string): CodeCandidate | undefined {
-    const candidates = codeCandidates(line);
-    if (candidates.length === 0) return undefined;
-    // The common case: one code, written after `C.P.`.
-    if (candidates.length === 1 && candidates[0]!.marked) return candidates[0];
-    const firstComma = line.indexOf(',');
-    let best: CodeCandidate | undefined;
-    let bestScore = -1;
-    let folded: string | undefined;
-    for (const candidate of candidates) {
-      const digits = candidate.digits.length === 4 ? `0${candidate.digits}` : candidate.digits;
-      const code = this.catalog.codeIndex(digits);
-      const agreement = code >= 0 ? this.agreement(code, (folded ??= foldForMatch(line))) : 0;
-      if (!candidate.marked && code < 0) continue;
-      // Five digits in the first piece are a street number unless the names agree with the code
-      // (`COL DEL CARMEN 64710 MONTERREY`), or they end a line without commas.
-      const inFirstPiece = firstComma < 0 || candidate.start < firstComma;
-      const endsLine = firstComma < 0 && !/[\p{L}\p{N}]/u.test(line.slice(candidate.end));
-      if (!candidate.marked && inFirstPiece && agreement === 0 && !endsLine) continue;
-      const score = (candidate.marked ? 1000 : 0) + (code >= 0 ? 100 : 0) + agreement * 10 + (inFirstPiece ? 0 : 1);
-      if (score >= bestScore) {
-        best = candidate;
-        bestScore = score;
-      }
-    }
-    return best;
-  }
-
-  /** How many of a code's names (state, municipality, city) a folded line holds. */
-  private agreement(code: number, foldedLine: string): number {
-    const [municipality, city, states] = this.codeNames(code);
-    let count = 0;
-    if (municipality && foldedLine.includes(municipality)) count++;
-    if (city && city !== municipality && foldedLine.includes(city)) count++;
-    if (states.some((state) => foldedLine.includes(state))) count++;
-    return count;
-  }
-
-  /** Reads the pieces of a line (the code already taken out), with the facts of `code` when it is one. */
-  private read(pieces: string[], code: number): Reading {
-    const catalog = this.catalog;
-    const reading: Reading = {
-      state: -1,
-      stateText: null,
-      municipalities: [],
-      municipalityText: null,
-      settlementText: null,
-      settlementName: null,
-      settlementType: null,
-      cityText: null,
-      calle: null,
-      numeroExterior: null,
-      numeroInterior: null,
-    };
-    const codeState = code >= 0 ? catalog.stateOfMunicipality(catalog.municipalityIndexOf(code)) : -1;
-    // A country word ending the line goes when the line names a state before it.
-    if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!)) && pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
-
-    // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names.
-    const roles: (string | undefined)[] = pieces.map((piece, i) => (i > 0 && NUMBER_PIECE.test(piece) ? 'numbers' : undefined));
-    // Settlements with their type in front, and a settlement glued after a street's number.
-    for (let i = 0; i < pieces.length; i++) {
-      const split = this.splitGluedSettlement(pieces[i]!);
-      if (split) {
-        pieces.splice(i, 1, split[0], split[1]);
-        roles.splice(i, 1, undefined, 'settlement');
-        i++;
-      } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) {
-        roles[i] = 'settlement';
-        // `SM 36 Mz. 2 Lt 2`: the lot's numbers are no part of the settlement's name.
-        const lot = LOT_IN_TEXT.exec(pieces[i]!);
-        if (lot && lot.index > 0) {
-          pieces.splice(i, 1, pieces[i]!.slice(0, lot.index).trim(), pieces[i]!.slice(lot.index));
-          roles.splice(i + 1, 0, 'numbers');
-          i++;
-        }
-      }
-    }
-    let street = -1;
-    if (roles[0] === undefined && (looksLikeStreet(pieces[0]!) || (pieces.length > 1 && !this.isName(pieces[0]!, code, codeState)))) {
-      street = 0;
-      roles[0] = 'street';
-    }
-
-    // Names, from the last piece to the first: the state usually ends the line. A piece right
-    // after the street may be a settlement without its type (`Puebla 121, Roma Norte, ...`).
-    const typed = roles.includes('settlement');
-    for (let i = pieces.length - 1; i >= 0; i--) {
-      if (roles[i] === 'settlement') pieces[i] = this.readName(pieces[i]!, reading, code, codeState, false, true).rest;
-      else if (roles[i] === undefined) roles[i] = this.readName(pieces[i]!, reading, code, codeState, !typed && i === nextName(roles, street)).role;
-    }
-    // The settlement: typed in front, or matched to the code's settlements.
-    for (let i = 0; i < pieces.length; i++) {
-      if (roles[i] !== 'settlement' || reading.settlementText !== null) continue;
-      this.takeSettlement(pieces[i]!, reading);
-    }
-    if (street >= 0) Object.assign(reading, streetOf(readStreet(pieces[street]!)));
-    // Numbers written apart (`Mz. 23, Lote 10`, `No. 14785 local 36`).
-    for (let i = 0; i < pieces.length; i++) {
-      if (roles[i] !== 'numbers') continue;
-      const numbers = readStreet(pieces[i]!);
-      const exterior = numbers.numeroExterior;
-      // Lots add up (`Mz. 23, Lote 10`); any other number keeps the first one read.
-      if (exterior && reading.numeroExterior && LOT_WORD.test(exterior) && LOT_WORD.test(reading.numeroExterior)) reading.numeroExterior += ` ${exterior}`;
-      else if (!reading.numeroExterior && exterior) reading.numeroExterior = exterior;
-      if (!reading.numeroInterior && numbers.numeroInterior) reading.numeroInterior = numbers.numeroInterior;
-    }
-    return reading;
-  }
-
-  /** Splits `Calle Hidalgo No. 103 Col. Centro` into the street and the settlement, or undefined. */
-  private splitGluedSettlement(piece: string): [string, string] | undefined {
-    if (!/\d|s\/n/i.test(piece)) return undefined;
-    for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
-      const before = piece.slice(0, at);
-      if (!/\d|s\/n/i.test(before)) continue;
-      const rest = piece.slice(at + 1);
-      const split = this.types.get(rest);
-      if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
-    }
-    return undefined;
-  }
-
-  /** Whether a piece names a state, whole or by its last words (`Ciudad de México, CDMX`, `Monterrey N.L.`). */
-  private endsWithState(piece: string): boolean {
-    const words = piece.split(' ');
-    for (let k = Math.min(words.length, 4); k >= 1; k--) if (this.states.get(words.slice(words.length - k).join(' ')) >= 0) return true;
-    return false;
-  }
-
-  /** Whether a whole piece names the code's state, municipality or city, or any state. */
-  private isName(piece: string, code: number, codeState: number): boolean {
-    const catalog = this.catalog;
-    if (this.states.get(piece) >= 0) return true;
-    if (code >= 0) {
-      const folded = foldForMatch(piece);
-      if (folded === foldForMatch(catalog.municipalityOf(code)) || folded === foldForMatch(catalog.cityOf(code))) return true;
-    }
-    return this.municipalitiesNamed(piece, codeState).length > 0;
-  }
-
-  /**
-   * Reads one piece as names (state, municipality, city, settlement), peeling them from its
-   * end (`Ensenada B.C.`, `Centro Tuxtla Gutiérrez Chiapas`); what is left, if anything, is
-   * the piece's own text. A typed settlement (`Col. Centro Atlapexco`) gives up only places.
-   */
-  private readName(piece: string, reading: Reading, code: number, codeState: number, afterStreet: boolean, settlement = false): { role: string; rest: string } {
-    let rest = piece;
-    let role = 'unknown';
-    while (rest) {
-      // Where each word starts: the names tried are the piece's ends, cut without arrays.
-      const starts = [0];
-      for (let at = rest.indexOf(' '); at >= 0; at = rest.indexOf(' ', at + 1)) starts.push(at + 1);
-      const count = starts.length;
-      let taken = false;
-      // A settlement keeps at least its type and one word of name.
-      const least = settlement ? Math.min(count, 2) : 0;
-      for (let k = Math.min(count - least, MAX_NAME_WORDS); k >= 1 && !taken; k--) {
-        const from = starts[count - k]!;
-        const taking = this.takeName(from === 0 ? rest : rest.slice(from), reading, code, codeState, k !== count);
-        if (taking) {
-          role = taking;
-          rest = rest.slice(0, from).replace(/[\s,.-]+$/, '');
-          taken = true;
-        }
-      }
-      if (!taken || settlement) break;
-    }
-    // A piece right after the street that names nothing else is the settlement, without its type.
-    if (!settlement && rest === piece && afterStreet && reading.settlementText === null) {
-      this.takeSettlement(piece, reading);
-      return { role: 'settlement', rest: '' };
-    }
-    return { role: rest && !settlement ? 'unknown' : role, rest };
-  }
-
-  /**
-   * Takes `name` as the first part it can be; the part's role, or undefined. A part of a piece
-   * (`partial`) is taken only as one of the code's own places when there is a code.
-   */
-  private takeName(name: string, reading: Reading, code: number, codeState: number, partial: boolean): string | undefined {
-    const catalog = this.catalog;
-    if (!foldForMatch(name)) return undefined;
-    if (code >= 0) {
-      // The code's own facts first: its state, municipality, city, settlements.
-      if (reading.stateText === null && this.stateNamed(name) === codeState) {
-        reading.state = codeState;
-        reading.stateText = name;
-        return 'state';
-      }
-      const municipality = catalog.municipalityIndexOf(code);
-      if (reading.municipalityText === null && this.municipalitiesNamed(name, codeState).includes(municipality)) {
-        reading.municipalities = [municipality];
-        reading.municipalityText = name;
-        return 'municipality';
-      }
-      if (reading.cityText === null && this.isCityOf(code, name)) {
-        reading.cityText = name;
-        return 'city';
-      }
-      if (partial) return undefined;
-      if (reading.settlementText === null && this.settlementOf(code, name) >= 0) {
-        this.takeSettlement(name, reading);
-        return 'settlement';
-      }
-    }
-    const state = this.stateNamed(name);
-    if (state >= 0 && reading.stateText === null) {
-      reading.state = state;
-      reading.stateText = name;
-      return 'state';
-    }
-    if (reading.municipalityText === null) {
-      const inState = reading.state >= 0 ? reading.state : codeState;
-      const municipalities = this.municipalitiesNamed(name, inState);
-      if (municipalities.length) {
-        reading.municipalities = municipalities;
-        reading.municipalityText = name;
-        return 'municipality';
-      }
-    }
-    // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
-    if (state >= 0 && state === reading.state) return 'state';
-    if (partial) return undefined;
-    if (reading.settlementText === null && code < 0 && this.placesOf(this.keys.get(name), reading.municipalities, reading.state).length) {
-      this.takeSettlement(name, reading);
-      return 'settlement';
-    }
-    return undefined;
-  }
-
-  /** The state a name names (a final dot set aside when needed: `Nuevo Leon.`), or -1. */
-  private stateNamed(name: string): number {
-    return this.states.get(name);
-  }
-
-  private takeSettlement(text: string, reading: Reading): void {
-    const { type, name } = this.types.get(text);
-    reading.settlementText = text;
-    reading.settlementName = name;
-    reading.settlementType = type;
+    const read = this.reader.read(text);
+    return typeof read === 'string' ? unreadableAddress(read) : this.judge(read.reading, read.written, read.code);
   }
 
   /** Judges what was read under the code (written or found), and fills what the code implies. */
-  private judge(reading: Reading, written: string | null, code: number): ParsedAddress {
-    const catalog = this.catalog;
+  judge(reading: Reading, written: string | null, code: number): ParsedAddress {
+    const catalog = this.reader.catalog;
     const read: AddressPart[] = [];
     const inferred: AddressPart[] = [];
     let codes: string[] | undefined;
     let cp = written;
     let place = code;
     if (written === null) {
-      const found = this.codesOf(reading);
+      const found = this.reader.codesOf(reading);
       if (found.length === 1) {
         place = found[0]!;
         cp = catalog.postalCode(place);
@@ -450,11 +102,9 @@ export class AddressReader {
 
     const stateName = reading.state >= 0 ? catalog.stateNames()[reading.state]! : null;
     const municipalityName = reading.municipalities.length ? catalog.nameOfMunicipality(reading.municipalities[0]!) : null;
-    const settlement = place >= 0 && reading.settlementText !== null ? this.settlementOf(place, reading.settlementText) : -1;
+    const settlement = place >= 0 && reading.settlementText !== null ? this.reader.settlementOf(place, reading.settlementText) : -1;
     const settlementName = settlement >= 0 ? catalog.settlementName(settlement) : reading.settlementName;
-    const result = this.judgements.get(
-      [cp ?? '', settlementName ?? '', municipalityName ?? reading.municipalityText ?? '', stateName ?? reading.stateText ?? '', reading.cityText ?? ''].join(SEPARATOR),
-    );
+    const result = this.validator.validateFields(cp ?? '', settlementName ?? '', municipalityName ?? reading.municipalityText ?? '', stateName ?? reading.stateText ?? '', reading.cityText ?? '');
 
     // One object of one shape, its parts then the judgement (results are many: no spreading).
     const parsed: ParsedAddress = {
@@ -463,7 +113,7 @@ export class AddressReader {
       municipio: municipalityName,
       asentamiento: settlementName,
       tipo_asentamiento: settlement >= 0 ? catalog.settlementType(settlement) : reading.settlementType,
-      ciudad: reading.cityText !== null && place >= 0 && this.isCityOf(place, reading.cityText) ? catalog.cityOf(place) : reading.cityText,
+      ciudad: reading.cityText !== null && place >= 0 && this.reader.isCityOf(place, reading.cityText) ? catalog.cityOf(place) : reading.cityText,
       calle: reading.calle,
       numero_exterior: reading.numeroExterior,
       numero_interior: reading.numeroInterior,
@@ -493,47 +143,9 @@ export class AddressReader {
     return parsed;
   }
 
-  /** The code indices that fit a line without a code: by its settlement, else its municipality. */
-  private codesOf(reading: Reading): number[] {
-    const catalog = this.catalog;
-    if (reading.settlementName !== null && (reading.municipalities.length || reading.state >= 0)) {
-      const seen = new Set<number>();
-      for (const text of [reading.settlementText!, reading.settlementName]) {
-        for (const { code } of this.placesOf(this.keys.get(text), reading.municipalities, reading.state)) seen.add(code);
-        if (seen.size) break;
-      }
-      if (seen.size) return [...seen];
-    }
-    if (reading.municipalities.length === 1) {
-      return catalog.codesOfMunicipalities(reading.municipalities, MAX_CODES + 1).map((cp) => catalog.codeIndex(cp));
-    }
-    return [];
-  }
 }
 
-/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
-const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int\b|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt\b|lt\.|lte|lote|s\/n)/i;
-
-const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)\b/i;
-const LOT_IN_TEXT = /\b(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d/i;
-
-/** The first piece after `street` that no role was given yet (the settlement's usual place). */
-function nextName(roles: readonly (string | undefined)[], street: number): number {
-  for (let i = street + 1; i < roles.length; i++) if (roles[i] === undefined) return i;
-  return -1;
-}
-
-/** The settlement index of code `code` that `text` names (the catalog's spelling found by the core), or -1. */
-function matchSettlement(catalog: Catalog, code: number, text: string): number {
-  const found = settlementMatcherOf(catalog, code).indexOf(text);
-  return found < 0 ? -1 : catalog.settlementStartOf(code) + found;
-}
-
-function streetOf(parts: ReturnType<typeof readStreet>): Pick<Reading, 'calle' | 'numeroExterior' | 'numeroInterior'> {
-  return { calle: parts.calle, numeroExterior: parts.numeroExterior, numeroInterior: parts.numeroInterior };
-}
-
-const readers = new WeakMap<CpmxClient, AddressReader>();
+const judges = new WeakMap<CpmxClient, LineJudge>();
 
 /**
  * Reads a one-line address against the catalog the client answers from: its parts (in the
@@ -542,7 +154,7 @@ const readers = new WeakMap<CpmxClient, AddressReader>();
  * throws on its input: an empty line, binary data or a huge text get error 130 with a reason.
  */
 export function parseAddress(client: CpmxClient, text: string): ParsedAddress {
-  let reader = readers.get(client);
-  if (!reader) readers.set(client, (reader = new AddressReader(client)));
-  return reader.parse(text);
+  let judge = judges.get(client);
+  if (!judge) judges.set(client, (judge = new LineJudge(client)));
+  return judge.parse(text);
 }

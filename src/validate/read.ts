@@ -172,6 +172,9 @@ export function readCsv(text: string, firstLine: number, plan: ReadPlan, parse: 
   const options = { delimiter, relax_quotes: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] };
   let line = firstLine;
   let start = 0;
+  // After a quote that swallowed lines, up to where it closed: each record is its own line
+  // (the range cutter ended a record there, so what follows reads the same however cut).
+  let oneLineUntil = -1;
   while (start < text.length) {
     ends.find(start);
     let end = ends.end;
@@ -179,13 +182,17 @@ export function readCsv(text: string, firstLine: number, plan: ReadPlan, parse: 
     let lines = next > end ? 1 : 0;
     if (nextQuote >= 0 && nextQuote < start) nextQuote = text.indexOf('"', start);
     if (nextQuote >= 0 && nextQuote < end) {
-      const record = quotedRecord(text, start, delimiterCode, ends);
+      const lineEnd = end;
+      const lineNext = next;
+      let record = quotedRecord(text, start, delimiterCode, ends);
+      if (start < oneLineUntil && record.end > lineEnd) record = { end: lineEnd, next: lineNext, unterminated: true };
       end = record.end;
       next = record.next;
       lines = countEnds(text, start, end) + (next > end ? 1 : 0);
       let fields: string[] | undefined;
       let reason: string | undefined;
-      if (record.unterminated) reason = 'unterminated quote';
+      const lastLine = line + countEnds(text, start, end);
+      if (record.unterminated) reason = `unterminated quote opened on line ${lastLine}; reading resumed on line ${lastLine + 1}`;
       else if (overMaximum(text, start, end, plan)) reason = tooLong(plan.maxRecordBytes);
       else {
         const raw = text.slice(start, end);
@@ -199,6 +206,17 @@ export function readCsv(text: string, firstLine: number, plan: ReadPlan, parse: 
             reason = parseFailure(error);
           }
         }
+      }
+      if (end > lineEnd && !record.unterminated && (!fields || fields.length !== width) && reason !== tooLong(plan.maxRecordBytes) && !hasLoneCr(text, start, end)) {
+        // A quote that opens on this line and closes lines later, leaving no record of the
+        // header's width (a stray quote in a name): only this line is unreadable, and reading
+        // resumes on the next, so the records it swallowed are read as what they are.
+        oneLineUntil = end;
+        const resumed = line + countEnds(text, start, lineEnd) + (lineNext > lineEnd ? 1 : 0);
+        visitor.unreadable(line, `a quote opened on line ${line} runs to line ${lastLine} (${reason ?? wrongWidth(width, fields!.length)}); reading resumed on line ${resumed}`, start, lineEnd, lineNext);
+        line = resumed;
+        start = lineNext;
+        continue;
       }
       if (fields && fields.length === 1 && fields[0] === '') visitor.blank(start, next);
       else if (!fields) visitor.unreadable(line, reason!, start, end, next);
@@ -226,6 +244,16 @@ export function readCsv(text: string, firstLine: number, plan: ReadPlan, parse: 
     line += lines;
     start = next;
   }
+}
+
+/**
+ * Whether [start, end) holds a CR alone: csv-parse ends a record there, lines do not, so a
+ * record read line by line would not read as the range cutter cut it. Such a record (an old
+ * Mac file's) stays one unreadable record.
+ */
+function hasLoneCr(text: string, start: number, end: number): boolean {
+  for (let at = text.indexOf('\r', start); at >= 0 && at < end; at = text.indexOf('\r', at + 1)) if (text.charCodeAt(at + 1) !== LF) return true;
+  return false;
 }
 
 function wrongWidth(width: number, found: number): string {

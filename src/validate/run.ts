@@ -13,7 +13,7 @@ import { byteOrderMark, encoderFor, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
 import type { ColumnOverrides } from './fields.js';
 import { openInput, type InputFormat, type OpenedInput } from './input.js';
-import { createJudge, CSV_RESULTS_HEADER, type JudgePlan, type RangeJudge, type RangeOutcome } from './judge.js';
+import { createJudge, CSV_RESULTS_HEADER, QUOTES_NAMED, type JudgePlan, type RangeJudge, type RangeOutcome } from './judge.js';
 import type { ParseCsv } from './read.js';
 
 export interface RunValidateOptions {
@@ -167,6 +167,8 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
   let bytes = 0;
   let records = 0;
   let valid = 0;
+  let unverifiable = 0;
+  const quotes: string[] = [];
   const invalidByCode = new Map<number, number>();
   let lastDraw = 0;
   const draw = (final = false) => {
@@ -204,6 +206,8 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     const write = async (outcome: RangeOutcome) => {
       records += outcome.records;
       valid += outcome.valid;
+      unverifiable += outcome.unverifiable;
+      for (const quote of outcome.quotes) if (quotes.length < QUOTES_NAMED) quotes.push(quote);
       for (const [code, count] of Object.entries(outcome.byCode)) invalidByCode.set(Number(code), (invalidByCode.get(Number(code)) ?? 0) + count);
       await put(out, outcome.results);
       if (fixed && outcome.fixed) await put(fixed.stream, outcome.fixed);
@@ -275,8 +279,10 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       .map(([code, n]) => `${code}: ${n.toLocaleString('en-US')}`)
       .join(', ');
     process.stderr.write(
-      `${tty ? '\n' : ''}cpmx validate: ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'}, ${valid.toLocaleString('en-US')} valid, ` +
+      `${tty ? '\n' : ''}cpmx validate: ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'}, ${valid.toLocaleString('en-US')} valid` +
+        `${unverifiable ? ` (${unverifiable.toLocaleString('en-US')} with a city the catalog cannot check: 125)` : ''}, ` +
         `${(records - valid).toLocaleString('en-US')} invalid${byCode ? ` (${byCode})` : ''}; ${describe(input!)}; ` +
+        `${quotes.length ? `unreadable for a quote: ${quotes.join('; ')}${(invalidByCode.get(130) ?? 0) > quotes.length ? '; ...' : ''}; ` : ''}` +
         `${seconds.toFixed(2)} s, ${Math.round(records / Math.max(seconds, 1e-9)).toLocaleString('en-US')} records/s\n`,
     );
   }

@@ -24,6 +24,8 @@ import type {
   MunicipiosBody,
   SearchCpAdvancedBody,
   SearchCpBody,
+  InfoCpGeocodingBody,
+  InfoCpGeocodingReverseBody,
 } from '../core/contract.js';
 import { checkParameters, rawRequest, type RawRequest, type Request } from '../core/request.js';
 import { handle, type Answer } from '../core/router.js';
@@ -32,6 +34,7 @@ import { LOCAL_TOKEN, lookupMethods, type Assert, type MatchesTable } from '../c
 import type { WebManifest } from './format.js';
 import { TreeFiles, TreeReplaced, WebTreeError, abortable, type TreeFetchOptions } from './tree-files.js';
 import { loadExtra } from './lazy-extra.js';
+import { treeGeo } from '../core/geo/answers.js';
 import { EXTRA, Missing } from './missing.js';
 import { TreeView, type MunicipalityScope } from './view.js';
 
@@ -66,6 +69,10 @@ export interface WebClient {
   getMunicipioClavePorEstado(estado: string, call?: CallOptions): Promise<MunicipioClavePorEstadoBody>;
   getMunicipioClavePorClaveEstado(clave: string | number, call?: CallOptions): Promise<MunicipioClavePorClaveEstadoBody>;
   getCitiesByStateCode(clave: string | number, call?: CallOptions): Promise<CitiesByStateCodeBody>;
+  /** The code's point, when the tree was exported with its geodata (`cpmx export web` of an artifact built with --geo); else 113. */
+  infoCpGeocoding(cp: string, options?: { type?: 'simplified' | undefined }, call?: CallOptions): Promise<InfoCpGeocodingBody>;
+  /** Not answered in the browser (113): reverse geocoding needs the polygons, which a tree does not carry. */
+  infoCpGeocodingReverse(lat: number | string, lng: number | string, call?: CallOptions): Promise<InfoCpGeocodingReverseBody>;
   /** Always `null` credits: a static tree counts none. */
   consultasDisponibles(call?: CallOptions): Promise<ConsultasDisponiblesBody>;
   /** Fetches what a form's first paint needs: the state list, and a state's municipalities when one is named (by name or key). */
@@ -141,7 +148,8 @@ export function createWebClient(options: WebClientOptions): WebClient {
         const arrived = await abortable(files.tree(), signal);
         for (let round = 0; round < MAX_ROUNDS; round++) {
           try {
-            return handle(raw, { catalog: () => new TreeView(arrived, scope) });
+            const view = new TreeView(arrived, scope);
+            return handle(raw, { catalog: () => view, geo: () => treeGeo(view, arrived.manifest.geo !== undefined) });
           } catch (error) {
             if (!(error instanceof Missing)) throw error;
             await abortable(Promise.all(error.parts.map((part) => (part === EXTRA ? loadExtra() : files.load(part)))), signal);

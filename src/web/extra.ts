@@ -9,3 +9,4 @@
 export * from '../core/name-keys.js';
 export { codesWithSettlement, codesWithSettlementKey, readColonia } from '../core/settlement-search.js';
 export { TEST_ANSWERS } from '../core/answers/test-mode.js';
+export { answerGeocoding, answerGeocodingReverse, checkCoordinates, testGeocoding, testGeocodingReverse, treeGeo } from '../core/geo/answers.js';

@@ -16,6 +16,7 @@
  * methods return (`municipalitiesOf`, `codesOfState`, ...), and the web client answers through
  * the core's router over a view of them (src/web/view.ts).
  */
+import type { ShardGeo } from '../core/geo/answers.js';
 
 /** Identifies a cpmx web tree; a manifest without it is foreign. */
 export const WEB_FORMAT = 'cpmx-web';
@@ -70,6 +71,8 @@ export interface WebManifest {
   estados: string;
   /** The hash of each first digit's index (`d0` to `d9`), by digit; a digit no code starts with is absent. */
   digits: Record<string, string>;
+  /** Present when the shards carry each code's point (the artifact had geodata): the polygons' version. */
+  geo?: { version: string | null };
 }
 
 /** `e`: the state list, with what `get_estados` and `get_estado_clave` answer. */
@@ -140,4 +143,12 @@ export interface ShardFile {
   /** Settlement types. */
   tipos: string[];
   cp: ShardCode[];
+  /**
+   * Present when the tree was exported from an artifact with geodata (cpmx build --geo): each
+   * code's facts by its suffix, [point lat, point lng, centroid lat, centroid lng, west, south,
+   * east, north, square metres], for info_cp_geocoding. Absent: no geodata (113).
+   */
+  geo?: Record<string, ShardGeo>;
 }
+
+export type { ShardGeo };

@@ -13,7 +13,7 @@
  */
 import type { CatalogReader } from '../core/catalog-reader.js';
 import { findState } from '../core/names.js';
-import { SETTLEMENTS_PER_CODE, type CodeListFile, type DigitFile, type MunicipalityFile, type ShardCode, type ShardFile, type StateFile, type StateKeysFile, type StatesFile, type WebManifest } from './format.js';
+import { SETTLEMENTS_PER_CODE, type CodeListFile, type DigitFile, type MunicipalityFile, type ShardCode, type ShardFile, type ShardGeo, type StateFile, type StateKeysFile, type StatesFile, type WebManifest } from './format.js';
 import { Missing } from './missing.js';
 
 /** The files that have arrived, by part name (`e`, `s09`, `c098`, ...). */
@@ -161,6 +161,11 @@ export class TreeView implements CatalogReader {
   private shard(prefix: string): ShardFile | undefined {
     if (this.digit(prefix[0]!)?.shards[prefix] === undefined) return undefined;
     return this.file<ShardFile>(`c${prefix}`);
+  }
+
+  /** A code's geodata in its shard ([point, centroid, box, area]: format.ts), undefined when it has none; `Missing` for the shard. */
+  geoFacts(cp: string): ShardGeo | undefined {
+    return this.shard(cp.slice(0, 3))?.geo?.[cp.slice(3)];
   }
 
   /** A code's entry in its shard, with the shard. */

@@ -5,17 +5,15 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeArtifact } from '../../build/write.js';
 import { readArtifact } from '../../src/core/catalog.js';
 import { FORMAT_VERSION } from '../../src/core/format.js';
 import { METHODS, UNAVAILABLE_METHODS } from '../../src/core/request.js';
-import { createClient, ERRORS, type CpmxClient, type ErrorCode } from '../../src/index.js';
-import { CLI, FIXTURE, buildInto, tempDir } from '../helpers.js';
+import type { ErrorCode } from '../../src/index.js';
+import { CLI, errorOf, fixtureClient } from '../helpers.js';
 
-const dir = tempDir();
-let dataPath: string;
-let client: CpmxClient;
+const { dir, dataPath, client } = await fixtureClient();
 
 function cpmx(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, CPMX_DATA: dataPath, CPMX_TOKEN: '', ...env }, encoding: 'utf8' });
@@ -23,12 +21,6 @@ function cpmx(args: string[], env: Record<string, string> = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, body: json ? (JSON.parse(result.stdout) as unknown) : undefined };
 }
 
-beforeAll(async () => {
-  dataPath = await buildInto(FIXTURE, dir);
-  client = createClient({ token: 'demo', dataPath });
-});
-
-const errorOf = (code: ErrorCode) => ({ error: true, code_error: code, error_message: ERRORS[code][0], response: null });
 
 describe('a command per method', () => {
   it('answers as the library does, the segment as argument and the parameters as options', () => {

@@ -20,15 +20,20 @@ import { listen } from '../support/http.js';
 import { describeDoors } from '../support/doors.js';
 import { exampleArgs, methods, rowOf, withToken } from '../support/method-examples.js';
 import { exportWeb } from '../support/web.js';
+import { buildGeoBeside } from '../support/geo.js';
 
 const dir = tempDir();
 let dataPath: string;
 let client: CpmxClient;
 let web: ReturnType<(typeof import('../../src/web/index.js'))['createWebClient']>;
 
+/** Rows the web client answers 113 (docs/geo.md says why). */
+const WEB_UNANSWERED: ReadonlySet<string> = new Set(['info_cp_geocoding_reverse']);
 
 beforeAll(async () => {
   dataPath = await buildInto(FIXTURE, dir);
+  // The geocoding rows answer from geodata beside the artifact (docs/geo.md).
+  buildGeoBeside(dataPath);
   client = createClient({ token: 'demo', dataPath });
   const tree = join(dir, 'tree');
   expect(exportWeb(dataPath, tree).status).toBe(0);
@@ -53,7 +58,7 @@ describe('every row of the method table', () => {
       expect(namedRequest(method, example, 'demo'), method).toEqual(parseRequestPath(withToken(method, 'demo')));
       const valid = ajv.compile(argumentsSchema(method));
       // The schema's `limit` is a number, as a tool's caller gives it.
-      const args = Object.fromEntries(Object.entries(example).map(([name, value]) => [name, name === 'limit' ? Number(value) : value]));
+      const args = Object.fromEntries(Object.entries(example).map(([name, value]) => [name, ['limit', 'lat', 'lng'].includes(name) ? Number(value) : value]));
       expect(valid(args), `${method}: ${JSON.stringify(valid.errors)}`).toBe(true);
       expect(valid({ ...args, nonsense: '1' }), method).toBe(false);
     }
@@ -85,7 +90,8 @@ describe('every row of the method table', () => {
       const { segment, parameters } = rowOf(method);
       const { example } = METHOD_TEXTS[method];
       const args = [CLI, method, ...(segment ? [example[segment]!] : [])];
-      for (const parameter of parameters) if (example[parameter] !== undefined) args.push(`--${parameter}`, example[parameter]!);
+      // `--name=value`: a value may be a negative number (a longitude), which a separate argument would not be taken as.
+      for (const parameter of parameters) if (example[parameter] !== undefined) args.push(`--${parameter}=${example[parameter]!}`);
       const run = spawnSync(process.execPath, [...args, '--token', 'demo', '--data', dataPath], { encoding: 'utf8' });
       expect(run.stderr, method).toBe('');
       expect(run.status, method).toBe(0);
@@ -97,6 +103,12 @@ describe('every row of the method table', () => {
     for (const method of methods) {
       const name = rowOf(method).client;
       if (!name) continue;
+      if (WEB_UNANSWERED.has(method)) {
+        // Reverse geocoding needs the polygons, which a tree does not carry: 113, as documented.
+        const body = await (web as unknown as Record<string, (...args: unknown[]) => Promise<Body>>)[name]!(...exampleArgs(method));
+        expect(body, method).toMatchObject({ error: true, code_error: 113 });
+        continue;
+      }
       const body = await (web as unknown as Record<string, (...args: unknown[]) => Promise<Body>>)[name]!(...exampleArgs(method));
       expect(JSON.stringify(body), method).toBe(JSON.stringify(client.query(withToken(method, 'demo')).body));
     }

@@ -12,7 +12,7 @@ import { MUNICIPALITY_TITLES, STATE_FORMS, STATE_PREFIXES } from '../../src/core
 import { findMunicipalities, findState, matchSettlement, settlementKey } from '../../src/core/names.js';
 import { createClient, type CpmxClient } from '../../src/index.js';
 import { buildInto, CLI, ok, realCatalogPath, tempDir } from '../helpers.js';
-import { startServe } from '../support/serve.js';
+import { DOORS, openDoor } from '../support/doors.js';
 
 const dir = tempDir();
 let catalog: Catalog;
@@ -151,13 +151,16 @@ describe('settlements on the real catalog', () => {
     const cli = spawnSync(process.execPath, [CLI, 'search_cp_advanced', 'CDMX', '--colonia', 'Col. Roma Norte', '--token', 't'], { env: { ...process.env, CPMX_DATA: artifact }, encoding: 'utf8' });
     expect(cli.status, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout)).toEqual(expected.body);
-    const served = await startServe(['--data', artifact]);
-    try {
-      const response = await fetch(served.url + path);
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual(expected.body);
-    } finally {
-      await served.stop();
+    // Over HTTP (`cpmx serve`, the middleware, the fetch handler), `cpmx query` and the library's path.
+    for (const name of DOORS) {
+      const door = await openDoor(name, { dataPath: artifact });
+      try {
+        const [answer] = await door.ask([path]);
+        if (answer!.status !== undefined) expect(answer!.status, name).toBe(200);
+        expect(JSON.parse(answer!.body), name).toEqual(expected.body);
+      } finally {
+        await door.close();
+      }
     }
   });
 });

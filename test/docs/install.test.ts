@@ -1,8 +1,8 @@
 /**
  * The README's install line works today: the tarball `npm run tarball` makes (scripts/pack.mjs,
- * packed as test/package.test.ts packs it), put where the README's line expects it, installed
+ * packed as test/embed/package.test.ts packs it), put where the README's line expects it, installed
  * by that very line into an empty app, from the npm cache where it can (--prefer-offline, as
- * test/package.test.ts installs); then the README's first answers (its command line and
+ * test/embed/package.test.ts installs); then the README's first answers (its command line and
  * library blocks) run in that app as a user would run them, and print what the README shows.
  */
 import { spawnSync } from 'node:child_process';
@@ -39,7 +39,7 @@ describe("the README's install line", () => {
     expect(installLine).toContain(basename(tarball));
   });
 
-  it('installs it into an app from the npm cache (as test/package.test.ts does), run as written from the clone', () => {
+  it('installs it into an app from the npm cache (as test/embed/package.test.ts does), run as written from the clone', () => {
     const command = installLine!.replace(/\s+#.*$/, '');
     const installed = bash(command, clone, { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' });
     expect(installed.status, `${command}\n${installed.stdout}${installed.stderr}`).toBe(0);

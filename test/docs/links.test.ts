@@ -42,7 +42,7 @@ function brokenLinks(page: string, markdown = readPage(page)): string[] {
 describe('the links of the documentation', () => {
   it('finds the pages: the README and one page per door', () => {
     const pages = documentationPages();
-    for (const door of ['library', 'browser', 'cli', 'serve', 'tokens', 'limits', 'reload', 'metrics', 'panel', 'validate', 'parse', 'mcp', 'contract', 'data', 'performance', 'architecture', 'contributing']) {
+    for (const door of ['library', 'browser', 'cli', 'serve', 'tokens', 'limits', 'reload', 'metrics', 'panel', 'validate', 'parse', 'mcp', 'contract', 'data', 'geo', 'performance', 'architecture', 'contributing']) {
       expect(pages).toContain(`docs/${door}.md`);
     }
   });

@@ -31,6 +31,7 @@ describe('the tarball', () => {
       'data/cpmx.msgpack',
       'dist/cli-*.js',
       'dist/cli.js',
+      'dist/cpmx-geo.cjs',
       'dist/cpmx-http.cjs',
       'dist/cpmx-http.js',
       'dist/cpmx-middleware.js',
@@ -107,7 +108,7 @@ describe('cpmx mcp and the MCP SDK, its optional peer', () => {
 
   it('serves its tools to the SDK’s client once the lowest SDK its peer range accepts is installed beside it', async () => {
     // A project of its own (cpmx from the same tarball, and the SDK), as a user adds it. The
-    // checkout develops with a newer SDK (test/mcp.test.ts, the Node versions): this is the oldest.
+    // checkout develops with a newer SDK (test/mcp/mcp.test.ts, the Node versions): this is the oldest.
     const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'))!;
     const range = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies['@modelcontextprotocol/sdk'] as string;
     const sdk = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
@@ -158,7 +159,7 @@ describe('the installed package', () => {
       cwd: project,
       encoding: 'utf8',
     });
-    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
+    expect(JSON.parse(out)).toEqual(['ArtifactError', 'ERRORS', 'GeodataError', 'TEST_TOKEN', 'createClient', 'createFetchHandler', 'createMiddleware', 'isSuccess']);
   });
 
   it('serves address validation from cpmx/validate', () => {

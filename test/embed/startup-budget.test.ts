@@ -43,8 +43,12 @@ const bytesOf = (files: string[]) => files.reduce((sum, file) => sum + statSync(
 
 const FIRST_ANSWER = "const c = m.createClient(); if (c.infoCp('09810').length < 1) process.exit(1);";
 
-/** Bytes of cpmx's files on the library's lookup path (import, createClient, first infoCp). */
-const LIBRARY_BUDGET = 112_000;
+/**
+ * Bytes of cpmx's files on the library's lookup path (import, createClient, first infoCp):
+ * 112,000 when it was set; the geocoding methods' two rows, their error texts and stand-ins
+ * (their code loads at the first geo call, dist/cpmx-geo.*) added about 4.4 KB.
+ */
+const LIBRARY_BUDGET = 114_000;
 /** Bytes of cpmx's files `cpmx info_cp 09810` loads. */
 const CLI_BUDGET = 140_000;
 

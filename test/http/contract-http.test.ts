@@ -39,7 +39,11 @@ describe('the new paths', () => {
       '/query/get_municipio_clave_por_clave_estado/9?token=demo',
       '/query/getCitiesByStateCode/15?token=demo',
       '/query/cuenta/consultas_disponibles?token=demo',
-      '/query/info_cp_geocoding/09810',
+      '/query/info_localidad/09810',
+      // Without geodata the geocoding methods answer 113 saying what to build, the server as the library.
+      '/query/info_cp_geocoding/09810?token=demo',
+      '/query/info_cp_geocoding_reverse?lat=19.4&lng=-99.1&token=demo',
+      '/query/info_cp_geocoding_reverse?lat=x&lng=-99.1&token=demo',
       '/query/get_vialidad/a/b?token=demo',
       '/query/get_cp_por_municipio?token=demo',
       '/query/get_cp_por_municipio/Nowhere?token=demo',
@@ -56,7 +60,7 @@ describe('the new paths', () => {
       const code = (expected.body as { code_error: number }).code_error;
       if (code) seen.add(code);
     }
-    expect([...seen].sort()).toEqual([113, 114, 115, 116, 117]);
+    expect([...seen].sort()).toEqual([113, 114, 115, 116, 117, 146]);
     expect((await get(plain, '/query/get_tipo_vialidad')).status).toBe(501);
   });
 });

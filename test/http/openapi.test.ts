@@ -24,6 +24,7 @@ import { VERSION } from '../../src/version.js';
 import { CLI, FIXTURE, buildInto, realCatalogPath, root, tempDir } from '../helpers.js';
 import { startServe, type Listening } from '../support/http.js';
 import { randomCodes } from '../support/web.js';
+import { buildGeoBeside, realPolygonPaths } from '../support/geo.js';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> } | { $ref: string }> };
 type Document = { openapi: string; paths: Record<string, { get: Operation }>; components: { schemas: Record<string, object>; responses: Record<string, { content: Record<string, { schema: object }> }> } };
@@ -34,6 +35,7 @@ let served: Listening;
 let document: Document;
 let library: CpmxClient;
 let real: CpmxClient;
+let bare: CpmxClient;
 
 const methods = Object.keys(METHODS) as Method[];
 type Row = { segment?: SegmentKind; parameters: readonly Parameter[]; required?: readonly Parameter[] };
@@ -46,11 +48,17 @@ function cpmx(args: string[]) {
 
 beforeAll(async () => {
   fixture = await buildInto(FIXTURE, dir, 'fixture.msgpack');
+  buildGeoBeside(fixture);
+  // An artifact without geodata: the geocoding methods answer 113.
+  bare = createClient({ dataPath: await buildInto(FIXTURE, dir, 'bare.msgpack') });
   library = createClient({ token: 'demo', dataPath: fixture });
   served = await startServe(['--data', fixture]);
   document = (await (await fetch(`${served.url}/openapi.json`)).json()) as Document;
   // No token of its own: a path without one answers 106, as over HTTP.
-  real = createClient({ dataPath: await buildInto(realCatalogPath(), dir, 'real.msgpack') });
+  const realPath = await buildInto(realCatalogPath(), dir, 'real.msgpack');
+  // The geocoding methods answer from the real polygons beside it (docs/geo.md).
+  buildGeoBeside(realPath, realPolygonPaths());
+  real = createClient({ dataPath: realPath });
 });
 
 describe('the OpenAPI document', () => {
@@ -119,7 +127,9 @@ describe('real bodies against the document', () => {
   /** Each method with good and bad segments and parameters, with a real token, none, and the test token. */
   function requests(): [Method, string][] {
     const segments = ['', ' ', '0', '9', '09', '123', '1234', '123456', '-1234', 'abcde', '00000', '99999', '09810', '44100', 'Nowhere', 'CDMX', 'Jalisco', 'Zapopan', 'Benito Juárez', '%20'];
-    const queries = ['', 'type=simplified', 'type=complete', 'estado=Jalisco', 'estado=Nowhere', 'estado=%20', 'municipio=Zapopan', 'municipio=Nowhere', 'municipio=%20', 'colonia=Centro', 'limit=0', 'limit=2', 'limit=x', 'estado=Nowhere&municipio=Zapopan', 'estado=Jalisco&municipio=Nowhere', 'estado=Jalisco&municipio=Zapopan&colonia=Centro&limit=2'];
+    const queries = ['', 'type=simplified', 'type=complete', 'estado=Jalisco', 'estado=Nowhere', 'estado=%20', 'municipio=Zapopan', 'municipio=Nowhere', 'municipio=%20', 'colonia=Centro', 'limit=0', 'limit=2', 'limit=x', 'estado=Nowhere&municipio=Zapopan', 'estado=Jalisco&municipio=Nowhere', 'estado=Jalisco&municipio=Zapopan&colonia=Centro&limit=2',
+      // Points: a code's (the Zócalo), at sea, abroad, in a state without polygons, in a gap between areas; missing, not numbers, out of range.
+      'lat=19.43263&lng=-99.13321', 'lat=23&lng=-92', 'lat=14.63&lng=-90.51', 'lat=25.67&lng=-100.31', 'lat=19.3014&lng=-99.1636', 'lat=19.4', 'lat=x&lng=1', 'lat=95&lng=1'];
     const out: [Method, string][] = [];
     for (const method of methods) {
       const { segment } = rowOf(method);
@@ -138,8 +148,9 @@ describe('real bodies against the document', () => {
   it('every answer of every method on the real catalog is documented for its status and fits its schema', () => {
     const seen = new Set<string>();
     let count = 0;
-    for (const [method, path] of requests()) {
-      const { status, body } = real.query(path);
+    const geocoding = methods.filter((method) => METHOD_TEXTS[method].errors?.includes(113)).map((method): [Method, string, CpmxClient] => [method, `${exampleTarget(method)}${rowOf(method).segment ? '?' : '&'}token=demo`, bare]);
+    for (const [method, path, client = real] of [...requests(), ...geocoding]) {
+      const { status, body } = client.query(path);
       const validate = validatorFor(templateOf(method), status);
       expect(validate, `${path}: status ${status} is not documented`).toBeDefined();
       expect(validate!(body), `${path} (${status}): ${ajv.errorsText(validate!.errors)}`).toBe(true);
@@ -195,7 +206,7 @@ describe('a client generated from the served document', () => {
     const { example } = METHOD_TEXTS[method];
     const path = segment ? `path: ${JSON.stringify({ [segment]: example[segment] })}, ` : '';
     const query: Record<string, string | number> = { token };
-    for (const parameter of parameters) if (example[parameter] !== undefined) query[parameter] = parameter === 'limit' ? Number(example[parameter]) : example[parameter]!;
+    for (const parameter of parameters) if (example[parameter] !== undefined) query[parameter] = ['limit', 'lat', 'lng'].includes(parameter) ? Number(example[parameter]) : example[parameter]!;
     return `client.GET(${JSON.stringify(templateOf(method))}, { params: { ${path}query: ${JSON.stringify(query)} } })`;
   }
 

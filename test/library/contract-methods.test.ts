@@ -4,31 +4,19 @@
  * parameters, ambiguous municipalities, 113, test mode and credits. Expected answers are
  * written from the fixture's rows (test/fixtures/README.md).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeCatalog, readArtifact } from '../../src/core/catalog.js';
 import { UNAVAILABLE_METHODS } from '../../src/core/request.js';
 import { encodeArtifact } from '../../build/write.js';
 import { FORMAT_VERSION, type Artifact } from '../../src/core/format.js';
 import { createClient, ERRORS, type CpmxClient, type ErrorCode } from '../../src/index.js';
 import { readFileSync } from 'node:fs';
-import { FIXTURE, buildInto, ok, tempDir } from '../helpers.js';
+import { errorOf, fixtureClient, ok } from '../helpers.js';
 import { memoryRegistry } from '../support/memory-registry.js';
 
-const dir = tempDir();
-let dataPath: string;
-let client: CpmxClient;
-let test: CpmxClient;
+const { dataPath, client } = await fixtureClient();
+const test = createClient({ token: 'pruebas', dataPath: '/nonexistent/cpmx.msgpack' });
 const q = (path: string) => client.query(path);
-
-beforeAll(async () => {
-  dataPath = await buildInto(FIXTURE, dir);
-  client = createClient({ token: 'demo', dataPath });
-  test = createClient({ token: 'pruebas', dataPath: '/nonexistent/cpmx.msgpack' });
-});
-
-function errorOf(code: ErrorCode) {
-  return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
-}
 
 /** Each path answers its error with the contract's HTTP status. */
 function expectErrors(cases: [string, ErrorCode][], on: CpmxClient = client) {
@@ -309,7 +297,12 @@ describe('methods the catalog cannot answer (113)', () => {
       }
     }
     expect(createClient({ dataPath }).query('/query/INFO_CP_GEOCODING/09810').body).toEqual(errorOf(111));
-    expect(createClient({ dataPath }).query('/query/info%5Fcp%5Fgeocoding/09810').body).toEqual(errorOf(113));
+    expect(createClient({ dataPath }).query('/query/info%5Flocalidad/09810').body).toEqual(errorOf(113));
+    // The geocoding methods answer from geodata (docs/geo.md); without it, 113 says what to build.
+    const geocoding = createClient({ dataPath }).query('/query/info%5Fcp%5Fgeocoding/09810?token=demo');
+    expect(geocoding.status).toBe(501);
+    expect(geocoding.body).toMatchObject({ error: true, code_error: 113, response: null });
+    expect((geocoding.body as { error_message: string }).error_message).toMatch(/^Método no disponible sin conexión: .*cpmx build --geo FILE/);
   });
 });
 
@@ -365,7 +358,8 @@ describe('paths of version 2', () => {
 
 describe('test mode', () => {
   it('answers every method with fictitious data of the same shapes, deterministic, without an artifact', () => {
-    const bodies = [
+    // Every method asked once; asked again at the end, each must answer the same.
+    const askEveryMethod = () => [
       test.getColoniaPorCp('12345'),
       test.getCpPorEstado('Texas'),
       test.getCpPorMunicipio('Nowhere', { estado: 'Texas' }),
@@ -378,6 +372,7 @@ describe('test mode', () => {
       test.getCitiesByStateCode('00'),
       test.consultasDisponibles(),
     ];
+    const bodies = askEveryMethod();
     for (const body of bodies) expect(body).toMatchObject({ error: false, code_error: 0, error_message: null });
     expect(ok(test.getColoniaPorCp('12345')).response.colonia).toEqual(ok(test.infoCp('12345', { type: 'simplified' })).response.asentamiento);
     expect(ok(test.getColoniaPorMunicipio('x')).response.colonia.every((name) => /prueba/.test(name))).toBe(true);
@@ -393,19 +388,7 @@ describe('test mode', () => {
     expect(Object.keys(ok(test.getMunicipioClavePorClaveEstado('9')).response.municipio_clave)).toEqual(ok(test.getMunicipioPorEstado('x')).response.municipios);
     expect(ok(test.getCitiesByStateCode('9')).response.ciudad.every((name) => /prueba/.test(name))).toBe(true);
     expect(test.consultasDisponibles()).toEqual({ error: false, code_error: 0, error_message: null, response: { consultas_disponibles: null } });
-    expect(bodies).toEqual([
-      test.getColoniaPorCp('12345'),
-      test.getCpPorEstado('Texas'),
-      test.getCpPorMunicipio('Nowhere', { estado: 'Texas' }),
-      test.getColoniaPorMunicipio('Nowhere'),
-      test.getColoniaPorEstadoMunicipio('Texas', 'Nowhere'),
-      test.searchCpAdvanced('Texas', { municipio: 'Nowhere', colonia: 'x' }),
-      test.getEstadoClave(),
-      test.getMunicipioClavePorEstado('Texas'),
-      test.getMunicipioClavePorClaveEstado('99'),
-      test.getCitiesByStateCode('00'),
-      test.consultasDisponibles(),
-    ]);
+    expect(bodies).toEqual(askEveryMethod());
   });
 
   it('runs the same input checks (109, 114, 116, 117), never the lookups (110, 115)', () => {
@@ -456,7 +439,8 @@ describe('credits', () => {
     // Errors cost nothing: parameters, lookups, 113; nor does test mode.
     expect(project.getCpPorMunicipio('Nowhere')).toEqual(errorOf(115));
     expect(project.getCitiesByStateCode('abc')).toEqual(errorOf(116));
-    expect(project.query('/query/info_cp_geocoding/09810').body).toEqual(errorOf(113));
+    expect(project.query('/query/info_localidad/09810').body).toEqual(errorOf(113));
+    expect(project.query('/query/info_cp_geocoding/09810').body).toMatchObject({ code_error: 113 });
     expect(project.query('/query/get_estado_clave?token=pruebas').status).toBe(200);
     expect(credits.get('project')).toBe(2);
     expect(project.getEstadoClave().error).toBe(false);

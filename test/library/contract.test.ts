@@ -3,24 +3,13 @@
  * error with its status, list orders, aliases, path rules, test mode and token rules.
  */
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, ERRORS, type CpmxClient } from '../../src/index.js';
-import { FIXTURE, buildInto, tempDir, ok } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createClient, ERRORS } from '../../src/index.js';
+import { errorOf, fixtureClient, ok } from '../helpers.js';
 import { memoryRegistry } from '../support/memory-registry.js';
 
-const dir = tempDir();
-let dataPath: string;
-let client: CpmxClient;
+const { dir, dataPath, client } = await fixtureClient();
 const q = (path: string) => client.query(path);
-
-beforeAll(async () => {
-  dataPath = await buildInto(FIXTURE, dir);
-  client = createClient({ token: 'demo', dataPath });
-});
-
-function errorOf(code: keyof typeof ERRORS) {
-  return { error: true, code_error: code, error_message: ERRORS[code][0], response: null };
-}
 
 describe('info_cp', () => {
   it('answers full mode with one envelope per settlement, in catalog order, keys in order', () => {

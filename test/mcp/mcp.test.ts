@@ -18,6 +18,7 @@ import { METHODS } from '../../src/core/request.js';
 import { createClient, type Body, type CpmxClient } from '../../src/index.js';
 import { parseAddress, validateAddress } from '../../src/validate/index.js';
 import { CLI, buildInto, ok, realCatalogPath, root, tempDir } from '../helpers.js';
+import { buildGeoBeside, realPolygonPaths } from '../support/geo.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -40,6 +41,8 @@ async function connect(args: string[]): Promise<Client> {
 
 beforeAll(async () => {
   dataPath = await buildInto(realCatalogPath(), dir);
+  // The geocoding tools answer from the real polygons beside it (docs/geo.md).
+  buildGeoBeside(dataPath, realPolygonPaths());
   library = createClient({ token: 'mcp-test', dataPath });
   mcp = await connect(['--data', dataPath, '--token', 'mcp-test']);
 });
@@ -139,6 +142,8 @@ describe('every lookup tool answers as the library does on the real catalog', ()
       ['get_municipio_clave_por_estado', { estado: 'Oaxaca' }, (c) => c.getMunicipioClavePorEstado('Oaxaca')],
       ['get_municipio_clave_por_clave_estado', { clave: '9' }, (c) => c.getMunicipioClavePorClaveEstado('9')],
       ['getCitiesByStateCode', { clave: '19' }, (c) => c.getCitiesByStateCode('19')],
+      ['info_cp_geocoding', { cp: '09810' }, (c) => c.infoCpGeocoding('09810')],
+      ['info_cp_geocoding_reverse', { lat: 19.43263, lng: -99.13321 }, (c) => c.infoCpGeocodingReverse(19.43263, -99.13321)],
     ];
     expect([...new Set(cases.map(([name]) => name))].sort()).toEqual([...LOOKUPS].sort());
     for (const [name, args, ask] of cases) {

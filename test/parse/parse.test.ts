@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CpmxClient } from '../../src/index.js';
-import { readStreet } from '../../src/validate/address-text.js';
+import { readStreet } from '../../src/parse/address-text.js';
 import { parseAddress, type ParsedAddress } from '../../src/validate/index.js';
 import { CLI, buildInto, realCatalogPath, root, tempDir } from '../helpers.js';
 

@@ -14,7 +14,6 @@
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { HOLD_AFTER_DEBIT_ENV } from '../../src/registry/batcher.js';
@@ -24,6 +23,7 @@ import { OUTCOME, VISIT } from '../../src/registry/types.js';
 import { buildInto, FIXTURE, tempDir } from '../helpers.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startServe, tokensOk, waitFor, type Served } from '../support/serve.js';
+import { creditsOf } from '../support/sqlite-registry.js';
 
 const dir = tempDir();
 let dataPath: string;
@@ -91,16 +91,7 @@ describe('the journal of credits in flight, row by row', () => {
 });
 
 describe('SQLite: a server killed between a debit and its answer', () => {
-  const sqliteCredits = (path: string) => {
-    const db = new Database(path, { readonly: true });
-    try {
-      return db
-        .prepare('SELECT a.credits, coalesce(sum(u.credits), 0) AS spent FROM accounts a JOIN projects p ON p.account_id = a.id JOIN tokens t ON t.project_id = p.id LEFT JOIN usage u ON u.token = t.token')
-        .get() as { credits: number; spent: number };
-    } finally {
-      db.close();
-    }
-  };
+  const sqliteCredits = (path: string) => creditsOf(path, { readonly: true });
 
   it('keeps no credit for the answer never sent: the server restarted gives it back before it listens; an answer written stays paid', async () => {
     const path = join(dir, 'inflight.db');

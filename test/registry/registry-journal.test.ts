@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteThreadRegistry } from '../../src/registry/sqlite-thread.js';
 import { buildInto, FIXTURE } from '../helpers.js';
 import { startServe, tokensOk, waitFor, type Served } from '../support/serve.js';
+import { creditsOf } from '../support/sqlite-registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cpmx-journal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,18 +40,6 @@ async function status(served: Served, path: string): Promise<number> {
 
 async function health(served: Served): Promise<{ registry: { state: string; problem: string | null } }> {
   return (await (await fetch(`${served.url}/health`, { headers: { Connection: 'close' } })).json()) as { registry: { state: string; problem: string | null } };
-}
-
-/** Credits left and spent, read by a connection of its own once the server is gone. */
-function creditsOf(path: string): { credits: number; spent: number } {
-  const db = new Database(path);
-  try {
-    return db
-      .prepare('SELECT a.credits, coalesce(sum(u.credits), 0) AS spent FROM accounts a JOIN projects p ON p.account_id = a.id JOIN tokens t ON t.project_id = p.id LEFT JOIN usage u ON u.token = t.token')
-      .get() as { credits: number; spent: number };
-  } finally {
-    db.close();
-  }
 }
 
 describe('the SQLite registry\'s -wal or -shm deleted while serving', () => {

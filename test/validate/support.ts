@@ -45,6 +45,8 @@ export const err = (field: string | null, code: number) => ({ field, code_error:
 export const unreadable = (reason: string) => ({ field: null, code_error: 130, error_message: message(130), reason });
 export const ok = (line: number) => ({ line, valid: true, errors: [], suggestions: {} });
 export const bad = (line: number, errors: object[], suggestions: Record<string, string> = {}) => ({ line, valid: false, errors, suggestions });
+/** A valid record whose city the catalog cannot check (its code has none): warning 125, not error 123. */
+export const unverifiedCity = (line: number) => ({ ...ok(line), warnings: [err('ciudad', 125)] });
 
 /** Windows-1252 bytes of a text (Latin-1, plus the curly quotes and dashes Excel writes). */
 export function windows1252(text: string): Buffer {

@@ -134,8 +134,9 @@ describe('cpmx validate on adversarial inputs (issue 15), peak memory measured',
     await writeLines(path, 'cp,colonia\n09810,"Granjas\n', 300_000, () => '09810,Minerva\n');
     for (const jobs of ['1', '2']) {
       const run = await validateMeasured(data, [path, '--jobs', jobs, '--invalid-only']);
-      expect(run.stdout).toBe('{"line":2,"valid":false,"errors":[{"field":null,"code_error":130,"error_message":"Registro ilegible","reason":"unterminated quote"}],"suggestions":{}}\n');
+      expect(run.stdout).toBe('{"line":2,"valid":false,"errors":[{"field":null,"code_error":130,"error_message":"Registro ilegible","reason":"unterminated quote opened on line 2; reading resumed on line 3"}],"suggestions":{}}\n');
       expect(run.stderr).toContain('300,001 records, 300,000 valid, 1 invalid (130: 1)');
+      expect(run.stderr).toContain('unreadable for a quote: line 2: unterminated quote opened on line 2; reading resumed on line 3;');
       expect(run.maxRssBytes).toBeLessThan(200 * MB);
     }
   });

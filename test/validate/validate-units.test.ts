@@ -97,11 +97,11 @@ describe('cutting ranges of whole records', () => {
   it('ends a quote left open with its own line, and goes on from the next', () => {
     const bytes = Buffer.from('a,"open,x\nb,c,d\ne,f,g');
     const pieces = cut(bytes, random(1), 3, 1 << 20);
-    expect(records(pieces, 1 << 20)).toEqual(['1 ! unterminated quote', '2 ["b","c","d"]', '3 ["e","f","g"]']);
+    expect(records(pieces, 1 << 20)).toEqual(['1 ! unterminated quote opened on line 1; reading resumed on line 2', '2 ["b","c","d"]', '3 ["e","f","g"]']);
     // Past the maximum record size, a quote is not allowed to close on a later line either.
     const long = Buffer.from(`a,"open\n${'b,c,d\n'.repeat(20)}e"\nf,g,h\n`);
     const read = records(cut(long, random(2), 5, 48), 48);
-    expect(read[0]).toBe('1 ! unterminated quote');
+    expect(read[0]).toBe('1 ! unterminated quote opened on line 1; reading resumed on line 2');
     expect(read.slice(1, 3)).toEqual(['2 ["b","c","d"]', '3 ["b","c","d"]']);
     expect(read.at(-1)).toBe('23 ["f","g","h"]');
   });

@@ -10,7 +10,7 @@ import { runDownload, stateOption } from './download.js';
 export const buildCommand = command({
   name: 'build',
   synopsis: '',
-  usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--corrections CSV] [--previous OLD ...] [--update] [--out FILE] [--if-found]',
+  usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--geo FILE ...] [--corrections CSV] [--previous OLD ...] [--update] [--out FILE] [--if-found]',
   summary: 'compile the official catalog into the artifact',
   description: `Compiles the official catalog of Correos de México (CPdescarga.txt, or the CPdescargatxt.zip
 it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups read.
@@ -52,7 +52,14 @@ built covers.
 does: the corrections it records are applied again (one that no longer applies, its fix now
 in the official file or its code gone, is dropped, listed here and in the new artifact's
 header, which cpmx status prints) and its history is carried forward with it as the earlier
-catalog. cpmx build --download --update is the monthly update that keeps both.`,
+catalog. cpmx build --download --update is the monthly update that keeps both.
+
+--geo FILE (repeatable: Correos de México's postal-code polygons, GeoJSON, one file per state)
+writes the geodata beside the artifact (cpmx.geo beside cpmx.msgpack), which answers
+info_cp_geocoding, info_cp_geocoding_reverse and cpmx geojson; the other lookups never read it.
+The files are checked first (sizes, vertex counts, every coordinate): one refused, nothing is
+written. The build says which codes have a polygon and no settlements, and which have
+settlements and no polygon. See docs/geo.md.`,
   exit: 'Exit status: 0 when built, 1 when the catalog is missing, refused or cannot be downloaded, 2 on a usage error.',
   options: {
     source: { type: 'string', multiple: true, value: 'FILE', help: 'a catalog to compile; several are merged; - is stdin' },
@@ -65,11 +72,16 @@ catalog. cpmx build --download --update is the monthly update that keeps both.`,
     'max-bytes': { type: 'string', value: 'N', help: `the largest source, and catalog text in a zip (default ${DEFAULT_LIMITS.maxBytes})` },
     'max-line-bytes': { type: 'string', value: 'N', help: `the longest line (default ${DEFAULT_LIMITS.maxLineBytes})` },
     'max-rows': { type: 'string', value: 'N', help: `the most rows, all sources together (default ${DEFAULT_LIMITS.maxRows})` },
+    geo: { type: 'string', multiple: true, value: 'FILE', help: "Correos de México's postal-code polygons (GeoJSON, one file per state; the files after it too): write the geodata beside the artifact" },
+    'geo-max-bytes': { type: 'string', value: 'N', help: 'the largest polygon file (default 268435456)' },
+    'geo-max-vertices': { type: 'string', value: 'N', help: 'the most polygon vertices, all files together (default 20000000)' },
     'if-found': { type: 'boolean', help: 'when no catalog is found by default, say so and exit 0 (used by npm install)' },
     ...HELP_OPTION,
   },
   async run({ values, positionals }) {
-    noPositionals(positionals, 'build', 'Use --source FILE.');
+    // `--geo FILE...`: the files after --geo (a shell glob) are all polygon files.
+    const geoFiles = values.geo?.length ? [...values.geo, ...positionals] : undefined;
+    if (!geoFiles) noPositionals(positionals, 'build', 'Use --source FILE.');
     const limit = (name: 'max-bytes' | 'max-line-bytes' | 'max-rows') => {
       const value = values[name];
       return value === undefined ? undefined : integer(value, `--${name}`, 1);
@@ -84,6 +96,8 @@ catalog. cpmx build --download --update is the monthly update that keeps both.`,
       throw new UsageError('--download and --source are exclusive: cpmx download --out FILE, then cpmx build --source FILE.');
     }
     const { buildArtifact, findCatalog, CatalogError, ArtifactWriteError } = await import('../../../build/build.js');
+    const geo = geoFiles ? await readGeoOption(geoFiles, values) : undefined;
+    if (typeof geo === 'number') return geo;
 
     let location = findCatalog(values.source);
     if (values.download) {
@@ -127,7 +141,7 @@ catalog. cpmx build --download --update is the monthly update that keeps both.`,
             ? `  against ${summary.history.previous.length} earlier catalog(s): ${n(summary.history.retired)} codes retired, ${n(summary.history.added)} added\n`
             : ''),
       );
-      return EXIT.ok;
+      return geo ? await writeGeo(geo, summary.out) : EXIT.ok;
     } catch (error) {
       if (tty) process.stderr.write('\n');
       if (error instanceof CatalogError) {
@@ -142,6 +156,40 @@ catalog. cpmx build --download --update is the monthly update that keeps both.`,
     }
   },
 });
+
+type GeoInput = { paths: string[]; polygons: import('../../../build/geo/read-geojson.js').PolygonFile[] };
+
+/** The polygon files of --geo, read and checked before anything is written; the exit status when refused. */
+async function readGeoOption(files: string[], values: { 'geo-max-bytes'?: string | undefined; 'geo-max-vertices'?: string | undefined }): Promise<GeoInput | number> {
+  const { readPolygonFiles, GeoInputError } = await import('../../../build/geo/build-geo.js');
+  const limit = (name: 'geo-max-bytes' | 'geo-max-vertices') => (values[name] === undefined ? undefined : integer(values[name]!, `--${name}`, 1));
+  const paths = files.map((path) => resolve(path));
+  try {
+    return { paths, polygons: readPolygonFiles(paths, { maxBytes: limit('geo-max-bytes'), maxVertices: limit('geo-max-vertices') }) };
+  } catch (error) {
+    if (!(error instanceof GeoInputError)) throw error;
+    process.stderr.write(`cpmx build: refused: ${error.message}\nNothing was written.\n`);
+    return EXIT.failed;
+  }
+}
+
+/** The geodata beside the artifact just built, and what the build found comparing polygons and catalog. */
+async function writeGeo(geo: GeoInput, artifact: string): Promise<number> {
+  const { buildGeo } = await import('../../../build/geo/build-geo.js');
+  const { loadCatalog } = await import('../../client/catalog-source.js');
+  const summary = buildGeo({ polygons: geo.polygons, inputs: geo.paths, artifact, catalog: loadCatalog(artifact), builtAt: buildTimeOption() });
+  const n = (value: number) => value.toLocaleString('en-US');
+  const some = (codes: string[]) => (codes.length > 12 ? `${codes.slice(0, 12).join(' ')} and ${codes.length - 12} more` : codes.join(' '));
+  process.stdout.write(
+    `cpmx build: wrote ${summary.out} (geodata${summary.version ? ` ${summary.version}` : ''})\n` +
+      `  ${n(summary.codes)} codes with an area in ${summary.states.length} states (${summary.states.map((state) => state.estado).join(', ')}); ${n(summary.vertices)} vertices\n` +
+      `  ${n(summary.bytes)} bytes in ${(summary.milliseconds / 1000).toFixed(2)} s\n` +
+      (summary.withoutSettlements.length ? `  ${n(summary.withoutSettlements.length)} codes with a polygon and no settlements in the catalog: ${some(summary.withoutSettlements)}\n` : '') +
+      (summary.withoutArea.length ? `  ${n(summary.withoutArea.length)} codes with settlements and no polygon (in those states): ${some(summary.withoutArea)}\n` : '') +
+      (summary.arealess.length ? `  ${n(summary.arealess.length)} codes whose polygons enclose no area (left out): ${some(summary.arealess)}\n` : ''),
+  );
+  return EXIT.ok;
+}
 
 /** What to do when no catalog is found: download it, or name one; never a place inside node_modules. */
 async function noCatalogMessage(): Promise<string> {

@@ -44,10 +44,13 @@ the tree.`,
     try {
       let date: string | undefined;
       // A folder that is not the export's is refused before the catalog is even read.
+      // With geodata beside the artifact, each code's point goes in its shard (docs/geo.md).
+      const { geoForCatalog } = await import('../../client/geodata.js');
       const written = writeWebTree(dir, () => {
         const catalog = catalogSource(dataOption(values.data)).get();
         date = catalog.header.source?.date;
-        return webTree(catalog, catalog.header);
+        const geo = geoForCatalog(catalog);
+        return webTree(catalog, catalog.header, typeof geo === 'string' ? undefined : geo);
       });
       for (const note of written.notes) process.stderr.write(`cpmx export web: note: ${note}\n`);
       const seconds = ((performance.now() - started) / 1000).toFixed(2);

@@ -4,6 +4,7 @@ import { buildCommand } from './build.js';
 import { diffCommand } from './diff.js';
 import { downloadCommand } from './download.js';
 import { exportCommand } from './export.js';
+import { geojsonCommand } from './geojson.js';
 import { lookupCommands } from './lookups.js';
 import { mcpCommand } from './mcp.js';
 import { openapiCommand } from './openapi.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   diffCommand,
   exportCommand,
+  geojsonCommand,
   serveCommand,
   openapiCommand,
   tokensCommand,

@@ -1,6 +1,7 @@
 /** `cpmx status`: the artifact's header and the catalog's age, or why it cannot be loaded. */
 import { catalogSource } from '../../client/catalog-source.js';
 import { catalogAge } from '../../core/format.js';
+import { geoStatus } from '../../client/geo-status.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, print } from '../command.js';
 import { DATA_HELP, dataOption } from '../environment.js';
 
@@ -15,7 +16,8 @@ export const statusCommand = command({
   description: `Prints the artifact's header (format version, counts, source file and sha256, the catalog's
 date, the build time) as JSON, with the catalog's date and age in days (catalogDate,
 catalogAgeDays: null when the artifact does not record them, as artifacts built before
-cpmx recorded dates do not).
+cpmx recorded dates do not), and the geodata beside it (cpmx build --geo): the polygons'
+version, the states and codes they cover, or why there is none.
 
 Warns on stderr when the catalog is older than --max-age days (default ${DEFAULT_MAX_AGE_DAYS}): Correos de México
 updates it every month. "cpmx build --download" brings it up to date.`,
@@ -29,9 +31,10 @@ updates it every month. "cpmx build --download" brings it up to date.`,
     if (positionals.length) throw new UsageError(`cpmx status takes no argument, got: ${positionals.join(' ')}`);
     const maxAge = values['max-age'] === undefined ? DEFAULT_MAX_AGE_DAYS : integer(values['max-age'], '--max-age', 0);
     const source = catalogSource(dataOption(values.data));
-    const header = source.get().header;
+    const catalog = source.get();
+    const header = catalog.header;
     const age = catalogAge(header, Date.now());
-    print({ artifact: source.path, loaded: true, header, ...age });
+    print({ artifact: source.path, loaded: true, header, ...age, geodata: geoStatus(catalog) });
     if (age.catalogAgeDays === null) {
       process.stderr.write(
         `cpmx status: the catalog's date is unknown (this artifact does not record it: it was built by an older cpmx, or from a pipe); rebuild it to record it.\n`,

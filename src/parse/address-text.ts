@@ -57,8 +57,12 @@ const NEEDS_CLEANING = /[\t\n\r\f\v\u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u
 // is checked by the lookbehind (a letter before: `ACP 12345` is no marker).
 const MARKED_CODE = /(?<![\p{L}\d])[Cc](?:\.?\s?[Pp]\.?|[óÓoO][dD](?:igo|IGO|\.)?\s?[Pp]ostal|[óÓoO][dD](?:igo|IGO)?\s?POSTAL)\s?[:.]?\s?(\d{4,5})(?!\d)/gu;
 const FIVE_DIGITS = /(?<![\d#°º/-])\d{5}(?![\d/])/g;
-/** Words after which a number belongs to the street (exterior or interior number, km, lot...). */
-const NUMBER_BEFORE = /(?:\b(?:n[oº°ú]?|n[uú]m|n[uú]mero|int|interior|ext|exterior|km|kil[oó]metro|lote?|lt|mz|mza|manzana|sm|local|piso|depto|dpto|of|oficina|tel|edif|desp|despacho|apdo|casilla|carretera|carr|ruta)\.?|#|n°|nº)\s?$/i;
+/**
+ * Words after which a number belongs to the street (exterior or interior number, km, lot...).
+ * Word boundaries here and below are Unicode-aware: `\b` in a JS regex is ASCII, so it reads
+ * the last `n` of `León`, `Mazatlán` or `Michoacán` as a word of its own.
+ */
+const NUMBER_BEFORE = /(?:(?<![\p{L}\p{N}])(?:n[oº°ú]?|n[uú]m|n[uú]mero|int|interior|ext|exterior|km|kil[oó]metro|lote?|lt|mz|mza|manzana|sm|local|piso|depto|dpto|of|oficina|tel|edif|desp|despacho|apdo|casilla|carretera|carr|ruta)\.?|#|n°|nº)\s?$/iu;
 
 /** The code candidates of a cleaned line, in order: marked ones, then five digits standing alone. */
 export function codeCandidates(line: string): CodeCandidate[] {
@@ -69,7 +73,9 @@ export function codeCandidates(line: string): CodeCandidate[] {
   for (const match of line.matchAll(FIVE_DIGITS)) {
     const start = match.index;
     if (found.some((c) => c.start <= start && start < c.end)) continue;
-    if (NUMBER_BEFORE.test(line.slice(Math.max(0, start - 12), start))) continue;
+    // The words before are at most 13 characters; a wider window lets the word boundary see
+    // the letter before them (`León 37000`: the `n` of León is no `N.` of a number).
+    if (NUMBER_BEFORE.test(line.slice(Math.max(0, start - 32), start))) continue;
     found.push({ digits: match[0], marked: false, start, end: start + 5 });
   }
   return found;
@@ -100,10 +106,10 @@ export interface StreetParts {
   numeroInterior: string | null;
 }
 
-const EXTERIOR = /(?:\bN(?:[oº°]|[uú]m(?:ero)?)\.?|#|\bN[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
-const NO_NUMBER = /\bS\s?\/\s?N\b|\bS\.N\.|\bsin n[uú]mero\b/i;
-const INTERIOR = /\b(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)\.?\s?([A-Z]?\d+[\w-]*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
-const LOT = /\b(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?(\w+)/giu;
+const EXTERIOR = /(?:(?<![\p{L}\p{N}])N(?:[oº°]|[uú]m(?:ero)?)\.?|#|(?<![\p{L}\p{N}])N[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
+const NO_NUMBER = /(?<![\p{L}\p{N}])S\s?\/\s?N(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])S\.N\.|(?<![\p{L}\p{N}])sin n[uú]mero(?![\p{L}\p{N}])/iu;
+const INTERIOR = /(?<![\p{L}\p{N}])(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)\.?\s?([A-Z]?\d+[\p{L}\p{N}_-]*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
+const LOT = /(?<![\p{L}\p{N}])(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?([\p{L}\p{N}_]+)/giu;
 /** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
 function trailingNumber(text: string): [string, string] | undefined {
   const space = text.lastIndexOf(' ');
@@ -164,4 +170,4 @@ export function looksLikeStreet(piece: string): boolean {
 }
 
 const STREET_WORD =
-  /^(?:av|ave|avda|avenida|calle|c|cll|calz|calzada|blvd|blvr|blvrd|bulevar|boulevard|carr|carretera|cerrada|cda|cerr|privada|priv|prol|prolongacion|prolongación|circuito|cto|circ|andador|and|paseo|pso|periférico|periferico|perif|eje|viaducto|callejón|callejon|cjon|camino|libramiento|lib|retorno|ret|diagonal|vía|via|glorieta|autopista|km|kilómetro|kilometro)\b\.?/i;
+  /^(?:av|ave|avda|avenida|calle|c|cll|calz|calzada|blvd|blvr|blvrd|bulevar|boulevard|carr|carretera|cerrada|cda|cerr|privada|priv|prol|prolongacion|prolongación|circuito|cto|circ|andador|and|paseo|pso|periférico|periferico|perif|eje|viaducto|callejón|callejon|cjon|camino|libramiento|lib|retorno|ret|diagonal|vía|via|glorieta|autopista|km|kilómetro|kilometro)(?![\p{L}\p{N}])\.?/iu;

@@ -1,0 +1,210 @@
+/**
+ * What validation knows of one postal code: the answer's values as written (asked of the
+ * router once per code), the names' folded forms made when a record first needs them, and the
+ * readings of names written as people write them. Also the nearest settlement of a code to a
+ * misspelt one.
+ */
+import { distance } from 'fastest-levenshtein';
+import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf } from '../core/names.js';
+import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
+import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
+
+/**
+ * Folded forms of the catalog's own names (municipalities, cities), each made once: keys are
+ * the catalog's strings, so this is bounded by the catalog, never by the input.
+ */
+export class CatalogFolds {
+  private readonly folded = new Map<string, string>();
+
+  of(name: string): string {
+    let folded = this.folded.get(name);
+    if (folded === undefined) {
+      folded = foldForMatch(name);
+      this.folded.set(name, folded);
+    }
+    return folded;
+  }
+}
+
+/**
+ * What validation needs of a code: one small object per code (32,166 of them, in each
+ * thread), the answer's values as written, and the names' folded forms made only when a
+ * record first needs them (most records match as written).
+ */
+export class CodeEntry {
+  /** The folded names, as `nameLookup` joins them. */
+  private foldedLookup: string | Set<string> | undefined;
+  /** The folded names in order, kept only for codes with many (the joined form holds the rest). */
+  private foldedList: string[] | undefined;
+  /**
+   * The names as one string, each between SEPARATORs, or a Set for codes with very many:
+   * one object to read per record instead of one per name (most codes have a handful).
+   */
+  private readonly nameLookup: string | Set<string>;
+
+  /** Reads settlements written otherwise than the catalog writes them; made at the first such record. */
+  private matcher: SettlementMatcher | undefined;
+
+  constructor(
+    readonly error: ValidationError | undefined,
+    readonly names: string[],
+    readonly estado: string,
+    readonly municipio: string,
+    readonly ciudad: string,
+    /** The state's catalog name and aliases, folded; shared by the codes of a state. */
+    readonly stateNames: Set<string>,
+    private readonly folds: CatalogFolds | undefined,
+    /** The settlements' types, in the order of `names`, asked only when a name needs reading. */
+    private readonly types: () => readonly string[] = () => [],
+  ) {
+    this.nameLookup = nameLookup(names);
+  }
+
+  /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as. */
+  spellingOf(written: string): string | undefined {
+    const folded = this.foldedNames().indexOf(foldForMatch(written));
+    return folded >= 0 ? this.names[folded] : this.readSettlement(written);
+  }
+
+  /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
+  readSettlement(written: string): string | undefined {
+    // The common case first: a type in front of the catalog's name (`COL. GRANJAS ESMERALDA`),
+    // found among the folded names this entry already has; the code's names are read (and
+    // the matcher made) only for what that does not find.
+    const split = splitSettlementType(written);
+    if (split.type && !DISTINGUISHING_TYPES.includes(split.type)) {
+      const found = this.foldedNames().indexOf(foldForMatch(split.name));
+      if (found >= 0) return this.names[found];
+    }
+    return (this.matcher ??= new SettlementMatcher(this.names, this.types())).match(written);
+  }
+
+  /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
+  isState(written: WrittenName): boolean {
+    if (this.stateNames.has(written.folded)) return true;
+    const key = stateKeyOfWritten(written);
+    return key >= 0 && key === stateKeyOf(this.estado);
+  }
+
+  /** The keys of the catalog's municipality and city names (`nameKey`), made at the first record that needs them. */
+  private municipioKey: string | undefined;
+  private ciudadKey: string | undefined;
+
+  /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
+  isMunicipality(written: WrittenName): boolean {
+    return written.folded === this.foldedMunicipio || keysOf(written).includes((this.municipioKey ??= nameKey(this.municipio)));
+  }
+
+  /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City) is this code's city. */
+  isCity(written: WrittenName): boolean {
+    if (written.folded === this.foldedCiudad) return true;
+    if (this.ciudad && keysOf(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
+    const city = stateKeyOf(this.ciudad);
+    return city >= 0 && stateKeyOfWritten(written) === city;
+  }
+
+  hasName(name: string): boolean {
+    return inLookup(this.nameLookup, name);
+  }
+
+  private folded(): string | Set<string> {
+    if (this.foldedLookup === undefined) {
+      const list = this.names.map(foldForMatch);
+      this.foldedLookup = nameLookup(list);
+      if (typeof this.foldedLookup !== 'string') this.foldedList = list;
+    }
+    return this.foldedLookup;
+  }
+
+  /** The folded names, in the order of `names` (from the joined form, for the rare record that asks). */
+  foldedNames(): string[] {
+    const lookup = this.folded();
+    return typeof lookup === 'string' ? lookup.slice(1, -1).split(SEPARATOR) : this.foldedList!;
+  }
+
+  hasFoldedName(folded: string): boolean {
+    return inLookup(this.folded(), folded);
+  }
+
+  get foldedMunicipio(): string {
+    return this.folds!.of(this.municipio);
+  }
+
+  get foldedCiudad(): string {
+    return this.folds!.of(this.ciudad);
+  }
+}
+
+/**
+ * A state, municipality or city name as written, read once per distinct spelling (they repeat
+ * far more than they vary): its fold, and its readings made only when a record needs them.
+ */
+export interface WrittenName {
+  readonly text: string;
+  readonly folded: string;
+  /** `stateKeyOf` the text, once asked. */
+  stateKey?: number;
+  /** `municipalityKeys` of the text, once asked. */
+  keys?: string[];
+}
+
+export function readWritten(text: string): WrittenName {
+  return { text, folded: foldForMatch(text) };
+}
+
+function stateKeyOfWritten(written: WrittenName): number {
+  return (written.stateKey ??= stateKeyOf(written.text));
+}
+
+function keysOf(written: WrittenName): string[] {
+  return (written.keys ??= municipalityKeys(written.text));
+}
+
+/** Between names in a joined lookup: a control character no name holds. */
+const SEPARATOR = '\u0001';
+const MANY_NAMES = 32;
+
+function nameLookup(names: readonly string[]): string | Set<string> {
+  // A name holding the separator itself would make the joined form ambiguous.
+  if (names.length > MANY_NAMES || names.some((name) => name.includes(SEPARATOR))) return new Set(names);
+  return SEPARATOR + names.join(SEPARATOR) + SEPARATOR;
+}
+
+/** Whether `name` is one of the entries of a lookup made by `nameLookup`. */
+function inLookup(lookup: string | Set<string>, name: string): boolean {
+  if (typeof lookup !== 'string') return lookup.has(name);
+  if (!name || name.includes(SEPARATOR)) return false;
+  for (let at = lookup.indexOf(name, 1); at > 0; at = lookup.indexOf(name, at + 1)) {
+    if (lookup.charCodeAt(at - 1) === 1 && lookup.charCodeAt(at + name.length) === 1) return true;
+  }
+  return false;
+}
+
+export const NO_NAMES: string[] = [];
+export const NO_STATES = new Set<string>();
+
+/** The settlement of the code nearest to what was written, with or without the type written in front. */
+export function suggestSettlement(written: string, folded: string, code: CodeEntry): string | undefined {
+  const split = splitSettlementType(written);
+  return closest(folded, code) ?? (split.type ? closest(foldForMatch(split.name), code) : undefined);
+}
+
+/** The settlement of the code nearest to `given` by Levenshtein distance, if near enough. */
+function closest(given: string, code: CodeEntry): string | undefined {
+  const foldedNames = code.foldedNames();
+  let best = -1;
+  let bestSimilarity = 0;
+  for (let i = 0; i < foldedNames.length; i++) {
+    const name = foldedNames[i]!;
+    const longer = Math.max(given.length, name.length, 1);
+    // The distance is at least the difference in length: a name that cannot reach the
+    // threshold is not measured (and a huge value costs nothing).
+    if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
+    const similarity = 1 - distance(given, name) / longer;
+    if (similarity > bestSimilarity) {
+      bestSimilarity = similarity;
+      best = i;
+    }
+  }
+  return best >= 0 && bestSimilarity >= SUGGESTION_THRESHOLD ? code.names[best] : undefined;
+}

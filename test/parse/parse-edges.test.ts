@@ -1,0 +1,75 @@
+/**
+ * The one-line parser at its edges, on the real catalog: the written code survives any word
+ * before it. `\b` in a JS regex is ASCII, so the final `n` of `León` read as `N.` (número) and
+ * the code after it became a street number (issue 33: `Mazatlán 82110` answered 82100). One
+ * test per class of character before a code, and 2,000 generated lines from the catalog.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../src/client/catalog-source.js';
+import type { Catalog } from '../../src/core/catalog.js';
+import { createClient, type CpmxClient } from '../../src/index.js';
+import { parseAddress } from '../../src/validate/index.js';
+import { buildInto, realCatalogPath, tempDir } from '../helpers.js';
+import { accentedLines, codesLost } from '../support/pipeline-cases.js';
+
+const dir = tempDir();
+let catalog: Catalog;
+let client: CpmxClient;
+
+beforeAll(async () => {
+  const artifact = await buildInto(realCatalogPath(), dir);
+  catalog = loadCatalog(artifact);
+  client = createClient({ token: 'parse-edges', dataPath: artifact });
+});
+
+describe('a written code after a word', () => {
+  it('is kept after the issue’s lines, and judged against the catalog', () => {
+    expect(parseAddress(client, 'Monterrey, Nuevo León 64000')).toMatchObject({ cp: '64000', municipio: 'Monterrey', valid: true });
+    expect(parseAddress(client, 'Mazatlán 82110')).toMatchObject({ cp: '82110', valid: true });
+    expect(parseAddress(client, 'Col. Las Américas, Hidalgo, Michoacán 61136')).toMatchObject({ cp: '61136', estado: 'Michoacán de Ocampo' });
+    expect(parseAddress(client, 'Col. Centro, León 37000')).toMatchObject({ cp: '37000', municipio: 'León', valid: true });
+  });
+
+  const classes: [string, string[]][] = [
+    ['an accented vowel and n', ['León', 'LEÓN', 'Mazatlán', 'Michoacán', 'Tecún', 'Belén']],
+    ['ñ', ['Toñ', 'PEÑ', 'Cañón']],
+    ['ü', ['Pingü', 'GÜ']],
+    ['other letters past ASCII', ['Zoé', 'Ixtapalucá', 'Ölé', 'Ça']],
+    ['a digit', ['Calle 5', 'Mz 3 Lt 4 Calle 7', '2a']],
+    ['punctuation', ['León,', 'León.', 'León;', 'León:', '(León)', 'León -', 'León/', '"León"', '«León»']],
+  ];
+  for (const [what, words] of classes) {
+    it(`is kept after a word ending in ${what}`, () => {
+      for (const word of words) {
+        const parsed = parseAddress(client, `Av. Juárez 100, Col. Centro, ${word} 37000`);
+        expect(parsed.cp, word).toBe('37000');
+        expect(parsed.inferred, word).not.toContain('cp');
+      }
+    });
+  }
+
+  it('is still a street number after a number word (No., Núm., Int., Lote, Mz.)', () => {
+    for (const word of ['No.', 'Núm.', 'Int.', 'Lote', 'Mz.', '#']) {
+      const parsed = parseAddress(client, `Calle Hidalgo ${word} 37000, Col. Centro, León, Gto.`);
+      expect(parsed.numero_exterior ?? parsed.numero_interior, word).toContain('37000');
+    }
+  });
+
+  it('survives 2,000 generated lines whose code follows a word ending in an accented vowel and n', () => {
+    const lines = accentedLines(catalog, 2000, 33);
+    expect(codesLost(client, lines)).toEqual([]);
+  });
+});
+
+describe('hostile lines', () => {
+  it('answer with a code or a reason, never throw: many five-digit groups, only accented words, bidi and zero-width marks, the longest line', () => {
+    const many = Array.from({ length: 150 }, (_, i) => String(10000 + i * 7)).join(' ');
+    expect(parseAddress(client, many).errors).toBeDefined();
+    expect(parseAddress(client, `${'León '.repeat(200)}37000`.slice(-1024)).cp).toBe('37000');
+    expect(parseAddress(client, 'Ñuñoa Piñón Güemez Mazatlán').cp).toBeNull();
+    expect(parseAddress(client, 'Col. Centro, \u202eLeón\u202c 37000').cp).toBe('37000');
+    expect(parseAddress(client, 'Col. Centro, León\u200b 37000').cp).toBe('37000');
+    expect(parseAddress(client, `${'x'.repeat(1025)} 37000`).errors[0]).toMatchObject({ code_error: 130 });
+    expect(parseAddress(client, 'Col. Centro\u0000 37000').errors[0]).toMatchObject({ code_error: 130, reason: 'binary data, not text' });
+  });
+});

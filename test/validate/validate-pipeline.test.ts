@@ -1,0 +1,146 @@
+/**
+ * Issue 33's "Done when", on the real catalog (built from ../shared/data/sepomex; these tests
+ * fail, never skip, without it), with cases sampled from it by a fixed seed
+ * (test/support/pipeline-cases.ts; scripts/measure-pipeline.ts prints the same figures):
+ * records with mistyped or missing codes and right names, misspelt settlements, right records
+ * in everyday forms. Also which field is wrong on the issue's own examples, and a city the
+ * catalog cannot check.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../src/client/catalog-source.js';
+import type { Catalog } from '../../src/core/catalog.js';
+import { createClient, type CpmxClient } from '../../src/index.js';
+import { validateAddress } from '../../src/validate/index.js';
+import { buildInto, CLI, realCatalogPath, root, tempDir } from '../helpers.js';
+import { everydayRecords, measurePipeline, mistypings, pipelineCases, typeForms } from '../support/pipeline-cases.js';
+
+const dir = tempDir();
+let artifact: string;
+let catalog: Catalog;
+let client: CpmxClient;
+
+beforeAll(async () => {
+  artifact = await buildInto(realCatalogPath(), dir);
+  catalog = loadCatalog(artifact);
+  client = createClient({ token: 'pipeline-test', dataPath: artifact });
+});
+
+describe('5,000 records with mistyped or missing codes and right names (issue 33)', () => {
+  it('rewrites no right name, leaves no record invalid with fields changed, suggests and fills the right code', () => {
+    const cases = pipelineCases(catalog, 5000, 33);
+    const figures = measurePipeline(client, cases);
+    expect(figures.records.mistyped).toBeGreaterThan(1000);
+    expect(figures.records.missing).toBeGreaterThan(500);
+    expect(figures.rightNamesRewritten).toBe(0);
+    expect(figures.invalidWithChanges).toBe(0);
+    for (const kind of ['mistyped', 'missing'] as const) expect(figures.rightCodeSuggested[kind] / figures.records[kind], kind).toBeGreaterThanOrEqual(0.9);
+    expect(figures.codeFilled / (figures.records.mistyped + figures.records.missing)).toBeGreaterThanOrEqual(0.9);
+    expect(figures.restored / figures.records.misspelt).toBeGreaterThanOrEqual(0.95);
+    expect(figures.rightInvalid).toBe(0);
+  });
+
+  it('judges right records written with everyday forms (Rcha., Fracc., U.H., N.L., ...) invalid at most 1%', () => {
+    const forms = typeForms(readFileSync(join(root, 'test', 'fixtures', 'settlement-type-forms.csv'), 'utf8'));
+    const records = everydayRecords(catalog, forms, 5000, 34);
+    expect(measurePipeline(client, records).rightInvalid / records.length).toBeLessThanOrEqual(0.01);
+  });
+});
+
+describe('which field is wrong', () => {
+  it('suggests the code the names name, never the names of the code as written (the issue’s example)', () => {
+    // LOMAS DE CHAPULTEPEC I SECCIÓN is 11000; 01100 is a code of Álvaro Obregón.
+    const result = validateAddress(client, { cp: '01100', asentamiento: 'LOMAS DE CHAPULTEPEC I SECCIÓN', municipio: 'Miguel Hidalgo', estado: 'Ciudad de México' });
+    expect(result.valid).toBe(false);
+    expect(result.suggestions).toEqual({ cp: '11000' });
+    expect(result.codes).toBeUndefined();
+  });
+
+  it('suggests the code for a record without one, or with an impossible one', () => {
+    const record = { asentamiento: 'LOMAS DE CHAPULTEPEC I SECCIÓN', municipio: 'Miguel Hidalgo', estado: 'CDMX' };
+    for (const cp of ['', '1100a', '99999', 'abc']) {
+      const result = validateAddress(client, { ...record, cp });
+      expect(result.valid, cp).toBe(false);
+      expect(result.suggestions, cp).toEqual({ cp: '11000' });
+    }
+  });
+
+  it('lists a few codes and suggests none when the names fit several', () => {
+    // Find a settlement name that one municipality has under two to five codes.
+    const finder = new Map<string, Set<string>>();
+    for (let code = 0; code < catalog.postalCodes().length && finder.size < 200_000; code++) {
+      for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
+        const key = `${catalog.stateOf(code)}\u0000${catalog.municipalityOf(code)}\u0000${catalog.settlementName(s)}`;
+        finder.set(key, (finder.get(key) ?? new Set()).add(catalog.postalCode(code)));
+      }
+    }
+    const [key, codes] = [...finder].find(([, found]) => found.size >= 2 && found.size <= 5)!;
+    const [estado, municipio, asentamiento] = key.split('\u0000') as [string, string, string];
+    const result = validateAddress(client, { cp: '', asentamiento, municipio, estado });
+    expect(result.suggestions).toEqual({});
+    expect(new Set(result.codes)).toEqual(codes);
+  });
+
+  it('still suggests the code’s right value for a field that alone is wrong', () => {
+    const result = validateAddress(client, { cp: '11000', asentamiento: 'Lomas de Chapultepec I Sección', municipio: 'Álvaro Obregón', estado: 'Ciudad de México' });
+    expect(result.suggestions).toEqual({ municipio: 'Miguel Hidalgo' });
+    const misspelt = validateAddress(client, { cp: '11000', asentamiento: 'Lomas de Chapultepek I Sección', municipio: 'Miguel Hidalgo', estado: 'Ciudad de México' });
+    expect(misspelt.suggestions).toEqual({ asentamiento: 'Lomas de Chapultepec I Sección' });
+  });
+
+  it('mistypings are the codes one digit or one swap away that exist', () => {
+    expect(mistypings(catalog, '11000')).toContain('01100');
+    expect(mistypings(catalog, '11000')).not.toContain('11000');
+  });
+});
+
+describe('a city the catalog cannot check', () => {
+  it('is a warning (125), not error 123, where the code has no city; counted apart in the summary', () => {
+    const codes = catalog.postalCodes();
+    let code = 0;
+    while (catalog.cityOf(code).trim() !== '') code++;
+    const cp = codes[code]!;
+    const result = validateAddress(client, { cp, ciudad: 'Una Localidad Cualquiera' });
+    expect(result.valid).toBe(true);
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([{ field: 'ciudad', code_error: 125, error_message: 'La ciudad no se puede verificar: el cp no tiene ciudad' }]);
+    // A code with a city still says a wrong one is wrong.
+    let withCity = 0;
+    while (catalog.cityOf(withCity).trim() === '') withCity++;
+    expect(validateAddress(client, { cp: codes[withCity]!, ciudad: 'Una Localidad Cualquiera' }).errors.map((e) => e.code_error)).toEqual([123]);
+
+    const input = join(dir, 'cities.csv');
+    writeFileSync(input, `cp,ciudad\n${cp},Una Localidad Cualquiera\n${cp},\n`);
+    const run = spawnSync(process.execPath, [CLI, 'validate', input, '--data', artifact], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('2 records, 2 valid (1 with a city the catalog cannot check: 125), 0 invalid');
+    expect(JSON.parse(run.stdout.split('\n')[0]!).warnings[0].code_error).toBe(125);
+  });
+});
+
+describe('cpmx validate --fix on the real catalog', () => {
+  it('fills a missing code and corrects a mistyped one; leaves a record it cannot make valid as it was', () => {
+    const input = join(dir, 'customers.csv');
+    const fixed = join(dir, 'customers.fixed.csv');
+    writeFileSync(
+      input,
+      [
+        'cp,colonia,municipio,estado,cliente',
+        '01100,LOMAS DE CHAPULTEPEC I SECCIÓN,Miguel Hidalgo,Ciudad de México,Ana',
+        ',Lomas de Chapultepec I Sección,Miguel Hidalgo,CDMX,Beto',
+        '01100,Colonia Que No Existe,Miguel Hidalgo,Jalisco,Carla',
+      ].join('\n') + '\n',
+    );
+    const run = spawnSync(process.execPath, [CLI, 'validate', input, '--fix', fixed, '--data', artifact, '--quiet'], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(readFileSync(fixed, 'utf8').split('\n')).toEqual([
+      'cp,colonia,municipio,estado,cliente,cpmx_status,cpmx_errors',
+      '11000,LOMAS DE CHAPULTEPEC I SECCIÓN,Miguel Hidalgo,Ciudad de México,Ana,fixed,121 122',
+      '11000,Lomas de Chapultepec I Sección,Miguel Hidalgo,CDMX,Beto,fixed,101',
+      '01100,Colonia Que No Existe,Miguel Hidalgo,Jalisco,Carla,invalid,120 121 122',
+      '',
+    ]);
+  });
+});
