@@ -6,6 +6,10 @@
  * cpmx-bytes: the app reads the artifact itself and gives cpmx its bytes (createClient({ data })),
  * as it does where cpmx cannot read files.
  *
+ * sqlite-least: the least a SQLite user does for one answer: require better-sqlite3, open the
+ * database read-only, prepare one statement, run it once (rows, not a COPOMEX envelope). The
+ * sqlite contestant does more: it prepares every method's statements and builds the envelope.
+ *
  * Not run with --expose-gc: that flag alone costs several milliseconds of start-up (Node can
  * no longer use the code cache of its own modules), which a user's process does not pay. The
  * collector is exposed only after the timed part, to read the heap after a collection.
@@ -20,6 +24,12 @@ if (name === 'cpmx-bytes') {
   const [{ readFileSync }, { createClient }] = await Promise.all([import('node:fs'), import('cpmx')]);
   const answer = createClient({ token: 'bench', data: readFileSync(paths.artifact) }).infoCp(cp, { type: 'simplified' });
   ok = answer.error === false;
+} else if (name === 'sqlite-least') {
+  const { createRequire } = await import('node:module');
+  const Database = createRequire(import.meta.url)('better-sqlite3') as typeof import('better-sqlite3');
+  const db = new Database(paths.sqlite, { readonly: true });
+  const rows = db.prepare('SELECT d_asenta, d_tipo_asenta, d_mnpio, d_estado, d_ciudad FROM settlements WHERE d_codigo = ?').all(cp);
+  ok = rows.length > 0;
 } else if (name !== 'none') {
   const contestant = (await import(`./contestants/${name}.js`)) as ContestantModule;
   const answer = contestant.open(paths).infoCp(cp, true) as { error?: boolean };

@@ -3,10 +3,9 @@
  * on one catalog. Returns the facts and numbers of bench/results.json; judging and wording
  * them is the report's (bench/report/).
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../src/package-root.js';
-import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, type Lookups } from './contestants/types.js';
+import { dataPaths, type ContestantModule, type ContestantName, type Lookups } from './contestants/types.js';
 import { timeBuilds, timeDiffs } from './measure/builds.js';
 import { timeColdStarts } from './measure/cold-starts.js';
 import { measureEmbedding } from './measure/embed.js';
@@ -14,7 +13,7 @@ import { catalogFacts, machineFacts } from './measure/facts.js';
 import { creditLoad } from './measure/credits.js';
 import { httpLoad } from './measure/http.js';
 import { panelLoad } from './measure/panel.js';
-import { checkAlike, timeLookups } from './measure/lookups.js';
+import { checkedWorkload, timeLookups } from './measure/lookups.js';
 import { parseBench } from './measure/parse.js';
 import { validateBench } from './measure/validate.js';
 import { measureWeb } from './measure/web.js';
@@ -22,7 +21,7 @@ import { benchBrowsers } from './browser.js';
 import { WARMUP_MS } from './ops.js';
 import { prepare } from './prepare.js';
 import type { Results } from './results.js';
-import { makeWorkload, SEED } from './workload.js';
+import { SEED } from './workload.js';
 
 export interface MeasureOptions {
   catalog: string;
@@ -76,13 +75,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
   });
 
   log('opening every contestant to check they answer alike ...');
-  const apis = {} as Record<ContestantName, Lookups>;
-  for (const name of CONTESTANTS) apis[name] = await openContestant(name, work);
-  const workload = makeWorkload(apis.cpmx);
-  const workloadPath = join(work, 'workload.json');
-  writeFileSync(workloadPath, JSON.stringify(workload));
-  checkAlike(apis, workload);
-  for (const api of Object.values(apis)) api.close?.();
+  const { workload, workloadPath } = await checkedWorkload(work);
   const lookups = timeLookups({ compiled, work, workloadPath, taskTimeMs: options.taskTimeMs, log });
 
   let http: Results['http'] = null;

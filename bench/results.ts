@@ -7,9 +7,17 @@ import { readFileSync } from 'node:fs';
 import type { ContestantName } from './contestants/types.js';
 import type { Spread } from './stats.js';
 
-/** Cold-started in fresh processes, in this order; "none" is Node loading nothing. */
-export const COLD_CONTESTANTS = ['none', 'cpmx', 'sqlite', 'json'] as const;
+/**
+ * Cold-started in fresh processes, in this order; "none" is Node loading nothing, and
+ * "sqlite-least" the least a SQLite user does (require better-sqlite3, open the database
+ * read-only, prepare one statement, one query: bench/cold.ts), beside the SQLite contestant.
+ */
+export const COLD_CONTESTANTS = ['none', 'cpmx', 'sqlite', 'sqlite-least', 'json'] as const;
 export type ColdName = (typeof COLD_CONTESTANTS)[number];
+/** Cold contestants added after runs were committed: absent from those runs' results. */
+export const LATER_COLD_CONTESTANTS: readonly ColdName[] = ['sqlite-least'];
+/** The cold starts of a run: those measured since the first runs always, later ones when measured. */
+export type ColdResults = Record<Exclude<ColdName, 'sqlite-least'>, ColdStat> & { 'sqlite-least'?: ColdStat };
 
 export interface ColdStat {
   importToAnswerMs: Spread;
@@ -219,7 +227,10 @@ export interface ParseResults {
 export interface Results {
   /** ISO 8601, when the measuring finished. */
   date: string;
-  machine: { node: string; cpus: number; cpu: string; platform: string };
+  /** The machine; memory and the load when the run began are absent from runs before they were recorded. */
+  machine: { node: string; cpus: number; cpu: string; platform: string; memoryBytes?: number; loadAverage?: number };
+  /** Seconds each part of the run took (bench/plan.ts), to check the estimates said before a run; absent from older runs. */
+  durations?: Record<string, number>;
   catalog: { file: string; bytes: number; sha256: string; rows: number };
   seed: number;
   settings: { taskTimeMs: number; warmupMs: number; coldRuns: number };
@@ -227,7 +238,7 @@ export interface Results {
   build: { ms: Spread; maxRssBytes: Spread };
   /** `cpmx diff` of the catalog against its artifact; absent from runs measured before it was added. */
   diff?: { ms: Spread; maxRssBytes: Spread };
-  cold: Record<ColdName, ColdStat>;
+  cold: ColdResults;
   /** Operation id → contestant → stat; the cpmx-only measures have only cpmx. */
   lookups: Record<string, Partial<Record<ContestantName, LookupStat>>>;
   /** null when measured with --no-http. */
@@ -258,7 +269,7 @@ const REQUIRED = [
   'settings.coldRuns',
   'sizes.artifact',
   'build.ms.median',
-  ...COLD_CONTESTANTS.map((name) => `cold.${name}.importToAnswerMs.median`),
+  ...COLD_CONTESTANTS.filter((name) => !LATER_COLD_CONTESTANTS.includes(name)).map((name) => `cold.${name}.importToAnswerMs.median`),
   'lookups',
   'http',
   'validate',

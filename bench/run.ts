@@ -1,16 +1,20 @@
 /**
- * `npm run bench`: measures (bench/measure.ts) and writes bench/results.json, then renders
- * bench/RESULTS.md and bench/chart.svg from those results (bench/report/), as
- * `npm run bench:report` does from the file.
+ * `npm run bench`: says what it will do and about how long it takes, measures
+ * (bench/measure.ts) part by part, and writes results.json, then renders RESULTS.md and
+ * chart.svg from those results (bench/report/), as `npm run bench:report` does from the file.
  *
- *   node dist/bench/run.js [--catalog FILE] [--work DIR] [--out DIR] [--time MS] [--cold-runs N]
- *     [--no-http] [--http-seconds S] [--no-validate] [--validate-records N] [--no-browser] [--no-write]
+ *   node dist/bench/run.js [--publish | --out DIR] [--quick] [--catalog FILE] [--work DIR] [--time MS]
+ *     [--cold-runs N] [--no-http] [--http-seconds S] [--no-validate] [--validate-records N]
+ *     [--no-browser] [--no-write] [--plan]
  *
- * --out (default bench/) is where results.json, RESULTS.md and chart.svg go; --no-write
- * prints the targets and writes nothing; --no-browser leaves out what is measured in Chromium
- * (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts).
+ * Results go to the ignored bench/work/ (a run leaves the checkout as it was); --publish
+ * writes the committed bench/results.json, RESULTS.md and chart.svg (a whole run only), --out
+ * DIR anywhere else. --quick measures the lookups and cold starts alone, in a minute or two,
+ * into quick.json and QUICK.md. --plan says what a run would do and writes nothing; --no-write
+ * measures and prints the targets, writing nothing; --no-browser leaves out what is measured
+ * in Chromium (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findCatalog } from '../build/build.js';
@@ -20,7 +24,10 @@ import { dataPaths } from './contestants/types.js';
 import { inferredCodesBench } from './inferred-codes.js';
 import { DEFAULT_POLYGONS, benchGeo } from './geo.js';
 import { measure } from './measure.js';
+import { measureQuick } from './measure/quick.js';
+import { benchPlan, describePlan, duration, followParts, outputDirectory, type BenchSettings } from './plan.js';
 import { publishReport } from './report/publish.js';
+import { renderQuick } from './report/quick.js';
 import type { Results } from './results.js';
 
 const { values: options } = parseArgs({
@@ -36,13 +43,19 @@ const { values: options } = parseArgs({
     'no-browser': { type: 'boolean' },
     'validate-records': { type: 'string' },
     'http-seconds': { type: 'string' },
+    publish: { type: 'boolean' },
+    quick: { type: 'boolean' },
+    plan: { type: 'boolean' },
   },
 });
 
+// The catalog the bench can get is years old; a user with a current one pays no age warning
+// (one date comparison), and neither does what is measured here, in this process and its children.
+process.env.CPMX_NO_AGE_WARNING = '1';
+
 const here = join(packageRoot, 'bench');
-const out = resolve(options.out ?? here);
 const write = !options['no-write'];
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** A numeric flag, or its default; anything but a positive number (whole, for counts) stops the run. */
 function positive(flag: 'time' | 'cold-runs' | 'http-seconds' | 'validate-records', fallback: number, whole = false): number {
@@ -56,35 +69,56 @@ function positive(flag: 'time' | 'cold-runs' | 'http-seconds' | 'validate-record
 
 async function main(): Promise<void> {
   // Every flag is checked before the first minute of measuring is spent.
-  const settings = {
+  const settings: BenchSettings = {
+    quick: options.quick === true,
     taskTimeMs: positive('time', 400),
-    coldRuns: positive('cold-runs', 11, true),
+    coldRuns: positive('cold-runs', options.quick ? 5 : 11, true),
     httpSeconds: positive('http-seconds', 3),
     validateRecords: positive('validate-records', 1_000_000, true),
-  };
-  const location = findCatalog(options.catalog);
-  if (!location) throw new Error('no catalog found: pass --catalog FILE or set CPMX_CATALOG');
-  const work = resolve(options.work ?? join(here, 'work'));
-  const results = await measure({
-    ...settings,
-    catalog: location.path,
-    work,
     http: !options['no-http'],
     validate: !options['no-validate'],
     browser: !options['no-browser'],
-    log,
-  });
-  log('inferred codes: records without a code, their code found from their names, one core ...');
+  };
+  const partial = !settings.http || !settings.validate || !settings.browser;
+  const out = resolve(outputDirectory({ out: options.out, publish: options.publish === true, quick: settings.quick, partial }, here));
+  const parts = benchPlan(settings);
+  say(describePlan(parts, write ? out : undefined));
+  if (options.plan) return;
+  const location = findCatalog(options.catalog);
+  if (!location) throw new Error('no catalog found: pass --catalog FILE or set CPMX_CATALOG');
+  const progress = followParts(parts, say);
+  const work = resolve(options.work ?? join(here, 'work'));
+  if (settings.quick) {
+    const results = await measureQuick({ catalog: location.path, work, taskTimeMs: settings.taskTimeMs, coldRuns: settings.coldRuns, log: progress.log });
+    const durations = progress.finish();
+    const markdown = renderQuick(results);
+    if (write) {
+      mkdirSync(out, { recursive: true });
+      writeFileAtomic(join(out, 'quick.json'), Buffer.from(`${JSON.stringify({ ...results, durations }, null, 2)}\n`));
+      writeFileAtomic(join(out, 'QUICK.md'), Buffer.from(markdown));
+      say(`wrote ${join(out, 'quick.json')} and QUICK.md`);
+    }
+    process.stdout.write(`${markdown}\n`);
+    say(`bench: took ${duration(Object.values(durations).reduce((sum, s) => sum + s, 0))}`);
+    return;
+  }
+  const measured = await measure({ ...settings, catalog: location.path, work, log: progress.log });
+  progress.log('inferred codes: records without a code, their code found from their names, one core ...');
   const inferredCodes = await inferredCodesBench({ artifact: dataPaths(work).artifact, taskTimeMs: settings.taskTimeMs });
-  const json = `${JSON.stringify({ ...results, inferredCodes }, null, 2)}\n`;
+  const durations = progress.finish();
+  const results = { ...measured, inferredCodes, durations };
+  const json = `${JSON.stringify(results, null, 2)}\n`;
   if (write) {
+    mkdirSync(out, { recursive: true });
     writeFileAtomic(join(out, 'results.json'), Buffer.from(json));
-    log(`wrote ${join(out, 'results.json')}`);
+    say(`wrote ${join(out, 'results.json')}`);
   }
   // Rendered from the JSON text, not the object in memory, so it is exactly what bench:report renders.
-  publishReport(JSON.parse(json) as Results, { out, write, log });
+  publishReport(JSON.parse(json) as Results, { out, write, log: say });
+  say(`bench: took ${duration(Object.values(durations).reduce((sum, s) => sum + s, 0))}; each part, in seconds: ${JSON.stringify(durations)}`);
+  if (!options.publish && write) say('bench: the committed bench/RESULTS.md, chart.svg and results.json were left as they were; npm run bench -- --publish rewrites them');
   // Geodata (bench/geo.ts), when the polygons are beside the repository: its figures go to the work folder's geo.json.
-  if (existsSync(DEFAULT_POLYGONS)) await benchGeo({ polygons: DEFAULT_POLYGONS, artifact: join(packageRoot, 'data', 'cpmx.msgpack'), work, log });
+  if (existsSync(DEFAULT_POLYGONS)) await benchGeo({ polygons: DEFAULT_POLYGONS, artifact: join(packageRoot, 'data', 'cpmx.msgpack'), work, log: say });
 }
 
 try {

@@ -72,6 +72,7 @@ const commonJsBuiltins = {
       loader: 'js',
       contents: `export const nodeFs = () => require('node:fs');
 export const nodeZlib = () => require('node:zlib');
+export const nodeWorkerThreads = () => require('node:worker_threads');
 `,
     }));
   },

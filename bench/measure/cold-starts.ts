@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { COLD_CONTESTANTS, type ColdName, type ColdStat } from '../results.js';
+import { COLD_CONTESTANTS, type ColdName, type ColdResults, type ColdStat } from '../results.js';
 import { spread } from '../stats.js';
 
 export interface ColdSample {
@@ -33,10 +33,10 @@ export function coldStat(runs: ColdSample[]): ColdStat {
   };
 }
 
-export function timeColdStarts(options: { compiled: string; work: string; runs: number; code: string }): Record<ColdName, ColdStat> {
+export function timeColdStarts(options: { compiled: string; work: string; runs: number; code: string }): ColdResults {
   const samples = new Map<ColdName, ColdSample[]>(COLD_CONTESTANTS.map((name) => [name, []]));
   for (let run = 0; run < options.runs; run++) {
     for (const name of COLD_CONTESTANTS) samples.get(name)!.push(coldRun(options, name));
   }
-  return Object.fromEntries(COLD_CONTESTANTS.map((name) => [name, coldStat(samples.get(name)!)])) as Record<ColdName, ColdStat>;
+  return Object.fromEntries(COLD_CONTESTANTS.map((name) => [name, coldStat(samples.get(name)!)])) as ColdResults;
 }

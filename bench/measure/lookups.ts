@@ -3,11 +3,27 @@
  * void), then each is timed by bench/lookups.ts in a process of its own.
  */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTESTANTS, type ContestantName, type Lookups } from '../contestants/types.js';
+import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, type Lookups } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
 import type { LookupStat, Results } from '../results.js';
-import type { Workload } from '../workload.js';
+import { makeWorkload, type Workload } from '../workload.js';
+
+/**
+ * Opens every contestant on the data in `work`, makes the workload from cpmx's catalog, checks
+ * that they all answer it alike, and writes it to `work` for the timing children.
+ */
+export async function checkedWorkload(work: string): Promise<{ workload: Workload; workloadPath: string }> {
+  const apis = {} as Record<ContestantName, Lookups>;
+  for (const name of CONTESTANTS) apis[name] = ((await import(`../contestants/${name}.js`)) as ContestantModule).open(dataPaths(work));
+  const workload = makeWorkload(apis.cpmx);
+  const workloadPath = join(work, 'workload.json');
+  writeFileSync(workloadPath, JSON.stringify(workload));
+  checkAlike(apis, workload);
+  for (const api of Object.values(apis)) api.close?.();
+  return { workload, workloadPath };
+}
 
 /** Throws at the first query a contestant answers differently from cpmx. */
 export function checkAlike(apis: Record<ContestantName, Lookups>, workload: Workload, perOp = 300): void {

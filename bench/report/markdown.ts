@@ -4,7 +4,7 @@
  */
 import { CONTESTANTS, LABELS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
-import { COLD_CONTESTANTS, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
+import { COLD_CONTESTANTS, type ColdName, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
 import { count, format, kilobytes, megabytes, percent, percentRange, ratio } from './format.js';
 import { medianInterval } from '../stats.js';
 import { missNote } from './miss-notes.js';
@@ -15,15 +15,23 @@ const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 /** The header row and the alignment row of a table. */
 const head = (cells: string[], align: string[]) => [row(cells), row(align)];
 
+/** The machine as the introduction names it: what it is, and how busy it was when the run began. */
+function machine(m: Results['machine']): string {
+  const memory = m.memoryBytes === undefined ? '' : `, ${Math.round(m.memoryBytes / 2 ** 30)} GB of memory`;
+  const load = m.loadAverage === undefined ? '' : `, load average ${m.loadAverage} as the run began`;
+  return `${m.platform}, ${m.cpus} cores (${m.cpu})${memory}, Node ${m.node}${load}`;
+}
+
 function introduction(r: Results): string[] {
   return [
     '# Benchmark results',
     '',
-    `Measured by \`npm run bench\` on ${r.date.slice(0, 10)}: ${r.machine.platform}, ${r.machine.cpus} cores (${r.machine.cpu}), Node ${r.machine.node}.`,
+    `Measured by \`npm run bench\` on ${r.date.slice(0, 10)}${r.durations ? ` at ${r.date.slice(11, 16)} UTC, taking ${Math.round(Object.values(r.durations).reduce((sum, s) => sum + s, 0) / 60)} min` : ''}: ${machine(r.machine)}.`,
     `Real catalog \`${r.catalog.file}\` (sha256 \`${r.catalog.sha256.slice(0, 12)}…\`). All contestants were built from it by \`bench/\` in the same run and`,
     `checked to give identical answers before timing. Lookups: tinybench, ${r.settings.taskTimeMs} ms a task after ${r.settings.warmupMs} ms of warm-up, queries in a fixed`,
     `pseudo-random order (seed ${r.seed}), calls batched so one sample lasts about 20 µs; per-call medians, with p75 and p99 as spread.`,
     'Ratios are against cpmx in the same run. Machine numbers drift between runs on these shared 2-core machines; ratios drift much less.',
+    'Spread: cold starts as median [min – max] of their runs; lookups as p75 and p99; HTTP as the range of the rounds\' ratios and a confidence interval of their median.',
     '',
     '![headline comparison](chart.svg)',
     '',
@@ -43,33 +51,47 @@ function designTargets(targets: Target[]): string[] {
   ];
 }
 
-function coldStarts(r: Results): string[] {
+/** A cold contestant's name in the report. */
+const coldLabel = (name: ColdName) =>
+  name === 'none' ? 'none (Node alone)' : name === 'sqlite-least' ? 'SQLite, the least (require better-sqlite3, open read-only, prepare, one query)' : LABELS[name];
+
+export function coldStarts(r: Pick<Results, 'cold' | 'settings'>): string[] {
   const base = r.cold.cpmx.importToAnswerMs.median;
+  const least = r.cold['sqlite-least'];
   return [
     '## Cold start (fresh process: import, open, first answer)',
     '',
     `Median of ${r.settings.coldRuns} runs each, interleaved; [min – max]. "since process start" adds Node's own start-up; heap and RSS are read after a forced GC. "none" is a process that loads nothing.`,
     '',
     ...head(['contestant', 'import → first answer', 'since process start', 'heap used', 'RSS', 'vs cpmx'], ['---', '---:', '---:', '---:', '---:', '---:']),
-    ...COLD_CONTESTANTS.map((name) => {
+    ...COLD_CONTESTANTS.flatMap((name) => {
       const c = r.cold[name];
+      if (!c) return [];
       const load = c.importToAnswerMs;
-      return row([
-        name === 'none' ? 'none (Node alone)' : LABELS[name],
-        `${load.median.toFixed(1)} ms [${load.min.toFixed(1)} – ${load.max.toFixed(1)}]`,
-        `${c.sinceProcessStartMs.median.toFixed(1)} ms`,
-        megabytes(c.heapUsedBytes.median, 1),
-        megabytes(c.rssBytes.median, 1),
-        name === 'none' || name === 'cpmx' ? '' : ratio(load.median, base),
-      ]);
+      return [
+        row([
+          coldLabel(name),
+          `${load.median.toFixed(1)} ms [${load.min.toFixed(1)} – ${load.max.toFixed(1)}]`,
+          `${c.sinceProcessStartMs.median.toFixed(1)} ms`,
+          megabytes(c.heapUsedBytes.median, 1),
+          megabytes(c.rssBytes.median, 1),
+          name === 'none' || name === 'cpmx' ? '' : ratio(load.median, base),
+        ]),
+      ];
     }),
     '',
+    ...(least
+      ? [
+          `cpmx's cold start is ${(base / r.cold.sqlite.importToAnswerMs.median).toFixed(2)}× the SQLite contestant's (which prepares every method's statements and builds the envelope) and ${(base / least.importToAnswerMs.median).toFixed(2)}× the least a SQLite user does for one answer (rows, no envelope).`,
+          '',
+        ]
+      : []),
     'The upper bound has no cold start of its own: it is built by answering every query once with cpmx.',
     '',
   ];
 }
 
-function lookups(r: Results): string[] {
+export function lookups(r: Pick<Results, 'lookups'>): string[] {
   // Rows for what this run measured: results from before an operation was added still render.
   const measured = (id: string) => r.lookups[id]?.cpmx !== undefined;
   return [

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTESTANTS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS, VERSION_2_OPS } from '../ops.js';
+import { format } from '../report/format.js';
 import { renderReport } from '../report/render.js';
 import { CREDIT_TARGETS, PANEL_TARGETS, TARGETS, WEB_TARGETS, type Target } from '../report/targets.js';
 import { readResults, type Results } from '../results.js';
@@ -41,6 +42,7 @@ function targetsJudged(results: Results): number {
     (results.panel ? 0 : PANEL_TARGETS.length) -
     (results.validate?.quoted ? 0 : 1) -
     (results.parse ? 0 : 1) -
+    (results.cold['sqlite-least'] ? 0 : 1) -
     (results.web ? 0 : WEB_TARGETS.length)
   );
 }
@@ -161,6 +163,21 @@ describe('the report of the committed run', () => {
     expect(judged.markdown).toContain('| browser bundle of the library, gzipped | ≤ 20 KB | 12.0 KB | met |');
     expect(judged.markdown).toMatch(/\| `createFetchHandler\(\)` behind @hono\/node-server \| [\d,]+ \| 50% of hono constant \[48 – 53\] \|/);
     expect(judged.markdown).toContain('## Embedding');
+  });
+
+  it('shows cpmx\'s cold start against both SQLite contestants when a run has the least one (issue 36 item 4)', () => {
+    const withLeast = copy(results);
+    const spreadOf = { median: 9.6, p25: 9.4, p75: 10, min: 9.1, max: 12, runs: 11 };
+    withLeast.cold['sqlite-least'] = { importToAnswerMs: spreadOf, sinceProcessStartMs: { ...spreadOf, median: 70 }, heapUsedBytes: { ...spreadOf, median: 3e6 }, rssBytes: { ...spreadOf, median: 4e7 } };
+    const judged = renderReport(withLeast);
+    const cpmx = results.cold.cpmx.importToAnswerMs.median;
+    const ratio = (cpmx / 9.6).toFixed(2);
+    expect(judged.targets.find((t) => t.name.startsWith('cold load vs the least a SQLite user does'))).toMatchObject({ target: '≤ 0.75×', value: `${ratio}× (${format(cpmx, 'ms')} vs ${format(9.6, 'ms')})`, pass: cpmx / 9.6 <= 0.75 });
+    expect(judged.targets.find((t) => t.name.startsWith('cold load vs the SQLite contestant'))).toBeDefined();
+    expect(judged.markdown).toMatch(/\| SQLite, the least \(require better-sqlite3, open read-only, prepare, one query\) \| 9\.6 ms \[9\.1 – 12\.0\] \|/);
+    expect(judged.markdown).toContain(`cpmx's cold start is ${(cpmx / results.cold.sqlite.importToAnswerMs.median).toFixed(2)}× the SQLite contestant's`);
+    expect(judged.markdown).toContain(`and ${ratio}× the least a SQLite user does for one answer`);
+    expectEveryTargetShown(judged.markdown, judged.targets);
   });
 
   it('says how the HTTP pairs were run, and shows the calibration pair of identical servers', () => {

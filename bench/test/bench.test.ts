@@ -20,7 +20,7 @@ let prepared: Awaited<ReturnType<typeof prepare>>;
 
 beforeAll(async () => {
   prepared = await prepare(FIXTURE, work);
-  for (const name of CONTESTANTS) apis[name] = ((await import(`../bench/contestants/${name}.ts`)) as ContestantModule).open(dataPaths(work));
+  for (const name of CONTESTANTS) apis[name] = ((await import(`../contestants/${name}.ts`)) as ContestantModule).open(dataPaths(work));
   workload = makeWorkload(apis.cpmx);
 });
 
@@ -82,7 +82,7 @@ describe('the contestants', () => {
   });
 
   it('start cold in a child process and answer', () => {
-    for (const name of ['none', 'cpmx', 'sqlite', 'json']) {
+    for (const name of ['none', 'cpmx', 'sqlite', 'sqlite-least', 'json']) {
       const out = execFileSync(process.execPath, [join(root, 'dist', 'bench', 'cold.js'), name, work, '09810'], { encoding: 'utf8' });
       const sample = JSON.parse(out);
       expect(sample, name).toMatchObject({ name, ok: true });

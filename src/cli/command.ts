@@ -59,6 +59,8 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   lookup?: boolean;
   /** Positional arguments that look like options (a negative code) are kept as arguments. */
   negativeNumbers?: boolean;
+  /** Says on stderr when the catalog is more than a year old (build, serve); other commands say nothing of it. */
+  warnsOldCatalog?: boolean;
   run(invocation: Invocation<O>): number | Promise<number>;
 }
 
@@ -69,23 +71,78 @@ export function command<const O extends OptionSpecs>(spec: Command<O>): Command<
 
 export const HELP_OPTION = { help: { type: 'boolean', short: 'h', help: 'this help' } } as const satisfies OptionSpecs;
 
+/**
+ * The value placeholders of options that take a number, and what number: none of cpmx's
+ * numeric options takes a negative value. An option declared with one of these is one.
+ */
+export const NUMERIC_VALUES: Readonly<Record<string, string>> = {
+  N: 'a positive whole number',
+  MS: 'a positive whole number of milliseconds',
+  DAYS: 'a positive whole number of days',
+  SECONDS: 'a positive whole number of seconds',
+  S: 'a positive number of seconds',
+  P: 'a port number from 0 to 65535',
+  DURATION: 'a positive duration (30m, 6h, 1d)',
+  SHARE: 'a share from 0 to 100% (0.05 or 5%)',
+};
+
+/** A negative number given as a value ("-5", "-0.5", "-1d"): never an option's name. */
+const NEGATIVE = /^-\.?\d/;
+
+/** What number a numeric option takes (NUMERIC_VALUES), undefined for any other option. */
+export function numericKind(spec: OptionSpec | undefined): string | undefined {
+  return spec?.type === 'string' && spec.value !== undefined ? NUMERIC_VALUES[spec.value] : undefined;
+}
+
+/**
+ * `--name -5`: parseArgs reads "-5" as an option and calls the value ambiguous. A string
+ * option's value that is a negative number is its value (`--name=-5`); a numeric option then
+ * refuses it by saying what it takes.
+ */
+function joinNegativeValues(cmd: Command, args: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return [...joined, ...args.slice(i)];
+    const name = /^--([^=]+)$/.exec(arg)?.[1];
+    const next = args[i + 1];
+    if (name !== undefined && cmd.options[name]?.type === 'string' && next !== undefined && NEGATIVE.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/** Refuses a negative value of a numeric option, however it was written (`--limit -5`, `--limit=-5`). */
+function refuseNegativeNumbers(cmd: Command, values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values)) {
+    const kind = numericKind(cmd.options[name]);
+    const negative = kind && [value].flat().find((one) => typeof one === 'string' && NEGATIVE.test(one));
+    if (negative) throw new UsageError(`--${name} must be ${kind}, got "${negative}"\nRun "cpmx ${cmd.name} --help" for usage.`);
+  }
+}
+
 /** Parses a command's arguments against its options; unknown options are usage errors. */
-export function parseInvocation<O extends OptionSpecs>(cmd: Command<O>, args: string[]): Omit<Invocation<O>, 'help'> {
+export function parseInvocation<O extends OptionSpecs>(cmd: Command<O>, given: string[]): Omit<Invocation<O>, 'help'> {
   const options = Object.fromEntries(
     Object.entries(cmd.options).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) }]),
   );
+  const args = joinNegativeValues(cmd as unknown as Command, given);
   // A leading "-" digit string (a negative code) is an argument to answer, not an option.
   const negative = cmd.negativeNumbers ? args.filter((arg) => /^-\d/.test(arg)) : [];
   const rest = negative.length ? args.filter((arg) => !/^-\d/.test(arg)) : args;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    const parsed = parseArgs({ args: [...rest, ...(negative.length ? ['--', ...negative] : [])], options, allowPositionals: true, strict: true });
-    return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
+    parsed = parseArgs({ args: [...rest, ...(negative.length ? ['--', ...negative] : [])], options, allowPositionals: true, strict: true });
   } catch (error) {
     const message = (error as Error).message.split('\n')[0]!;
     const option = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'--?([^'=]+)/.exec(message)?.[1] : undefined;
     const unknown = option === undefined ? undefined : { word: option, candidates: Object.keys(cmd.options), as: (name: string) => `--${name}` };
     throw new UsageError(`${message.replace(/\. To specify a positional argument.*$/, '.')}\nRun "cpmx ${cmd.name} --help" for usage.`, unknown);
   }
+  refuseNegativeNumbers(cmd as unknown as Command, parsed.values);
+  return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
 }
 
 /** The one positional argument a command takes (or none when not required). */
@@ -110,4 +167,9 @@ export function integer(value: string, name: string, min: number, max = Number.M
 /** Prints a body: indented on a terminal, one line when piped. */
 export function print(body: unknown, pretty = process.stdout.isTTY === true): void {
   process.stdout.write(`${pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
+}
+
+/** A command's usage line, as its help begins (and a missing argument's message ends). */
+export function usageLine(cmd: Command): string {
+  return `Usage: cpmx ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}${cmd.usageOptions ? ` ${cmd.usageOptions}` : ''}`;
 }

@@ -1,11 +1,11 @@
 /** Help texts, made from the command table: the overview and each command's usage and options. */
-import type { Command } from './command.js';
+import { usageLine, type Command } from './command.js';
 
 /** Usage lines longer than this put their summary on the next line, so the overview fits 100 columns. */
 const USAGE_COLUMN = 52;
 
 /**
- * The overview: the lookups (one per COPOMEX method, the token from --token or CPMX_TOKEN),
+ * The overview: the lookups (one per COPOMEX method, answered without a token),
  * then the tools, one line each, then how to get more.
  */
 export function overview(commands: readonly Command[]): string {
@@ -20,14 +20,15 @@ export function overview(commands: readonly Command[]): string {
   const tools = commands.filter((cmd) => !cmd.lookup);
   return `cpmx: Mexican postal codes (SEPOMEX catalog) answered offline, by the COPOMEX API's contract.
 
-Lookups, one per COPOMEX method (the body the API returns; --token T or CPMX_TOKEN):
+Lookups, one per COPOMEX method (the body the API returns, from the local catalog: no token
+needed; --token pruebas gives test mode):
 ${lookups.map(line).join('\n')}
 
 Tools:
 ${tools.map(line).join('\n')}
 
 Run "cpmx <command> --help" for a command's options. Example:
-  cpmx info_cp 09810 --type simplified --token demo`;
+  cpmx info_cp 09810 --type simplified`;
 }
 
 /** A command's help: usage line, description, options, exit status. */
@@ -38,6 +39,5 @@ export function commandHelp(cmd: Command): string {
   });
   const width = Math.max(...flags.map(({ flag }) => flag.length)) + 3;
   const options = flags.map(({ flag, help }) => `  ${flag.padEnd(width)}${help.split('\n').join(`\n  ${' '.repeat(width)}`)}`).join('\n');
-  const line = `Usage: cpmx ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}${cmd.usageOptions ? ` ${cmd.usageOptions}` : ''}`;
-  return `${line}\n\n${cmd.description}\n\nOptions:\n${options}\n\n${cmd.exit}`;
+  return `${usageLine(cmd)}\n\n${cmd.description}\n\nOptions:\n${options}\n\n${cmd.exit}`;
 }

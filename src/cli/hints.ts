@@ -1,10 +1,11 @@
 /**
  * What the command line adds, on stderr, for a person at the keyboard: the closest command or
- * option to a mistyped one, how to pass a token, and a postal code that lost its leading zero.
+ * option to a mistyped one, how to give a request path a token, and a postal code that lost its leading zero.
  * Hints never change an answer or an exit status.
  */
-import { TEST_TOKEN, isSuccess, type Body } from '../core/contract.js';
-import { rawRequest, type Method, type RawRequest } from '../core/request.js';
+import { isSuccess, type Body } from '../core/contract.js';
+import { lostLeadingZero, lostLeadingZeroHint } from '../core/leading-zero.js';
+import type { Method, RawRequest } from '../core/request.js';
 
 /** The candidate nearest to `word` when near enough to be a typo (at most a third of it, and 3, edited). */
 export async function closest(word: string, candidates: readonly string[]): Promise<string | undefined> {
@@ -22,22 +23,21 @@ export async function closest(word: string, candidates: readonly string[]): Prom
   return best;
 }
 
-const TOKEN_HINT = `cpmx: pass a token with --token T or the CPMX_TOKEN environment variable (export CPMX_TOKEN=my-app):
-  any token answers from the local catalog; "pruebas" gives test mode (fictitious data, no catalog needed)`;
+/** On a terminal, after a request path answered 106: how to give it a token. */
+export function afterQuery(body: Body): void {
+  if ((body as { code_error?: number }).code_error === 106 && process.stderr.isTTY) {
+    process.stderr.write(
+      'cpmx: a request path answers as the HTTP API does: give it a token (token=T in the path, --token T or CPMX_TOKEN); any token answers from the local catalog, "pruebas" gives test mode\n',
+    );
+  }
+}
 
 /**
- * After a lookup command printed `body`: on a terminal, how to pass a missing token (106); and,
- * when a 4-digit code answered 102 and the code with a leading zero exists, that it does (test
- * mode has no catalog to say so).
+ * After a lookup command printed `body`: when a 4-digit code answered 102 and the code with a
+ * leading zero exists, that it does (core/leading-zero.ts, the rule the library follows too).
  */
 export function afterLookup(method: Method, segment: string | undefined, body: Body, answer: (raw: RawRequest) => Body, token: string | undefined): void {
   if (isSuccess(body)) return;
-  const code = (body as { code_error?: number }).code_error;
-  if (code === 106 && process.stderr.isTTY) process.stderr.write(`${TOKEN_HINT}\n`);
-  if (code === 102 && (method === 'info_cp' || method === 'get_colonia_por_cp') && token !== TEST_TOKEN && segment && /^\d{4}$/.test(segment)) {
-    const padded = `0${segment}`;
-    if (isSuccess(answer(rawRequest({ method, segment: padded })))) {
-      process.stderr.write(`cpmx: ${padded} exists: postal codes have 5 digits, and a leading zero is often lost (cpmx info_cp ${padded})\n`);
-    }
-  }
+  const padded = lostLeadingZero(method, segment, body, token, answer);
+  if (padded) process.stderr.write(`cpmx: ${lostLeadingZeroHint(padded, `cpmx ${method} ${padded}`)}\n`);
 }

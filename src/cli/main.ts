@@ -3,6 +3,7 @@
  * The `cpmx` command: finds the command in the table, parses its arguments, runs it, and
  * turns what can go wrong into a message and an exit status, never a stack trace.
  */
+import { markOldCatalogSaid } from '../client/said-once.js';
 import { ArtifactError } from '../core/catalog.js';
 import { packageVersion } from '../paths.js';
 import { EXIT, UsageError, parseInvocation, type Command } from './command.js';
@@ -59,6 +60,9 @@ export async function main(argv: string[]): Promise<number> {
       const unknown = { word: name, candidates: COMMANDS.map((command) => command.name), as: (found: string) => found };
       throw new UsageError(`unknown command "${name}".\nRun "cpmx --help" for the commands.`, unknown);
     }
+    // The library's own age warning (createClient, in validate, parse, mcp) would come out as a
+    // Node warning among their output: only build and serve say the age, in their own words.
+    if (!cmd.warnsOldCatalog) markOldCatalogSaid();
     const { values, positionals } = parseInvocation(cmd, args);
     const help = () => write(commandHelp(cmd));
     if (values.help) return help();

@@ -32,7 +32,9 @@ import type { RawRequest } from '../core/request.js';
 import { handle, infoCpBody, type Answer, type RouterContext } from '../core/router.js';
 import type { Catalog } from '../core/catalog.js';
 import { LOCAL_TOKEN, lookupMethods, pathRequest, type Assert, type MatchesTable } from './lookups.js';
-import { openSource, type SourceOptions } from './open-source.js';
+import { openSource, warnCpNumber, warnIfOld, type SourceOptions } from './open-source.js';
+import { lostLeadingZero, lostLeadingZeroHint } from '../core/leading-zero.js';
+import type { Method } from '../core/request.js';
 import type { GeoHelpers } from '../core/geo/helpers.js';
 import { geoHelpers } from './geo-codec.js';
 import { NO_GEODATA } from '../core/geo/answers.js';
@@ -152,6 +154,7 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   const token = options.token || (registry ? undefined : LOCAL_TOKEN);
   const context: RouterContext = { catalog: source.get, geo: source.geo && (() => source.geo!(source.get())) };
   const loaded = token && token !== TEST_TOKEN ? source.get() : undefined;
+  if (loaded) warnIfOld(loaded.header);
 
   const answer = (raw: RawRequest | undefined): Answer => {
     const settled = settle(handle(raw, context), registry);
@@ -166,18 +169,30 @@ export function createClient(options: ClientOptions = {}): CpmxClient {
   // The catalog is held here: a path's loaded catalog never changes in a process, and finding it
   // again on each call (a Map lookup by path) was a fifth of the call.
   const direct = registry ? undefined : loaded;
+  /**
+   * A code passed as a number (`infoCp(9810)`) lost its leading zero: the answer stays 102, and
+   * the process is told once which code exists, by the command line's rule; asking costs no credit.
+   */
+  const numberHint = <B extends Body>(method: Method, cp: unknown, body: B): B => {
+    if (typeof cp !== 'number') return body;
+    const padded = lostLeadingZero(method, String(cp), body, token, (raw) => handle(raw, context).body);
+    if (padded) warnCpNumber(`${method === 'info_cp' ? 'infoCp' : 'getColoniaPorCp'}(${cp}): ${lostLeadingZeroHint(padded, `pass postal codes as text: '${padded}'`)}`);
+    return body;
+  };
   const infoCp = ((cp: string, options?: { type?: string | undefined }) => {
     const type = options?.type;
     if (direct !== undefined && typeof cp === 'string' && (type === undefined || type === 'simplified')) {
       const body = infoCpBody(cp, type !== undefined, direct);
       if (body) return body;
     }
-    return lookups.infoCp(cp, options as never);
+    return numberHint('info_cp', cp, lookups.infoCp(cp, options as never));
   }) as Lookups['infoCp'];
+  const getColoniaPorCp = ((cp: string) => numberHint('get_colonia_por_cp', cp, lookups.getColoniaPorCp(cp))) as Lookups['getColoniaPorCp'];
   const client: CpmxClient = {
     dataPath,
     ...lookups,
     infoCp,
+    getColoniaPorCp,
     query: (path) => {
       const { status, body } = answer(pathRequest(path, options.token));
       return { status, body };

@@ -7,8 +7,7 @@
 import { METHODS, type BodyOf, type ClientName, type Method, type Parameter } from '../core/methods.js';
 import { parseRequestPath, rawRequest, type RawRequest } from '../core/request.js';
 
-/** The typed lookups' token when the client has none and no registry counts tokens: any token answers locally. */
-export const LOCAL_TOKEN = 'local';
+export { LOCAL_TOKEN } from './local-token.js';
 
 /** JavaScript callers may pass a number: it is read as its text, as a path would carry it. */
 const text = (value: unknown) => (typeof value === 'string' ? value : String(value));

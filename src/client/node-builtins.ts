@@ -19,3 +19,4 @@ function builtin<T>(name: string): T {
 
 export const nodeFs = (): typeof import('node:fs') => builtin('node:fs');
 export const nodeZlib = (): typeof import('node:zlib') => builtin('node:zlib');
+export const nodeWorkerThreads = (): typeof import('node:worker_threads') => builtin('node:worker_threads');

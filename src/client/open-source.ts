@@ -10,6 +10,9 @@ import { artifactPath } from '../paths.js';
 import { bytesSource, missingSource, type ArtifactData, type CatalogSource } from './bytes-source.js';
 import { catalogSource, nodeCrc32 } from './catalog-source.js';
 
+/** Where a process is, an old catalog and a code passed as a number are said once (old-catalog.ts); the web build says nothing. */
+export { emitCpNumberWarning as warnCpNumber, emitOldCatalogWarning as warnIfOld } from './old-catalog.js';
+
 export interface SourceOptions {
   /** The artifact's bytes; nothing is read from disk. */
   data?: ArtifactData | undefined;

@@ -5,7 +5,20 @@
  */
 import { REBUILD } from '../core/catalog.js';
 import { bytesSource, missingSource, type CatalogSource } from './bytes-source.js';
+import type { ArtifactHeader } from '../core/format.js';
 import type { SourceOptions } from './open-source.js';
+
+/** A browser's page has no stderr to warn on and no command to run: an old catalog is not said here. */
+export function warnIfOld(_header: ArtifactHeader): void {}
+
+let cpNumberSaid = false;
+
+/** `infoCp(9810)` in a page: said once on the console (the answer stays 102). */
+export function warnCpNumber(message: string): void {
+  if (cpNumberSaid) return;
+  cpNumberSaid = true;
+  console.warn(`cpmx: ${message}`);
+}
 
 export function openSource({ data, dataPath }: SourceOptions): CatalogSource {
   if (dataPath !== undefined) throw new TypeError(`cpmx: this build reads no files (dataPath "${String(dataPath)}"); give the artifact's bytes as data`);

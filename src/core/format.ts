@@ -107,7 +107,7 @@ export function recordedTime(date: string): number {
 }
 
 /** The catalog's date and age at `now` (epoch milliseconds). */
-export function catalogAge(header: ArtifactHeader, now: number): CatalogAge {
+export function catalogAge(header: { source?: Pick<SourceInfo, 'date'> | undefined }, now: number): CatalogAge {
   const date = header.source?.date;
   const time = date === undefined ? Number.NaN : recordedTime(date);
   return {

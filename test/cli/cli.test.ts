@@ -41,11 +41,11 @@ describe('lookups', () => {
       [['info_cp', '99999'], 105],
       [['info_cp', '-1234'], 104],
       [['info_cp', '0981'], 102],
-      [['info_cp'], 101],
+      [['info_cp', ''], 101],
       [['info_cp', '09810', '--type', 'full'], 112],
       [['search_cp', '1234567'], 102],
       [['get_municipio_por_estado', 'Texas'], 110],
-      [['get_municipio_por_estado'], 109],
+      [['get_municipio_por_estado', ''], 109],
     ] as [string[], keyof typeof ERRORS][]) {
       const run = cpmx([...args, '--token', 'demo']);
       expect(run.status, args.join(' ')).toBe(1);
@@ -53,11 +53,30 @@ describe('lookups', () => {
     }
   });
 
-  it('takes the token from --token, else CPMX_TOKEN; none gives 106', () => {
-    expect(JSON.parse(cpmx(['get_estados']).stdout).code_error).toBe(106);
-    expect(cpmx(['get_estados']).status).toBe(1);
+  it('takes the token from --token, else CPMX_TOKEN; none answers from the local catalog, as createClient() does', () => {
+    const local = cpmx(['get_estados']);
+    expect(local.status).toBe(0);
+    expect(JSON.parse(local.stdout)).toEqual(createClient({ dataPath }).getEstados());
+    expect(JSON.parse(cpmx(['info_cp', '09810']).stdout)).toEqual(createClient({ dataPath }).infoCp('09810'));
+    expect(JSON.parse(cpmx(['get_estados'], { env: { CPMX_TOKEN: '' } }).stdout).response.estado).toHaveLength(6);
+    // A request path still answers as over HTTP: no token, 106.
+    expect(JSON.parse(cpmx(['query', '/query/get_estados']).stdout).code_error).toBe(106);
     expect(JSON.parse(cpmx(['get_estados'], { env: { CPMX_TOKEN: 'pruebas' } }).stdout).response.estado[0]).toMatch(/prueba/);
     expect(JSON.parse(cpmx(['get_estados', '--token', 'demo'], { env: { CPMX_TOKEN: 'pruebas' } }).stdout).response.estado[0]).toBe('Coahuila de Zaragoza');
+  });
+
+  it('exits 2 with the usage when an argument is missing, before any token question', () => {
+    for (const [args, usage] of [
+      [['info_cp'], 'Usage: cpmx info_cp <cp> [--type simplified]'],
+      [['info_cp', '--token', 'pruebas'], 'Usage: cpmx info_cp <cp> [--type simplified]'],
+      [['get_municipio_por_estado'], 'Usage: cpmx get_municipio_por_estado <estado>'],
+    ] as [string[], string][]) {
+      const run = cpmx(args);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(run.stderr, args.join(' ')).toContain(`needs <`);
+      expect(run.stderr, args.join(' ')).toContain(usage);
+    }
   });
 
   it('exits 2 on usage errors, saying what was wrong', () => {

@@ -47,9 +47,9 @@ describe('a command per method', () => {
 
   it('exits 1 with the error envelope', () => {
     const cases: [string[], ErrorCode][] = [
-      [['get_cp_por_municipio'], 114],
+      [['get_cp_por_municipio', ''], 114],
       [['get_cp_por_municipio', 'Toluca', '--estado', 'cdmx'], 115],
-      [['get_colonia_por_estado_municipio', '--municipio', 'Iztapalapa'], 109],
+      [['get_colonia_por_estado_municipio', '--estado', '', '--municipio', 'Iztapalapa'], 109],
       [['search_cp_advanced', 'cdmx', '--limit', '0'], 117],
       [['getCitiesByStateCode', 'abc'], 116],
       [['get_municipio_clave_por_clave_estado', '-1'], 116],
@@ -67,7 +67,8 @@ describe('a command per method', () => {
     const run = cpmx(['cuenta/consultas_disponibles', '--data', join(dir, 'absent.msgpack')], { CPMX_TOKEN: 'demo' });
     expect(run.status).toBe(0);
     expect(run.body).toEqual({ error: false, code_error: 0, error_message: null, response: { consultas_disponibles: null } });
-    expect(cpmx(['cuenta/consultas_disponibles']).body).toEqual(errorOf(106));
+    // No token: the local answer, as createClient() gives it without one (nothing counts credits here).
+    expect(cpmx(['cuenta/consultas_disponibles']).body).toEqual({ error: false, code_error: 0, error_message: null, response: { consultas_disponibles: null } });
   });
 
   it('refuses options a method does not take, and takes only its segment', () => {
@@ -78,6 +79,16 @@ describe('a command per method', () => {
     expect(two.status).toBe(2);
     expect(two.stderr).toMatch(/takes one <municipio>/);
     expect(cpmx(['get_colonia_por_estado_municipio', 'cdmx', '--token', 'demo']).status).toBe(2);
+    // A required argument missing is a usage error with the usage line, the segment's or an option's.
+    for (const [args, missing] of [
+      [['get_cp_por_municipio'], '<municipio>'],
+      [['get_colonia_por_estado_municipio', '--municipio', 'Iztapalapa'], '--estado'],
+      [['get_colonia_por_estado_municipio'], '--estado and --municipio'],
+    ] as [string[], string][]) {
+      const run = cpmx(args);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(`needs ${missing}.\nUsage: cpmx ${args[0]}`);
+    }
   });
 
   it('has a help made from the method table: the segment and every parameter', () => {

@@ -3,7 +3,7 @@
  * packed as test/embed/package.test.ts packs it), put where the README's line expects it, installed
  * by that very line into an empty app, from the npm cache where it can (--prefer-offline, as
  * test/embed/package.test.ts installs); then the README's first answers (its command line and
- * library blocks) run in that app as a user would run them.
+ * library blocks) run in that app as a user would run them, and print what the README shows.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -55,6 +55,9 @@ describe("the README's install line", () => {
       const run = block.language === 'sh' ? bash(block.code, app) : spawnSync(process.execPath, [join(app, 'first.mjs')], { cwd: app, encoding: 'utf8', env: environment });
       expect(run.status, `README.md:${block.line}\n${block.code}\n${run.stdout}${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(/Iztapalapa/);
+      // The output the README shows right after a command is the output it gives.
+      const shown = blocks[blocks.indexOf(block) + 1];
+      if (block.language === 'sh' && shown?.language === 'json') expect(JSON.parse(run.stdout), `README.md:${shown.line}`).toEqual(JSON.parse(shown.code));
     }
   }, 120_000);
 });

@@ -42,7 +42,7 @@ function brokenLinks(page: string, markdown = readPage(page)): string[] {
 describe('the links of the documentation', () => {
   it('finds the pages: the README and one page per door', () => {
     const pages = documentationPages();
-    for (const door of ['library', 'browser', 'cli', 'serve', 'tokens', 'limits', 'reload', 'metrics', 'panel', 'validate', 'parse', 'mcp', 'contract', 'data', 'performance', 'architecture', 'contributing']) {
+    for (const door of ['library', 'browser', 'cli', 'serve', 'tokens', 'limits', 'reload', 'metrics', 'panel', 'validate', 'parse', 'mcp', 'contract', 'data', 'geo', 'performance', 'architecture', 'contributing']) {
       expect(pages).toContain(`docs/${door}.md`);
     }
   });
@@ -52,6 +52,25 @@ describe('the links of the documentation', () => {
       expect(brokenLinks(page)).toEqual([]);
     });
   }
+});
+
+/** The files of the repository a page names in its text (`src/...`, `test/...`), that do not exist. */
+function missingPaths(markdown: string): string[] {
+  const named = [...markdown.matchAll(/(?<![\w/.-])(?:src|test|build|scripts|bench)\/[\w./-]*[\w/]/g)].map((match) => match[0]);
+  // bench/work/ is what a benchmark run writes, absent until one runs.
+  return [...new Set(named)].filter((path) => !path.startsWith('bench/work') && !existsSync(join(root, path)));
+}
+
+describe('the files the documentation names', () => {
+  for (const page of documentationPages()) {
+    it(`${page}: every src/, test/, build/, scripts/ and bench/ path it names exists`, () => {
+      expect(missingPaths(readPage(page))).toEqual([]);
+    });
+  }
+
+  it('finds a moved file', () => {
+    expect(missingPaths('see `test/server.test.ts`, `src/core/router.ts`, dist/bench/run.js and bench/work/')).toEqual(['test/server.test.ts']);
+  });
 });
 
 describe('GitHub anchors, as the links test makes them', () => {

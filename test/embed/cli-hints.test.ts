@@ -1,6 +1,6 @@
 /**
  * The command line for a person at the keyboard: the closest command or option to a typo, how
- * to pass a token when it is missing on a terminal, and a code that lost its leading zero.
+ * to give a request path a token when it has none, on a terminal, and a code that lost its leading zero.
  * Hints go to stderr and change neither the answer nor the exit status.
  */
 import { spawnSync } from 'node:child_process';
@@ -67,19 +67,29 @@ describe('a code without its leading zero', () => {
 });
 
 describe('a missing token', () => {
-  it('on a terminal: the 106 body, then how to pass a token on stderr', () => {
-    // `script` runs the command under a pseudo-terminal (util-linux, in every Debian).
+  it('a lookup needs none: it answers from the local catalog, on a terminal or piped', () => {
     const run = spawnSync('script', ['-qec', `${process.execPath} ${CLI} info_cp 09810 --data ${dataPath}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, CPMX_TOKEN: '' } });
+    if (run.error) throw new Error(`script (util-linux) is needed to run cpmx on a terminal: ${run.error.message}`);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('"cp": "09810"');
+    const piped = cpmx(['info_cp', '09810']);
+    expect(piped.status).toBe(0);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('a request path on a terminal: the 106 body, as over HTTP, then how to give it a token on stderr', () => {
+    // `script` runs the command under a pseudo-terminal (util-linux, in every Debian).
+    const run = spawnSync('script', ['-qec', `${process.execPath} ${CLI} query /query/info_cp/09810 --data ${dataPath}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, CPMX_TOKEN: '' } });
     if (run.error) throw new Error(`script (util-linux) is needed to run cpmx on a terminal: ${run.error.message}`);
     expect(run.status).toBe(1);
     const out = run.stdout;
     expect(out).toContain('"code_error": 106');
-    expect(out).toMatch(/cpmx: pass a token with --token T or the CPMX_TOKEN environment variable/);
+    expect(out).toMatch(/cpmx: a request path answers as the HTTP API does: give it a token \(token=T in the path, --token T or CPMX_TOKEN\)/);
     expect(out).toContain('"pruebas" gives test mode');
   });
 
-  it('piped: the 106 body alone', () => {
-    const run = cpmx(['info_cp', '09810']);
+  it('a request path piped: the 106 body alone', () => {
+    const run = cpmx(['query', '/query/info_cp/09810']);
     expect(run.status).toBe(1);
     expect(JSON.parse(run.stdout).code_error).toBe(106);
     expect(run.stderr).toBe('');

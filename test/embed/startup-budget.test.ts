@@ -45,12 +45,18 @@ const FIRST_ANSWER = "const c = m.createClient(); if (c.infoCp('09810').length <
 
 /**
  * Bytes of cpmx's files on the library's lookup path (import, createClient, first infoCp):
- * 112,000 when it was set; the geocoding methods' two rows, their error texts and stand-ins
- * (their code loads at the first geo call, dist/cpmx-geo.*) added about 4.4 KB.
+ * 112,000 when it was set (122 KB before the HTTP side moved out); then the geocoding methods'
+ * two rows, error texts and stand-ins (their code loads at the first geo call, dist/cpmx-geo.*)
+ * added about 4.4 KB, and the catalog-age warning with the leading-zero hint about 2.4 KB
+ * (CommonJS: 115,572 bytes). Re-set from that measurement; what grows it next must be a choice.
  */
-const LIBRARY_BUDGET = 114_000;
-/** Bytes of cpmx's files `cpmx info_cp 09810` loads. */
-const CLI_BUDGET = 140_000;
+const LIBRARY_BUDGET = 116_000;
+/**
+ * Bytes of cpmx's files `cpmx info_cp 09810` loads: 140,000 when set (217 KB before commands
+ * loaded on demand); the geocoding rows, the option checks (a negative value named) and the
+ * leading-zero rule brought it to 144,099.
+ */
+const CLI_BUDGET = 145_000;
 
 describe('the lookup path loads only what a lookup needs', () => {
   it('import of cpmx (ES module), createClient and a first answer stay within the budget, and load neither the HTTP handlers nor the OpenAPI builder', () => {

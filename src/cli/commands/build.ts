@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_LIMITS, SHAPE_LIMITS } from '../../../build/limits.js';
 import { groupDigits } from '../../core/format.js';
 import { defaultDownloadPath, insideNodeModules } from '../../../build/locations.js';
+import { warnOldCatalog } from '../../client/old-catalog.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { buildTimeOption, downloadPageOption } from '../environment.js';
 import { runDownload, stateOption } from './download.js';
@@ -12,6 +13,7 @@ export const buildCommand = command({
   synopsis: '',
   usageOptions: '[--source FILE ...] [--download [--state CLAVE]] [--geo FILE ...] [--corrections CSV] [--previous OLD ...] [--update] [--out FILE] [--if-found]',
   summary: 'compile the official catalog into the artifact',
+  warnsOldCatalog: true,
   description: `Compiles the official catalog of Correos de México (CPdescarga.txt, or the CPdescargatxt.zip
 it is downloaded as; Latin-1 or a UTF-8 re-save) into the artifact the lookups read.
 
@@ -29,7 +31,8 @@ answer can be large: names of at most ${SHAPE_LIMITS.maxNameChars} characters, $
 per code, ${groupDigits(SHAPE_LIMITS.maxSettlementsPerMunicipalityName)} per municipality name (all states), ${groupDigits(SHAPE_LIMITS.maxCitiesPerState)} cities per state.
 The artifact records the catalog's own date
 (the zip member's timestamp, or the text file's modification time) and the build time
-(SOURCE_DATE_EPOCH, if set, for byte-identical rebuilds). It is written to --out FILE, default
+(SOURCE_DATE_EPOCH, if set, for byte-identical rebuilds). A catalog more than a year old is
+built, with a warning on stderr (CPMX_NO_AGE_WARNING=1 silences it). It is written to --out FILE, default
 data/cpmx.msgpack in the package, through a temporary file: a refused catalog never replaces
 a good artifact, and temporary files left by killed builds are removed. A device or a FIFO
 is written in place, a symlink to a file through to its target; the catalog itself is
@@ -141,6 +144,7 @@ settlements and no polygon. See docs/geo.md.`,
             ? `  against ${summary.history.previous.length} earlier catalog(s): ${n(summary.history.retired)} codes retired, ${n(summary.history.added)} added\n`
             : ''),
       );
+      warnOldCatalog({ source: { date: summary.catalogDate } }, (message) => process.stderr.write(`cpmx build: warning: ${message}\n`));
       return geo ? await writeGeo(geo, summary.out) : EXIT.ok;
     } catch (error) {
       if (tty) process.stderr.write('\n');

@@ -8,13 +8,16 @@ import { isSuccess } from '../../core/contract.js';
 import { METHOD_TEXTS, PARAMETER_TEXTS } from '../../core/method-texts.js';
 import { METHODS, rawRequest, type Method, type Parameter } from '../../core/request.js';
 import { answerer } from '../../client/answerer.js';
-import { EXIT, HELP_OPTION, UsageError, command, onePositional, print, type Command, type OptionSpec } from '../command.js';
+import { EXIT, HELP_OPTION, UsageError, command, onePositional, print, usageLine, type Command, type OptionSpec } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
 import { afterLookup } from '../hints.js';
+import { LOCAL_TOKEN } from '../../client/local-token.js';
 
 const EXIT_TEXT = `Prints the JSON body the COPOMEX API would return: indented on a terminal, one line when
-piped. Exit status: 0 on a success, 1 on an error envelope, 2 on a usage error or when the
-catalog cannot be loaded.`;
+piped. No token is needed: the answer comes from the local catalog, as the library's
+createClient() gives it (--token pruebas gives test mode). Exit status: 0 on a success, 1 on an
+error envelope, 2 on a usage error (a missing argument, with the usage) or when the catalog
+cannot be loaded.`;
 
 /** The command line names a parameter as its option. */
 const optionName = (parameter: Parameter, value?: string) => `--${parameter}${value === undefined ? '' : ` ${value}`}`;
@@ -34,10 +37,10 @@ function usageOf(method: Method): string | undefined {
 }
 
 function lookupCommand(method: Method): Command {
-  const spec = METHODS[method] as { segment?: string; parameters: readonly Parameter[] };
+  const spec = METHODS[method] as { segment?: string; parameters: readonly Parameter[]; required?: readonly Parameter[] };
   const segment = spec.segment;
   const parameters = Object.fromEntries(spec.parameters.filter((p) => p !== 'type').map((p) => [p, PARAMETER_OPTIONS[p]]));
-  return command({
+  const lookup: Command = command({
     name: method,
     synopsis: segment ? `<${segment}>` : '',
     usageOptions: usageOf(method),
@@ -56,17 +59,23 @@ function lookupCommand(method: Method): Command {
     },
     run({ values, positionals }) {
       let value: string | undefined;
-      if (segment) value = onePositional(positionals, method, segment) ?? '';
+      if (segment) value = onePositional(positionals, method, segment);
       else if (positionals.length) throw new UsageError(`cpmx ${method} takes no argument, got: ${positionals.join(' ')}`);
-      // The account method reads no catalog, so only the others need it loaded first.
-      const answer = answerer(dataOption(values.data), tokenOption(values.token), method !== 'cuenta/consultas_disponibles');
-      const option = (name: string) => (values as Record<string, string | undefined>)[name] || undefined;
+      const given = values as Record<string, string | undefined>;
+      const missing = [...(segment && value === undefined ? [`<${segment}>`] : []), ...(spec.required ?? []).filter((p) => given[p] === undefined).map((p) => optionName(p))];
+      if (missing.length) throw new UsageError(`cpmx ${method} needs ${missing.join(' and ')}.\n${usageLine(lookup)}\nRun "cpmx ${method} --help" for more.`);
+      // Without a token the local catalog answers, as createClient() does without one (the
+      // command line has no registry to count tokens); the account method reads no catalog.
+      const token = tokenOption(values.token) || LOCAL_TOKEN;
+      const answer = answerer(dataOption(values.data), token, method !== 'cuenta/consultas_disponibles');
+      const option = (name: string) => given[name] || undefined;
       const body = answer(rawRequest({ method, segment: value, parameters: Object.fromEntries(spec.parameters.map((name) => [name, option(name)])) }));
       print(body);
-      afterLookup(method, value, body, answer, tokenOption(values.token));
+      afterLookup(method, value, body, answer, token);
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
     },
   });
+  return lookup;
 }
 
 export const lookupCommands: Command[] = (Object.keys(METHODS) as Method[]).map(lookupCommand);

@@ -5,6 +5,7 @@ import { answerer } from '../../client/answerer.js';
 import { envelopeOf, MAX_URL_LENGTH, SERVER_ANSWERS } from '../../wire/status.js';
 import { EXIT, HELP_OPTION, command, onePositional, print } from '../command.js';
 import { DATA_HELP, TOKEN_HELP, dataOption, tokenOption } from '../environment.js';
+import { afterQuery } from '../hints.js';
 
 export const queryCommand = command({
   name: 'query',
@@ -13,7 +14,8 @@ export const queryCommand = command({
   description: `Answers a request path exactly as the HTTP API would, for example
   cpmx query '/query/info_cp/09810?token=demo&type=simplified'
 A full URL is accepted too; its host is ignored. When the path carries no token, --token or
-CPMX_TOKEN is used.
+CPMX_TOKEN is used; with none, the path answers 106 as it does over HTTP (the lookup commands,
+cpmx info_cp and the others, need no token).
 
 With no path, reads paths from stdin, one a line, and writes one compact JSON body a line, in
 the same order, as each arrives; a bad line gets its error envelope and the stream goes on.
@@ -38,6 +40,7 @@ every line is answered. 2 on a usage error or when the catalog cannot be loaded.
       }
       const body = respond(path);
       print(body);
+      afterQuery(body);
       return isSuccess(body) ? EXIT.ok : EXIT.failed;
     }
     if (process.stdin.isTTY) process.stderr.write('cpmx query: reading request paths from stdin, one a line (Ctrl-D ends)\n');

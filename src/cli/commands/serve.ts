@@ -1,4 +1,7 @@
 /** `cpmx serve`: the COPOMEX HTTP API on this machine. */
+import { catalogSource, loadCatalog } from '../../client/catalog-source.js';
+import { warnOldCatalog } from '../../client/old-catalog.js';
+import type { ArtifactHeader } from '../../core/format.js';
 import { HELP_OPTION, UsageError, command, integer, noPositionals } from '../command.js';
 import { DEFAULT_CREDITS } from '../../registry/types.js';
 import { DATA_HELP, dataOption, downloadPageOption, hostOption, metricsTokenOption, portOption, registryOption } from '../environment.js';
@@ -19,6 +22,7 @@ export const serveCommand = command({
   synopsis: '',
   usageOptions: '[--host 127.0.0.1] [--port 3000] [--workers 1|N|auto] [--registry FILE|URL [--panel]] [--refresh-every 1d] [--log] [--metrics [--metrics-token T]]',
   summary: 'the COPOMEX HTTP API on this machine',
+  warnsOldCatalog: true,
   description: `Serves the COPOMEX HTTP API (every path of the contract, with its HTTP statuses) from this
 machine, so existing clients only change their base URL. Prints "listening on http://HOST:PORT"
 once it accepts connections. Answers GET and HEAD (others: 405), CORS preflights, and
@@ -33,7 +37,8 @@ Every process swaps to a new artifact when the file at --data is replaced (renam
 rewritten; when --data is a symlink, when the link is replaced) and on SIGHUP: each request is
 answered wholly from one catalog, and a file that cannot be read (damaged, another format,
 half-written) is refused and logged while the old catalog keeps serving. /health shows the
-catalog's date, age and build id, and how the last reload and refresh went.
+catalog's date, age and build id, and how the last reload and refresh went. A catalog more than
+a year old is said once on stderr when serving starts (CPMX_NO_AGE_WARNING=1 silences it).
 With --refresh-every, the official catalog is downloaded, built and checked that often, and a
 good one is written over --data (a regular file) and swapped in, as cpmx build --update builds
 it: the corrections the served artifact records are applied again (one that no longer applies
@@ -195,9 +200,26 @@ default a refresh never goes back in time: it is refused, and said)`,
       if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new UsageError(`cannot listen on ${hostOption(values.host)}: no such host (${code})`);
       throw error;
     }
+    // A cluster's workers run this command too: their primary says it.
+    if (!(await import('node:cluster')).default.isWorker) sayOldCatalog(dataOption(values.data));
     return new Promise<number>(() => undefined); // serves until a signal ends the process
   },
 });
+
+/**
+ * Once serving, a catalog more than a year old is said on stderr. The header is the one served
+ * (already loaded in a single process; a cluster's primary, which answers nothing, reads it);
+ * no artifact yet is said elsewhere, when a request needs one.
+ */
+function sayOldCatalog(path: string): void {
+  let header: ArtifactHeader;
+  try {
+    header = (catalogSource(path).loaded() ?? loadCatalog(path)).header;
+  } catch {
+    return;
+  }
+  warnOldCatalog(header, (message) => process.stderr.write(`cpmx serve: warning: ${message}\n`));
+}
 
 /**
  * `--metrics` and its token, checked. Served open on an address other hosts reach, it is said

@@ -4,6 +4,7 @@ import { catalogAge } from '../../core/format.js';
 import { geoStatus } from '../../client/geo-status.js';
 import { EXIT, HELP_OPTION, UsageError, command, integer, print } from '../command.js';
 import { DATA_HELP, dataOption } from '../environment.js';
+import { statusText } from '../status-text.js';
 
 /** Correos de México updates the catalog monthly; three months behind is worth a warning. */
 export const DEFAULT_MAX_AGE_DAYS = 90;
@@ -11,13 +12,15 @@ export const DEFAULT_MAX_AGE_DAYS = 90;
 export const statusCommand = command({
   name: 'status',
   synopsis: '',
-  usageOptions: '[--max-age DAYS]',
+  usageOptions: '[--max-age DAYS] [--json]',
   summary: "show the artifact's header and the catalog's age, or why it cannot be loaded",
   description: `Prints the artifact's header (format version, counts, source file and sha256, the catalog's
-date, the build time) as JSON, with the catalog's date and age in days (catalogDate,
-catalogAgeDays: null when the artifact does not record them, as artifacts built before
-cpmx recorded dates do not), and the geodata beside it (cpmx build --geo): the polygons'
-version, the states and codes they cover, or why there is none.
+date, the build time) with the catalog's date and age in days, and the geodata beside it
+(cpmx build --geo: the polygons' version, the states and codes they cover, or why there is
+none): as text to read on a terminal; as JSON with --json, and whenever stdout is not a
+terminal (a pipe, a file), so scripts read the same JSON as before: the header, catalogDate
+and catalogAgeDays (null when the artifact does not record them, as artifacts built before
+cpmx recorded dates do not) and geodata.
 
 Warns on stderr when the catalog is older than --max-age days (default ${DEFAULT_MAX_AGE_DAYS}): Correos de México
 updates it every month. "cpmx build --download" brings it up to date.`,
@@ -25,6 +28,7 @@ updates it every month. "cpmx build --download" brings it up to date.`,
   options: {
     data: { type: 'string', value: 'FILE', help: DATA_HELP },
     'max-age': { type: 'string', value: 'DAYS', help: `warn when the catalog is older than this (default ${DEFAULT_MAX_AGE_DAYS})` },
+    json: { type: 'boolean', help: 'JSON even on a terminal (it is the output whenever stdout is not one)' },
     ...HELP_OPTION,
   },
   run({ values, positionals }) {
@@ -34,7 +38,9 @@ updates it every month. "cpmx build --download" brings it up to date.`,
     const catalog = source.get();
     const header = catalog.header;
     const age = catalogAge(header, Date.now());
-    print({ artifact: source.path, loaded: true, header, ...age, geodata: geoStatus(catalog) });
+    const geodata = geoStatus(catalog);
+    if (values.json || process.stdout.isTTY !== true) print({ artifact: source.path, loaded: true, header, ...age, geodata });
+    else process.stdout.write(`${statusText(source.path, header, age, geodata)}\n`);
     if (age.catalogAgeDays === null) {
       process.stderr.write(
         `cpmx status: the catalog's date is unknown (this artifact does not record it: it was built by an older cpmx, or from a pipe); rebuild it to record it.\n`,

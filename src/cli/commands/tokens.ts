@@ -14,6 +14,8 @@ export const tokensCommand = command({
   name: 'tokens',
   synopsis: 'create|list|credit|revoke|usage',
   summary: 'manage project tokens and credits of a registry',
+  // `credit TOKEN -5`: the count is refused for what it is, not taken for an unknown option.
+  negativeNumbers: true,
   description: `  cpmx tokens create --registry FILE|URL --name NAME [--credits 50]   prints the new token alone
   cpmx tokens list --registry FILE|URL [--json]
   cpmx tokens credit TOKEN N --registry FILE|URL                      adds N credits
@@ -55,6 +57,8 @@ The JSON of list is an array of { "token", "name", "project", "account", "credit
     }
     const credits = values.credits === undefined ? undefined : integer(values.credits, '--credits', 0);
     const days = integer(values.days ?? '30', '--days', 1, 3660);
+    // Checked before the registry is opened, as the options are.
+    const added = action === 'credit' ? integer(rest[1]!, 'N', 1) : undefined;
     const { openAdmin } = await import('../../registry/open.js');
     const { refusedAsUsage } = await import('../registry-usage.js');
     let registry: Awaited<ReturnType<typeof openAdmin>> | undefined;
@@ -92,7 +96,7 @@ The JSON of list is an array of { "token", "name", "project", "account", "credit
             return EXIT.ok;
           }
           default: {
-            const done = action === 'credit' ? await registry.credit(token, integer(rest[1]!, 'N', 1)) : await registry.revoke(token);
+            const done = added !== undefined ? await registry.credit(token, added) : await registry.revoke(token);
             if (!done) return missing(registry.location, token);
             const project = (await registry.get(token))!;
             process.stderr.write(`${project.name}: ${project.revoked ? 'revoked' : `${project.credits} credits left`}\n`);
