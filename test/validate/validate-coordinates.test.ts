@@ -143,4 +143,29 @@ describe('validate --coordinates on the real polygons', () => {
     expect(check.metros).toBeGreaterThan(2_000);
     expect(check.metros).toBeLessThan(9_500);
   });
+
+  it("passes 300 codes around the Zócalo at their own points (CSV), and flags each at its neighbour's point (NDJSON)", () => {
+    const client = createClient({ dataPath: data });
+    const codes = client.nearestCodes(19.43263, -99.13321, { radius: 20_000, limit: 300 }).map(({ cp }) => cp);
+    expect(codes).toHaveLength(300);
+    const points = codes.map((cp) => {
+      const { lat, lng } = (client.infoCpGeocoding(cp) as unknown as { response: { geocoding: { lat: number; lng: number }[] } }).response.geocoding[0]!;
+      return { cp, lat, lng };
+    });
+    const right = validate(data, ['--coordinates'], `cp,latitude,longitude\n${points.map(({ cp, lat, lng }) => `${cp},${lat},${lng}`).join('\n')}\n`);
+    expect(right.status).toBe(0);
+    expect(right.lines).toEqual(points.map(({ lat, lng }, i) => ({ ...ok(i + 2), lat, lng })));
+    // Each code written beside the point of the next one.
+    const shifted = points.map(({ lat, lng }, i) => JSON.stringify({ cp: codes[(i + 1) % codes.length], lat, lng })).join('\n');
+    const wrong = validate(data, ['--coordinates', '--invalid-only'], shifted);
+    expect(wrong.status).toBe(1);
+    expect(wrong.lines).toHaveLength(300);
+    wrong.lines.forEach((line, i) => {
+      const cp = codes[(i + 1) % codes.length]!;
+      const check = client.checkPoint(cp, points[i]!.lat, points[i]!.lng)!;
+      expect(line.errors, cp).toEqual([{ ...err('cp', 126), reason: `the point lies ${check.metros} m from ${cp}'s area, in ${codes[i]}'s area`, metros: check.metros, cp_del_punto: codes[i] }]);
+      expect(check.metros).toBeGreaterThan(0);
+      expect(check.metros).toBeLessThan(40_000);
+    });
+  });
 });
