@@ -3,8 +3,9 @@
  * ../shared/data/sepomex-geo/ (time, size, and the size extrapolated to 32 states), and reverse
  * geocoding per point against what a user would write with well-kept libraries: a flatbush
  * index of the polygons' boxes and @turf/boolean-point-in-polygon over the candidates, on the
- * same points, over the original polygons and over cpmx's own (simplified) ones. Writes
- * geo.json in the work folder and returns the figures.
+ * same points, over the original polygons and over cpmx's own (simplified) ones. Returns the
+ * figures: `npm run bench` keeps them in results.json as `geo` (bench/run.ts); run alone, this
+ * file writes them to geo.json in the work folder.
  *
  *   node dist/bench/geo.js [--polygons DIR] [--artifact FILE] [--work DIR] [--points N]
  */
@@ -155,7 +156,6 @@ export async function benchGeo(options: { polygons: string; artifact: string; wo
     agreement: Math.round((agree / count) * 100_000) / 100_000,
     openMs: Math.round(openMs),
   };
-  writeFileSync(join(options.work, 'geo.json'), `${JSON.stringify(result, null, 2)}\n`);
   log(
     `geo: build ${result.buildMs} ms for ${result.states} states (${result.codes} codes), ${result.bytes} bytes (32 states: about ${result.bytes32States}); ` +
       `reverse ${result.cpmxNs} ns/point, flatbush + turf ${result.turfOriginalNs} ns (original polygons, ${result.speedupOriginal}x) and ${result.turfSimplifiedNs} ns (cpmx's, ${result.speedupSimplified}x); agreement ${result.agreement}; open ${result.openMs} ms`,
@@ -170,11 +170,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({ options: { polygons: { type: 'string' }, artifact: { type: 'string' }, work: { type: 'string' }, points: { type: 'string' } } });
   const polygons = values.polygons ?? DEFAULT_POLYGONS;
   if (!existsSync(polygons)) throw new Error(`no polygons at ${polygons}: pass --polygons DIR`);
-  await benchGeo({
+  const work = values.work ?? join(packageRoot, 'bench', 'work');
+  const result = await benchGeo({
     polygons,
     artifact: values.artifact ?? join(packageRoot, 'data', 'cpmx.msgpack'),
-    work: values.work ?? join(packageRoot, 'bench', 'work'),
+    work,
     points: values.points === undefined ? undefined : Number(values.points),
     log: (line) => process.stderr.write(`${line}\n`),
   });
+  writeFileSync(join(work, 'geo.json'), `${JSON.stringify(result, null, 2)}\n`);
 }

@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ContestantName } from './contestants/types.js';
+import type { GeoBench } from './geo.js';
+import type { InferredCodesResults } from './inferred-codes.js';
 import type { Spread } from './stats.js';
 
 /**
@@ -254,6 +256,14 @@ export interface Results {
   panel?: PanelResults | null;
   /** Absent from runs before one-line addresses were measured. */
   parse?: ParseResults;
+  /** Codes inferred from names (bench/inferred-codes.ts); absent from runs before it was measured. */
+  inferredCodes?: InferredCodesResults;
+  /**
+   * The geodata (bench/geo.ts): its build, size and reverse geocoding against flatbush + turf.
+   * Absent when the polygons (../shared/data/sepomex-geo/) were not beside the repository, and
+   * from runs before it was measured.
+   */
+  geo?: GeoBench;
 }
 
 /** The fields the report cannot do without, checked so an old or cut file fails by name. */

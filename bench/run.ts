@@ -5,14 +5,15 @@
  *
  *   node dist/bench/run.js [--publish | --out DIR] [--quick] [--catalog FILE] [--work DIR] [--time MS]
  *     [--cold-runs N] [--no-http] [--http-seconds S] [--no-validate] [--validate-records N]
- *     [--no-browser] [--no-write] [--plan]
+ *     [--no-browser] [--no-geo] [--no-write] [--plan]
  *
  * Results go to the ignored bench/work/ (a run leaves the checkout as it was); --publish
  * writes the committed bench/results.json, RESULTS.md and chart.svg (a whole run only), --out
  * DIR anywhere else. --quick measures the lookups and cold starts alone, in a minute or two,
  * into quick.json and QUICK.md. --plan says what a run would do and writes nothing; --no-write
  * measures and prints the targets, writing nothing; --no-browser leaves out what is measured
- * in Chromium (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts).
+ * in Chromium (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts);
+ * --no-geo leaves out the geodata, measured otherwise when ../shared/data/sepomex-geo/ is there.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,6 +42,7 @@ const { values: options } = parseArgs({
     'no-http': { type: 'boolean' },
     'no-validate': { type: 'boolean' },
     'no-browser': { type: 'boolean' },
+    'no-geo': { type: 'boolean' },
     'validate-records': { type: 'string' },
     'http-seconds': { type: 'string' },
     publish: { type: 'boolean' },
@@ -78,8 +80,9 @@ async function main(): Promise<void> {
     http: !options['no-http'],
     validate: !options['no-validate'],
     browser: !options['no-browser'],
+    geo: !options['no-geo'] && existsSync(DEFAULT_POLYGONS),
   };
-  const partial = !settings.http || !settings.validate || !settings.browser;
+  const partial = !settings.http || !settings.validate || !settings.browser || options['no-geo'] === true;
   const out = resolve(outputDirectory({ out: options.out, publish: options.publish === true, quick: settings.quick, partial }, here));
   const parts = benchPlan(settings);
   say(describePlan(parts, write ? out : undefined));
@@ -105,8 +108,10 @@ async function main(): Promise<void> {
   const measured = await measure({ ...settings, catalog: location.path, work, log: progress.log });
   progress.log('inferred codes: records without a code, their code found from their names, one core ...');
   const inferredCodes = await inferredCodesBench({ artifact: dataPaths(work).artifact, taskTimeMs: settings.taskTimeMs });
+  // Geodata (bench/geo.ts), when the polygons are beside the repository; without them results.json has no `geo` and the report says so.
+  const geo = settings.geo ? await benchGeo({ polygons: DEFAULT_POLYGONS, artifact: join(packageRoot, 'data', 'cpmx.msgpack'), work, log: progress.log }) : undefined;
   const durations = progress.finish();
-  const results = { ...measured, inferredCodes, durations };
+  const results: Results = { ...measured, inferredCodes, ...(geo ? { geo } : {}), durations };
   const json = `${JSON.stringify(results, null, 2)}\n`;
   if (write) {
     mkdirSync(out, { recursive: true });
@@ -117,8 +122,6 @@ async function main(): Promise<void> {
   publishReport(JSON.parse(json) as Results, { out, write, log: say });
   say(`bench: took ${duration(Object.values(durations).reduce((sum, s) => sum + s, 0))}; each part, in seconds: ${JSON.stringify(durations)}`);
   if (!options.publish && write) say('bench: the committed bench/RESULTS.md, chart.svg and results.json were left as they were; npm run bench -- --publish rewrites them');
-  // Geodata (bench/geo.ts), when the polygons are beside the repository: its figures go to the work folder's geo.json.
-  if (existsSync(DEFAULT_POLYGONS)) await benchGeo({ polygons: DEFAULT_POLYGONS, artifact: join(packageRoot, 'data', 'cpmx.msgpack'), work, log: say });
 }
 
 try {

@@ -143,6 +143,49 @@ export const WEB_TARGETS: TargetRule[] = [
     web ? { name: 'cpmx export web of the whole catalog, median', target: '≤ 5 s', value: format(web.exportSeconds.median * 1000, 'ms'), pass: web.exportSeconds.median <= 5 } : null,
 ];
 
+/** Issue 33: codes inferred from names; null for runs before it was measured. */
+export const INFERRED_CODES_TARGETS: TargetRule[] = [
+  ({ inferredCodes: inferred }) =>
+    inferred
+      ? {
+          name: `codes inferred from names: records/s on one core (${count(inferred.records)} records without a code; ${count(inferred.found)} codes found)`,
+          target: '≥ 50,000/s',
+          value: `${count(inferred.recordsPerSecond)}/s`,
+          pass: inferred.recordsPerSecond >= 50_000,
+        }
+      : null,
+];
+
+/** Reverse geocoding at least twice as fast per point as flatbush + turf over `polygons`. */
+const reverseFasterThanTurf =
+  (polygons: 'original' | 'simplified'): TargetRule =>
+  ({ geo }) => {
+    if (!geo) return null;
+    const [ns, times] = polygons === 'original' ? [geo.turfOriginalNs, geo.speedupOriginal] : [geo.turfSimplifiedNs, geo.speedupSimplified];
+    return {
+      name: `geodata: reverse geocoding per point vs flatbush + @turf/boolean-point-in-polygon on ${polygons === 'original' ? 'the original polygons' : 'cpmx’s simplified polygons'} (${count(geo.points)} points)`,
+      target: '≥ 2× faster',
+      value: `${times.toFixed(2)}× (${format(geo.cpmxNs, 'ns')} vs ${format(ns, 'ns')})`,
+      pass: times >= 2,
+    };
+  };
+
+/** Issue 35: the geodata's speed, size and build; null when the polygons were not there to measure it. */
+export const GEO_TARGETS: TargetRule[] = [
+  reverseFasterThanTurf('original'),
+  reverseFasterThanTurf('simplified'),
+  ({ geo }) =>
+    geo
+      ? {
+          name: `geodata of ${geo.states} states (${count(geo.codes)} codes), bytes added`,
+          target: '≤ 3 MB',
+          value: `${megabytes(geo.bytes, 2)} (32 states, extrapolated: about ${megabytes(geo.bytes32States, 1)})`,
+          pass: geo.bytes <= 3 * MB,
+        }
+      : null,
+  ({ geo }) => (geo ? { name: `geodata: cpmx build --geo of ${geo.states} states`, target: '≤ 10 s', value: `${(geo.buildMs / 1000).toFixed(1)} s`, pass: geo.buildMs <= 10_000 } : null),
+];
+
 export const TARGETS: TargetRule[] = [
   ({ sizes }) => ({ name: 'artifact size', target: '≤ 2.3 MB', value: megabytes(sizes.artifact, 2), pass: sizes.artifact <= 2.3 * MB }),
   ({ cold }) => {
@@ -290,6 +333,8 @@ export const TARGETS: TargetRule[] = [
           pass: parse.cpmx >= 50_000,
         }
       : null,
+  ...INFERRED_CODES_TARGETS,
+  ...GEO_TARGETS,
   ...CREDIT_TARGETS,
   ...PANEL_TARGETS,
 ];

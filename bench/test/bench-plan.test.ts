@@ -14,7 +14,7 @@ import { readResults } from '../results.js';
 import { root } from '../../test/helpers.js';
 
 const bench = join(root, 'bench');
-const DEFAULTS: BenchSettings = { quick: false, taskTimeMs: 400, coldRuns: 11, httpSeconds: 3, validateRecords: 1_000_000, http: true, validate: true, browser: true };
+const DEFAULTS: BenchSettings = { quick: false, taskTimeMs: 400, coldRuns: 11, httpSeconds: 3, validateRecords: 1_000_000, http: true, validate: true, browser: true, geo: true };
 const total = (settings: BenchSettings) => benchPlan(settings).reduce((sum, part) => sum + part.seconds, 0);
 
 /** The files a run writes into its output directory, whole or quick. */
@@ -64,6 +64,19 @@ describe('the plan', () => {
     expect(total({ ...DEFAULTS, quick: true, coldRuns: 5 })).toBeLessThanOrEqual(120);
     expect(total({ ...DEFAULTS, http: false, validate: false, browser: false }) / 60).toBeLessThan(5);
     expect(describePlan(quick, undefined)).toContain('not written (--no-write)');
+  });
+
+  it('measures the geodata before the report when the polygons are there, with its estimated time, and says so', () => {
+    const parts = benchPlan(DEFAULTS);
+    expect(parts.at(-1)).toMatchObject({ id: 'geo', seconds: expect.any(Number) });
+    expect(parts.at(-1)!.starts.test('geo: building the geodata of 10 states ...')).toBe(true);
+    expect(describePlan(parts, undefined)).toMatch(/\d+\. geodata: build of the polygons given, reverse geocoding against flatbush \+ turf: about \d+ s/);
+    // Without the polygons (or with --no-geo) there is no such part, and a quick run never has it.
+    expect(benchPlan({ ...DEFAULTS, geo: false }).map((part) => part.id)).not.toContain('geo');
+    expect(benchPlan({ ...DEFAULTS, quick: true }).map((part) => part.id)).not.toContain('geo');
+    const refused = spawnSync(process.execPath, [join(root, 'dist', 'bench', 'run.js'), '--plan', '--no-geo', '--publish'], { cwd: root, encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^bench: the committed results are a whole run: .*--no-geo/);
   });
 
   it('is followed part by part from the measuring step\'s own lines, and says what each part took', () => {

@@ -11,7 +11,7 @@ import { CONTESTANTS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS, VERSION_2_OPS } from '../ops.js';
 import { format } from '../report/format.js';
 import { renderReport } from '../report/render.js';
-import { CREDIT_TARGETS, PANEL_TARGETS, TARGETS, WEB_TARGETS, type Target } from '../report/targets.js';
+import { CREDIT_TARGETS, GEO_TARGETS, INFERRED_CODES_TARGETS, PANEL_TARGETS, TARGETS, WEB_TARGETS, type Target } from '../report/targets.js';
 import { readResults, type Results } from '../results.js';
 import { median, medianInterval, quantile, quantiles, spread } from '../stats.js';
 import { FIXTURE, root, tempDir } from '../../test/helpers.js';
@@ -43,7 +43,9 @@ function targetsJudged(results: Results): number {
     (results.validate?.quoted ? 0 : 1) -
     (results.parse ? 0 : 1) -
     (results.cold['sqlite-least'] ? 0 : 1) -
-    (results.web ? 0 : WEB_TARGETS.length)
+    (results.web ? 0 : WEB_TARGETS.length) -
+    (results.inferredCodes ? 0 : INFERRED_CODES_TARGETS.length) -
+    (results.geo ? 0 : GEO_TARGETS.length)
   );
 }
 
@@ -246,13 +248,88 @@ describe('the report of the committed run', () => {
   });
 });
 
+describe('codes inferred from names (issue 33) and the geodata (issue 35) in the report', () => {
+  const committedResults = readResults(committed);
+  const geo = {
+    states: 10,
+    codes: 4864,
+    buildMs: 1319,
+    bytes: 1_916_855,
+    bytes32States: 6_133_936,
+    points: 200_000,
+    cpmxNs: 1504,
+    turfOriginalNs: 8210,
+    turfSimplifiedNs: 4922,
+    speedupOriginal: 5.46,
+    speedupSimplified: 3.27,
+    agreement: 0.99886,
+    openMs: 66,
+  };
+  const measured = (): Results => ({ ...copy(committedResults), inferredCodes: { records: 20_000, recordsPerSecond: 61_234, found: 19_990 }, geo });
+  const row = (targets: Target[], start: string) => targets.find((t) => t.name.startsWith(start));
+
+  it('judges and shows both parts when a run has them', () => {
+    const judged = renderReport(measured());
+    expect(judged.targets).toHaveLength(targetsJudged(measured()));
+    expectEveryTargetShown(judged.markdown, judged.targets);
+    expect(judged.markdown).toContain('| codes inferred from names: records/s on one core (20,000 records without a code; 19,990 codes found) | ≥ 50,000/s | 61,234/s | met |');
+    expect(judged.markdown).toContain(
+      '| geodata: reverse geocoding per point vs flatbush + @turf/boolean-point-in-polygon on the original polygons (200,000 points) | ≥ 2× faster | 5.46× (1.5 µs vs 8.2 µs) | met |',
+    );
+    expect(judged.markdown).toContain(
+      '| geodata: reverse geocoding per point vs flatbush + @turf/boolean-point-in-polygon on cpmx’s simplified polygons (200,000 points) | ≥ 2× faster | 3.27× (1.5 µs vs 4.9 µs) | met |',
+    );
+    expect(judged.markdown).toContain('| geodata of 10 states (4,864 codes), bytes added | ≤ 3 MB | 1.83 MB (32 states, extrapolated: about 5.8 MB) | met |');
+    expect(judged.markdown).toContain('| geodata: cpmx build --geo of 10 states | ≤ 10 s | 1.3 s | met |');
+    expect(judged.markdown).toContain('## Codes inferred from names');
+    expect(judged.markdown).toContain('61,234 records/s on one core');
+    expect(judged.markdown).toContain('## Geodata (`cpmx build --geo`, reverse geocoding)');
+    expect(judged.markdown).toContain("| flatbush + turf, cpmx's simplified polygons | 4.9 µs | 3.27× |");
+    expect(judged.markdown).toContain('for 99.89% of the points');
+    expect(judged.markdown).not.toContain('Not measured');
+  });
+
+  it('judges each from its numbers: below the targets, each row is missed', () => {
+    const worse = measured();
+    worse.inferredCodes!.recordsPerSecond = 49_999;
+    worse.geo = { ...geo, turfSimplifiedNs: 2900, speedupSimplified: 1.93, bytes: 3 * 1024 * 1024 + 1, buildMs: 10_001 };
+    const judged = renderReport(worse);
+    expect(row(judged.targets, 'codes inferred from names')).toMatchObject({ value: '49,999/s', pass: false });
+    expect(row(judged.targets, 'geodata: reverse geocoding per point vs flatbush + @turf/boolean-point-in-polygon on the original')).toMatchObject({ pass: true });
+    expect(row(judged.targets, 'geodata: reverse geocoding per point vs flatbush + @turf/boolean-point-in-polygon on cpmx’s')).toMatchObject({ value: '1.93× (1.5 µs vs 2.9 µs)', pass: false });
+    expect(row(judged.targets, 'geodata of 10 states')).toMatchObject({ pass: false });
+    expect(row(judged.targets, 'geodata: cpmx build --geo')).toMatchObject({ value: '10.0 s', pass: false });
+    expectEveryTargetShown(judged.markdown, judged.targets);
+  });
+
+  it('says "not measured" for a part a run lacks, and judges no row of it', () => {
+    const withoutGeo = measured();
+    delete withoutGeo.geo;
+    const noGeo = renderReport(withoutGeo);
+    expect(noGeo.targets.filter((t) => t.name.startsWith('geodata'))).toEqual([]);
+    expect(row(noGeo.targets, 'codes inferred from names')).toBeDefined();
+    expect(noGeo.markdown).toContain('Not measured in this run, so not judged: the geodata (issue 35). See their sections below.');
+    expect(noGeo.markdown).toMatch(/## Geodata \(`cpmx build --geo`, reverse geocoding\)\n\nNot measured in this run: the polygons \(`\.\.\/shared\/data\/sepomex-geo\/`\) were not beside the repository/);
+
+    const neither = copy(committedResults);
+    delete neither.inferredCodes;
+    delete neither.geo;
+    const old = renderReport(neither);
+    expect(old.targets).toHaveLength(targetsJudged(neither));
+    expect(old.targets.filter((t) => /^(geodata|codes inferred)/.test(t.name))).toEqual([]);
+    expect(old.markdown).toContain('Not measured in this run, so not judged: codes inferred from names (issue 33); the geodata (issue 35).');
+    expect(old.markdown).toMatch(/## Codes inferred from names\n\nNot measured in this run/);
+    expectEveryTargetShown(old.markdown, old.targets);
+  });
+});
+
 describe('npm run bench on the fixture, then npm run bench:report', () => {
   const dir = tempDir();
 
   it('measures into results.json, and the report renders the same from the file alone', { timeout: 180_000 }, () => {
     const out = join(dir, 'out');
     const again = join(dir, 'again');
-    const args = ['--catalog', FIXTURE, '--work', join(dir, 'work'), '--out', out, '--time', '5', '--cold-runs', '1', '--no-http', '--no-validate', '--no-browser'];
+    const args = ['--catalog', FIXTURE, '--work', join(dir, 'work'), '--out', out, '--time', '5', '--cold-runs', '1', '--no-http', '--no-validate', '--no-browser', '--no-geo'];
     execFileSync(process.execPath, [join(root, 'dist', 'bench', 'run.js'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
     const results = readResults(join(out, 'results.json'));
@@ -269,6 +346,10 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     for (const op of OPS) expect(Object.keys(results.lookups[op.id] ?? {}).sort(), op.id).toEqual([...CONTESTANTS].sort());
     for (const op of CPMX_EXTRAS) expect(Object.keys(results.lookups[op.id] ?? {}), op.id).toEqual(['cpmx']);
     expect(keysOf(results)).not.toContain('pass');
+    // Codes inferred from names are measured on the run's own artifact; the geodata was left out (--no-geo).
+    expect(results.inferredCodes).toMatchObject({ records: 20_000 });
+    expect(results.inferredCodes!.recordsPerSecond).toBeGreaterThan(0);
+    expect(results.geo).toBeUndefined();
 
     const printed = execFileSync(process.execPath, [join(root, 'dist', 'bench', 'report.js'), '--results', join(out, 'results.json'), '--out', again], {
       encoding: 'utf8',
@@ -282,7 +363,8 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     // --no-http, --no-validate and --no-browser: no row for the 4 HTTP and 3 validation targets
     // nor for the web part's first answer in Chromium.
     expect(results.web?.firstAnswer).toBeNull();
-    expect(report.targets).toHaveLength(TARGETS.length - 8 - CREDIT_TARGETS.length - PANEL_TARGETS.length);
+    expect(report.targets).toHaveLength(TARGETS.length - 8 - CREDIT_TARGETS.length - PANEL_TARGETS.length - GEO_TARGETS.length);
+    expect(readFileSync(join(out, 'RESULTS.md'), 'utf8')).toContain('Not measured in this run, so not judged: the geodata (issue 35).');
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
     expectEveryTargetShown(readFileSync(join(out, 'RESULTS.md'), 'utf8'), report.targets);
