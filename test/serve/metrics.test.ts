@@ -187,7 +187,7 @@ describe('GET /metrics of cpmx serve --workers 2 --metrics', () => {
       ['/query/info_cp/0981?token=pruebas', 'info_cp'],
       ['/query/get_estados?token=pruebas', 'get_estados'],
       ['/query/cuenta/consultas_disponibles?token=pruebas', 'cuenta/consultas_disponibles'],
-      ['/query/info_cp_geocoding/09810?token=pruebas', 'info_cp_geocoding'],
+      ['/query/info_localidad/09810?token=pruebas', 'info_localidad'],
       ['/query/no_such_method?token=pruebas', 'other'],
       ['/health', 'other'],
     ];
@@ -199,7 +199,7 @@ describe('GET /metrics of cpmx serve --workers 2 --metrics', () => {
       const key = `${label} ${status}`;
       expected.set(key, (expected.get(key) ?? 0) + 1);
     }
-    expect([...expected.keys()]).toEqual(expect.arrayContaining(['info_cp 200', 'info_cp 400', 'info_cp_geocoding 501', 'other 404']));
+    expect([...expected.keys()]).toEqual(expect.arrayContaining(['info_cp 200', 'info_cp 400', 'info_localidad 501', 'other 404']));
     const { families } = await scrape(served);
     tally.add('GET', 200);
     const after = apiCounts(families);

@@ -46,9 +46,8 @@ It needs the MCP TypeScript SDK, an optional dependency of cpmx: npm install
 To register it in Claude Desktop (claude_desktop_config.json) or another MCP client's
 configuration ("mcpServers"), with cpmx and the SDK installed in a project:
   { "mcpServers": { "cpmx": { "command": "npx", "args": ["cpmx", "mcp"] } } }
-or fetched by npx on first use:
-  { "mcpServers": { "cpmx": { "command": "npx",
-      "args": ["-y", "-p", "cpmx", "-p", "@modelcontextprotocol/sdk", "cpmx", "mcp"] } } }
+(cpmx is not on the npm registry: install it from the tarball \`npm run tarball\` makes, never by
+name with npx -y, which would fetch a stranger's package.)
 Claude Code: claude mcp add cpmx -- npx cpmx mcp
 Add "--data", "/path/to/cpmx.msgpack" to the arguments (or "env": {"CPMX_DATA": ...}) to
 answer from another artifact.`,
