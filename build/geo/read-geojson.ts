@@ -7,6 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import { GeoInputError } from './input-error.js';
 import type { KmlToGeoJson } from './read-kml.js';
 
 export interface GeoLimits {
@@ -31,8 +32,7 @@ export interface PolygonFile {
   codes: Map<string, Polygon[]>;
 }
 
-/** A polygon file refused: the message names the file and the place. */
-export class GeoInputError extends Error {}
+export { GeoInputError };
 
 function readRegularFile(path: string, maxBytes: number): Buffer {
   let fd: number;

@@ -9,7 +9,7 @@
  * declared entity and fetches nothing.
  */
 import type { Document, Element } from '@xmldom/xmldom';
-import { GeoInputError } from './read-geojson.js';
+import { GeoInputError } from './input-error.js';
 
 /** The text of a KML file as a GeoJSON FeatureCollection (with the document's name); GeoInputError when it cannot be. */
 export type KmlToGeoJson = (text: string, path: string) => unknown;

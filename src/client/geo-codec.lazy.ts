@@ -15,6 +15,7 @@ import type * as answers from '../core/geo/answers.js';
 import { failureSaying } from '../core/contract.js';
 
 let loaded: typeof codec | undefined;
+let required: NodeJS.Require | undefined;
 
 /** dist/cpmx-geo.cjs, required once; undefined inside a bundle that keeps no trace of the package. */
 export function load(): typeof codec | undefined {
@@ -22,7 +23,10 @@ export function load(): typeof codec | undefined {
     const artifact = packageArtifactPath();
     if (artifact === undefined) return undefined;
     const file = join(dirname(artifact), '..', 'dist', 'cpmx-geo.cjs');
-    loaded = createRequire(file)(file) as typeof codec;
+    // A require made once from a constant and kept, given the absolute path: webpack, bundling an
+    // app with this file, warns of createRequire(variable) and of a direct call with an
+    // expression; a kept require is opaque to it (as in node-builtins.ts).
+    loaded = (required ??= createRequire('/'))(file) as typeof codec;
   }
   return loaded;
 }

@@ -30,6 +30,15 @@ const dist = join(root, 'dist');
 const require = createRequire(import.meta.url);
 const importDist = async <T>(file: string): Promise<T> => (await import(pathToFileURL(join(dist, file)).href)) as T;
 
+/**
+ * A body with 113's geodata detail cut after its stem: the detail says where the geodata was
+ * looked for (a file beside the artifact, bytes given, a web tree exported without it), which
+ * differs by door by design; everything else must be the source's to the byte.
+ */
+function sansGeoDetail<T>(body: T): T {
+  return JSON.parse(JSON.stringify(body).replace(/(no tiene datos geográficos; constrúyalo con `cpmx build --geo FILE\.\.\.`)[^"]*/g, '$1')) as T;
+}
+
 const dir = tempDir();
 let dataPath: string;
 let reference: source.CpmxClient;
@@ -80,9 +89,9 @@ function libraryContract(name: string, load: () => Promise<Lib>, clientOf: (lib:
     it('createClient: every typed lookup and query(path) answer as the source', () => {
       for (const method of methods) {
         const { client: clientName } = rowOf(method);
-        if (clientName) expect(typed(client)[clientName]!(...exampleArgs(method)), method).toEqual(typed(reference)[clientName]!(...exampleArgs(method)));
+        if (clientName) expect(sansGeoDetail(typed(client)[clientName]!(...exampleArgs(method))), method).toEqual(sansGeoDetail(typed(reference)[clientName]!(...exampleArgs(method))));
       }
-      for (const path of paths()) expect(client.query(path), path).toEqual(reference.query(path));
+      for (const path of paths()) expect(sansGeoDetail(client.query(path)), path).toEqual(sansGeoDetail(reference.query(path)));
       expect(client.catalogInfo()).toEqual(reference.catalogInfo());
       expect(client.codeHistory('09810')).toEqual(reference.codeHistory('09810'));
     });
@@ -100,7 +109,7 @@ function libraryContract(name: string, load: () => Promise<Lib>, clientOf: (lib:
         const response = await handler(new Request(`http://cpmx.test${path}`));
         const expected = tokenless.query(path);
         expect(response.status, path).toBe(expected.status);
-        expect(await response.json(), path).toEqual(expected.body);
+        expect(sansGeoDetail(await response.json()), path).toEqual(sansGeoDetail(expected.body));
       }
     });
 
@@ -112,7 +121,7 @@ function libraryContract(name: string, load: () => Promise<Lib>, clientOf: (lib:
           const response = await fetch(url + path);
           const expected = tokenless.query(path);
           expect(response.status, path).toBe(expected.status);
-          expect(await response.json(), path).toEqual(expected.body);
+          expect(sansGeoDetail(await response.json()), path).toEqual(sansGeoDetail(expected.body));
         }
       } finally {
         await close();
@@ -213,7 +222,7 @@ describe('cpmx/web through dist/web.js, over an exported tree', () => {
     for (const method of methods) {
       const { client: clientName } = rowOf(method);
       if (!clientName) continue;
-      expect(JSON.stringify(await typed(client)[clientName]!(...exampleArgs(method))), method).toBe(JSON.stringify(typed(reference)[clientName]!(...exampleArgs(method))));
+      expect(JSON.stringify(sansGeoDetail(await typed(client)[clientName]!(...exampleArgs(method)))), method).toBe(JSON.stringify(sansGeoDetail(typed(reference)[clientName]!(...exampleArgs(method)))));
     }
     const test = web.createWebClient({ base, token: 'pruebas' });
     expect(await test.infoCp('09810')).toEqual(source.createClient({ token: 'pruebas' }).infoCp('09810'));

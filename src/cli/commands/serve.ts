@@ -175,6 +175,9 @@ default a refresh never goes back in time: it is refused, and said)`,
     const refresh = await refreshOption(values, dataOption(values.data));
     const { serve } = await import('../../serve/process.js');
     const { refusedAsUsage } = await import('../registry-usage.js');
+    // A cluster's workers run this command too: their primary says it. Read before listening:
+    // after the "listening" line the process should touch no file its caller did not ask for.
+    const oldCatalog = (await import('node:cluster')).default.isWorker ? undefined : headerOf(dataOption(values.data));
     try {
       await refusedAsUsage(() => serve({
         host,
@@ -200,25 +203,22 @@ default a refresh never goes back in time: it is refused, and said)`,
       if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new UsageError(`cannot listen on ${hostOption(values.host)}: no such host (${code})`);
       throw error;
     }
-    // A cluster's workers run this command too: their primary says it.
-    if (!(await import('node:cluster')).default.isWorker) sayOldCatalog(dataOption(values.data));
+    if (oldCatalog) warnOldCatalog(oldCatalog, (message) => process.stderr.write(`cpmx serve: warning: ${message}\n`));
     return new Promise<number>(() => undefined); // serves until a signal ends the process
   },
 });
 
 /**
- * Once serving, a catalog more than a year old is said on stderr. The header is the one served
- * (already loaded in a single process; a cluster's primary, which answers nothing, reads it);
- * no artifact yet is said elsewhere, when a request needs one.
+ * The header of the catalog to be served, whose age is said on stderr once serving (a catalog
+ * more than a year old); undefined when there is no artifact yet, which is said elsewhere, when
+ * a request needs one.
  */
-function sayOldCatalog(path: string): void {
-  let header: ArtifactHeader;
+function headerOf(path: string): ArtifactHeader | undefined {
   try {
-    header = (catalogSource(path).loaded() ?? loadCatalog(path)).header;
+    return (catalogSource(path).loaded() ?? loadCatalog(path)).header;
   } catch {
-    return;
+    return undefined;
   }
-  warnOldCatalog(header, (message) => process.stderr.write(`cpmx serve: warning: ${message}\n`));
 }
 
 /**
