@@ -99,7 +99,7 @@ export function numericKind(spec: OptionSpec | undefined): string | undefined {
  * option's value that is a negative number is its value (`--name=-5`); a numeric option then
  * refuses it by saying what it takes.
  */
-function joinNegativeValues(cmd: Command, args: string[]): string[] {
+function joinNegativeValues(cmd: { options: OptionSpecs }, args: string[]): string[] {
   const joined: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -115,7 +115,7 @@ function joinNegativeValues(cmd: Command, args: string[]): string[] {
 }
 
 /** Refuses a negative value of a numeric option, however it was written (`--limit -5`, `--limit=-5`). */
-function refuseNegativeNumbers(cmd: Command, values: Record<string, unknown>): void {
+function refuseNegativeNumbers(cmd: { name: string; options: OptionSpecs }, values: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(values)) {
     const kind = numericKind(cmd.options[name]);
     const negative = kind && [value].flat().find((one) => typeof one === 'string' && NEGATIVE.test(one));
@@ -128,7 +128,7 @@ export function parseInvocation<O extends OptionSpecs>(cmd: Command<O>, given: s
   const options = Object.fromEntries(
     Object.entries(cmd.options).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) }]),
   );
-  const args = joinNegativeValues(cmd as unknown as Command, given);
+  const args = joinNegativeValues(cmd, given);
   // A leading "-" digit string (a negative code) is an argument to answer, not an option.
   const negative = cmd.negativeNumbers ? args.filter((arg) => /^-\d/.test(arg)) : [];
   const rest = negative.length ? args.filter((arg) => !/^-\d/.test(arg)) : args;
@@ -141,7 +141,7 @@ export function parseInvocation<O extends OptionSpecs>(cmd: Command<O>, given: s
     const unknown = option === undefined ? undefined : { word: option, candidates: Object.keys(cmd.options), as: (name: string) => `--${name}` };
     throw new UsageError(`${message.replace(/\. To specify a positional argument.*$/, '.')}\nRun "cpmx ${cmd.name} --help" for usage.`, unknown);
   }
-  refuseNegativeNumbers(cmd as unknown as Command, parsed.values);
+  refuseNegativeNumbers(cmd, parsed.values);
   return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
 }
 
