@@ -76,8 +76,15 @@ describe('installing the tarball', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'cpmx', 'package.json'), 'utf8'));
     expect(manifest.scripts).toBeUndefined();
     expect(manifest.devDependencies).toBeUndefined();
-    expect(manifest.peerDependenciesMeta).toEqual({ '@modelcontextprotocol/sdk': { optional: true }, 'better-sqlite3': { optional: true }, pg: { optional: true } });
-    for (const absent of ['pg', 'better-sqlite3', 'fflate', 'msgpackr', 'msgpackr-extract', '@modelcontextprotocol/sdk', 'zod']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
+    // Each optional peer is what one command needs: MCP's SDK, a registry's driver, the KML reader of build --geo.
+    expect(manifest.peerDependenciesMeta).toEqual({
+      '@modelcontextprotocol/sdk': { optional: true },
+      '@tmcw/togeojson': { optional: true },
+      '@xmldom/xmldom': { optional: true },
+      'better-sqlite3': { optional: true },
+      pg: { optional: true },
+    });
+    for (const absent of ['pg', 'better-sqlite3', 'fflate', 'msgpackr', 'msgpackr-extract', '@modelcontextprotocol/sdk', 'zod', '@tmcw/togeojson', '@xmldom/xmldom']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
   });
 
   it('says to `npm install pg` when a PostgreSQL registry is asked for without it', () => {
