@@ -9,6 +9,7 @@
  */
 import { MUNICIPALITY_TITLES, ORDINAL_ENDINGS, ORDINAL_WORDS, STATE_ALIASES, STATE_FORMS, STATE_PREFIXES, STATE_SUFFIXES, WORD_FORMS } from './name-forms.js';
 import { foldForMatch, foldStateName } from './fold.js';
+import { ownCopy } from './own-copy.js';
 
 /** The words of a name, folded and read, each with where its last source character ends in the text. */
 export interface NameWords {
@@ -272,7 +273,7 @@ export function stateKeyOf(text: string): number {
   let key = reading.seen.get(text);
   if (key === undefined) {
     key = readStateKey(reading, text);
-    if (reading.seen.size < SEEN_LIMIT && text.length <= 64) reading.seen.set(text, key);
+    if (reading.seen.size < SEEN_LIMIT && text.length <= 64) reading.seen.set(ownCopy(text), key);
   }
   return key;
 }

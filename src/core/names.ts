@@ -9,6 +9,7 @@ import type { CatalogReader } from './catalog-reader.js';
 import { foldStateName } from './fold.js';
 import { STATE_ALIASES } from './name-forms.js';
 import { compact, isListedStateForm, municipalityKeys, nameKey, stateKeyOf } from './name-keys.js';
+import { ownCopy } from './own-copy.js';
 
 export { STATE_ALIASES } from './name-forms.js';
 export { foldAccents, foldForMatch, foldSettlementName, foldStateName } from './fold.js';
@@ -62,7 +63,7 @@ export function findState(catalog: CatalogReader, name: string): number {
   let state = index.seen.get(name);
   if (state === undefined) {
     state = index.byFoldedName.get(foldStateName(name)) ?? stateOfForm(catalog, name);
-    if (remembers(index.seen, name)) index.seen.set(name, state);
+    if (remembers(index.seen, name)) index.seen.set(ownCopy(name), state);
   }
   return state;
 }
@@ -154,7 +155,7 @@ export function findMunicipalities(catalog: CatalogReader, name: string, state =
   let candidates = index.seen.get(name);
   if (candidates === undefined) {
     candidates = municipalityCandidates(catalog, index, name);
-    if (remembers(index.seen, name)) index.seen.set(name, candidates);
+    if (remembers(index.seen, name)) index.seen.set(ownCopy(name), candidates);
   }
   if (state < 0) return candidates[0] ?? NONE;
   for (const all of candidates) for (const m of all) if (catalog.stateOfMunicipality(m) === state) return [m];

@@ -8,6 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { findMunicipalities, findState, settlementKey, splitSettlementType } from '../core/names.js';
+import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
 
 export interface SettlementPlace {
@@ -104,7 +105,7 @@ export class PlaceFinder {
       if (state < 0 && name.endsWith('.')) state = findState(this.catalog, name.slice(0, -1));
       if (name.length <= MAX_NAME_CHARS) {
         if (this.states.size >= 50_000) this.states.clear();
-        this.states.set(name, state);
+        this.states.set(ownCopy(name), state);
       }
     }
     return state;

@@ -8,6 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
+import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
 import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import { placeFinderOf, type PlaceFinder, type SettlementPlace } from './places.js';
@@ -86,7 +87,7 @@ export class AddressReader {
           this.codeSettlementCount = 0;
           this.codeSettlements.set(code, byText);
         }
-        byText.set(text, found);
+        byText.set(ownCopy(text), found);
       }
     }
     return found;

@@ -143,4 +143,33 @@ describe("the library's name caches", () => {
     // Kept, they would be 128 MB (two-byte strings, in two caches).
     expect(Number(run.stdout)).toBeLessThan(16 * 1024 * 1024);
   });
+
+  it('keep nothing of the text a name was cut from: 64 names sliced from texts of 1 MB leave the heap as it was', () => {
+    // A field cut from a record is a slice of its whole range's text: a kept slice would keep
+    // that text alive (V8 keeps slices of 13 characters or more as views of their parent).
+    const data = join(root, 'data', 'cpmx.msgpack');
+    const script = `
+      const { createClient } = await import(${JSON.stringify(join(root, 'dist', 'cpmx.js'))});
+      const { validateAddress } = await import(${JSON.stringify(join(root, 'dist', 'validate.js'))});
+      const client = createClient({ token: 'cache', dataPath: ${JSON.stringify(data)} });
+      validateAddress(client, { cp: '44100', colonia: 'Centro', municipio: 'Zapopan', estado: 'N.L.' });
+      client.getMunicipioPorEstado('Jalisco');
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 64; i++) {
+        const municipio = 'Municipio sin nombre ' + i;
+        const estado = 'Estado sin nombre ' + i;
+        const text = (municipio + estado).padEnd(1024 * 1024, 'x');
+        const record = { cp: '44100', colonia: 'Centro', municipio: text.slice(0, municipio.length), estado: text.slice(municipio.length, municipio.length + estado.length) };
+        validateAddress(client, record);
+        client.getMunicipioPorEstado(record.estado);
+        client.getCpPorMunicipio(record.municipio);
+      }
+      globalThis.gc();
+      process.stdout.write(String(process.memoryUsage().heapUsed - before));`;
+    const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    // Kept, they would be 64 MB.
+    expect(Number(run.stdout)).toBeLessThan(16 * 1024 * 1024);
+  });
 });
