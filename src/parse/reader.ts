@@ -11,7 +11,7 @@ import { foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, 
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
 import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
-import { placeFinderOf, type PlaceFinder, type SettlementPlace } from './places.js';
+import { placeFinderOf, type PlaceFinder } from './places.js';
 
 /** A line read: what its pieces name, the code as written (null when none) and its index (-1 when the catalog lacks it). */
 export interface LineReading {
@@ -67,10 +67,6 @@ export class AddressReader {
 
   private municipalitiesNamed(name: string, state: number): readonly number[] {
     return this.finder.municipalities(name, state);
-  }
-
-  private placesOf(key: string, municipalities: readonly number[], state: number): SettlementPlace[] {
-    return this.finder.placesOf(key, municipalities, state);
   }
 
   /** The settlement index of code `code` that `text` names (the catalog's spelling found by the core), or -1. */
@@ -347,7 +343,7 @@ export class AddressReader {
     // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
     if (state >= 0 && state === reading.state) return 'state';
     if (partial) return undefined;
-    if (reading.settlementText === null && code < 0 && this.placesOf(this.keys.get(name), reading.municipalities, reading.state).length) {
+    if (reading.settlementText === null && code < 0 && this.finder.hasPlaces(this.keys.get(name), reading.municipalities, reading.state)) {
       this.takeSettlement(name, reading);
       return 'settlement';
     }

@@ -1,0 +1,129 @@
+/**
+ * Every settlement of a catalog by its key (`settlementKey`: folded, shortenings expanded),
+ * each key with the codes that have a settlement of that key. Made once per catalog, at the
+ * first record that needs it, in a few typed arrays: one key per distinct settlement name
+ * (the catalog's name table already shares a name among its settlements, so a name is read
+ * once), and each key's codes in one run, ordered by municipality and then by code, so a
+ * municipality's or a state's codes of a key are found by binary search. Nothing is made per
+ * settlement or per key but the key's string itself: the index is a few MB in each thread,
+ * and the collector never walks it.
+ */
+import type { Catalog } from '../core/catalog.js';
+import { settlementKey } from '../core/names.js';
+
+const NONE: readonly number[] = [];
+
+export class SettlementIndex {
+  /** Key → its number. */
+  private readonly keys = new Map<string, number>();
+  /** The codes of key `k` are `codes[start[k]]` to `codes[start[k + 1] - 1]`. */
+  private readonly start: Int32Array;
+  /** Code indices, by key, then municipality, then code; a code once per key. */
+  private readonly codes: Int32Array;
+
+  constructor(private readonly catalog: Catalog) {
+    const municipalities = catalog.municipalityCount;
+    // The keys of the catalog's distinct names, each read once; per settlement, its key's number (-1: a code's second settlement of one key).
+    let names = 0;
+    const rows = catalog.codeCount ? catalog.settlementEndOf(catalog.codeCount - 1) : 0;
+    for (let s = 0; s < rows; s++) names = Math.max(names, catalog.settlementNameIndex(s) + 1);
+    const keyOfName = new Int32Array(names).fill(-1);
+    const keyOfRow = new Int32Array(rows).fill(-1);
+    const counts: number[] = [];
+    const lastCode: number[] = [];
+    for (let m = 0; m < municipalities; m++) {
+      const runs = catalog.codeRunsOfMunicipality(m);
+      for (let r = 0; r < runs.length; r += 2) {
+        for (let code = runs[r]!; code < runs[r + 1]!; code++) {
+          for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
+            const name = catalog.settlementNameIndex(s);
+            let k = keyOfName[name]!;
+            if (k < 0) {
+              const key = settlementKey(catalog.settlementNameAt(name));
+              const known = this.keys.get(key);
+              if (known === undefined) {
+                k = this.keys.size;
+                this.keys.set(key, k);
+                counts.push(0);
+                lastCode.push(-1);
+              } else k = known;
+              keyOfName[name] = k;
+            }
+            if (lastCode[k] === code) continue;
+            lastCode[k] = code;
+            counts[k]!++;
+            keyOfRow[s] = k;
+          }
+        }
+      }
+    }
+    this.start = new Int32Array(counts.length + 1);
+    for (let k = 0; k < counts.length; k++) this.start[k + 1] = this.start[k]! + counts[k]!;
+    this.codes = new Int32Array(this.start[counts.length]!);
+    const next = this.start.slice(0, counts.length);
+    // The same walk again: each key's codes come out by municipality, then by code.
+    for (let m = 0; m < municipalities; m++) {
+      const runs = catalog.codeRunsOfMunicipality(m);
+      for (let r = 0; r < runs.length; r += 2) {
+        for (let code = runs[r]!; code < runs[r + 1]!; code++) {
+          for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
+            const k = keyOfRow[s]!;
+            if (k >= 0) this.codes[next[k]!++] = code;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The codes (ascending, each once) that have a settlement of key `key` within the
+   * municipalities given (any, when empty) or the state given (any, when -1); a fresh array,
+   * or a shared empty one.
+   */
+  codesOf(key: string, municipalities: readonly number[], state: number): readonly number[] {
+    const k = this.keys.get(key);
+    if (k === undefined) return NONE;
+    const from = this.start[k]!;
+    const to = this.start[k + 1]!;
+    const catalog = this.catalog;
+    if (municipalities.length === 1) {
+      const m = municipalities[0]!;
+      return this.collect(this.first(from, to, (code) => catalog.municipalityIndexOf(code) >= m), this.first(from, to, (code) => catalog.municipalityIndexOf(code) > m), false);
+    }
+    if (municipalities.length) {
+      const codes: number[] = [];
+      for (const m of municipalities) {
+        const at = this.first(from, to, (code) => catalog.municipalityIndexOf(code) >= m);
+        for (let i = at; i < to && catalog.municipalityIndexOf(this.codes[i]!) === m; i++) codes.push(this.codes[i]!);
+      }
+      return codes.length ? codes.sort(ascending) : NONE;
+    }
+    if (state < 0) return this.collect(from, to, true);
+    // A state's municipalities are numbered one after the other (by `c_estado`, then `c_mnpio`).
+    const stateOf = (code: number) => catalog.stateOfMunicipality(catalog.municipalityIndexOf(code));
+    return this.collect(this.first(from, to, (code) => stateOf(code) >= state), this.first(from, to, (code) => stateOf(code) > state), true);
+  }
+
+  /** The first place in [from, to) whose code `after` accepts (`after` is false, then true, along the run), else `to`. */
+  private first(from: number, to: number, after: (code: number) => boolean): number {
+    let low = from;
+    let high = to;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (after(this.codes[middle]!)) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  /** The codes of [from, to), in a fresh array, sorted when they span municipalities. */
+  private collect(from: number, to: number, sort: boolean): readonly number[] {
+    if (from >= to) return NONE;
+    const codes = Array.from(this.codes.subarray(from, to));
+    return sort ? codes.sort(ascending) : codes;
+  }
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}
