@@ -215,6 +215,14 @@ export class AddressValidator {
     const state = estado.trim() ? finder.state(estado) : -1;
     const municipalities = municipio.trim() ? finder.municipalities(municipio, state) : [];
     if (municipio.trim() && state >= 0 && municipalities.length === 0) return failed; // the names disagree with one another
+    // The code agrees with two of the names given: the third is at fault (unless the names name another code, below).
+    let given = 0;
+    if (asentamiento.trim()) given++;
+    if (municipio.trim()) given++;
+    if (estado.trim()) given++;
+    let wrong = 0;
+    for (const error of failed.errors) if (error.field === 'asentamiento' || error.field === 'municipio' || error.field === 'estado') wrong++;
+    const agrees = given - wrong >= 2;
     if (asentamiento.trim() && (municipalities.length || state >= 0)) {
       const bySettlement = finder.settlementCodes(asentamiento, municipalities, state);
       if (bySettlement.includes(index)) return failed;
@@ -222,15 +230,11 @@ export class AddressValidator {
       if (bySettlement.length && (municipalities.length || bySettlement.length <= MAX_SUGGESTED_CODES)) {
         return this.codeFromNames(failed, index, asentamiento, municipio, estado, bySettlement);
       }
-      // The settlement and the state agree with the code: the municipality is the field at fault.
-      if (municipalities.length && state >= 0 && finder.settlementCodes(asentamiento, [], state).includes(index)) return failed;
+      // The settlement and the state agree with the code: the municipality is the field at fault
+      // (the state's settlements are searched only when that decides: two names agreeing already do).
+      if (municipalities.length && state >= 0 && (agrees || finder.settlementCodes(asentamiento, [], state).includes(index))) return failed;
     }
-    // The code agrees with two of the names given: the third is at fault.
-    let given = 0;
-    for (const value of [asentamiento, municipio, estado]) if (value.trim()) given++;
-    let wrong = 0;
-    for (const error of failed.errors) if (error.field === 'asentamiento' || error.field === 'municipio' || error.field === 'estado') wrong++;
-    if (given - wrong >= 2) return failed;
+    if (agrees) return failed;
     if (municipalities.length && state >= 0 && !municipalities.includes(catalog.municipalityIndexOf(index))) {
       return this.codeFromNames(failed, index, asentamiento, municipio, estado, catalog.codesOfMunicipalities(municipalities, MAX_SUGGESTED_CODES + 1).map((c) => catalog.codeIndex(c)));
     }
