@@ -98,6 +98,8 @@ interface MunicipalityIndex {
   byKey: Map<string, readonly number[]> | undefined;
   /** The candidate lists of a name as asked, most literal first. */
   seen: Map<string, readonly (readonly number[])[]>;
+  /** A list of one municipality, by its index: the answer within a state, made once (not once per record). */
+  singles: (readonly number[])[];
 }
 
 const municipalityIndexes = new WeakMap<CatalogReader, MunicipalityIndex>();
@@ -106,7 +108,7 @@ const NONE: readonly number[] = [];
 function municipalityIndex(catalog: CatalogReader): MunicipalityIndex {
   let index = municipalityIndexes.get(catalog);
   if (!index) {
-    index = { byFoldedName: municipalitiesBy(catalog, foldStateName), byKey: undefined, seen: new Map() };
+    index = { byFoldedName: municipalitiesBy(catalog, foldStateName), byKey: undefined, seen: new Map(), singles: new Array<readonly number[]>(catalog.municipalityCount) };
     municipalityIndexes.set(catalog, index);
   }
   return index;
@@ -158,7 +160,7 @@ export function findMunicipalities(catalog: CatalogReader, name: string, state =
     if (remembers(index.seen, name)) index.seen.set(ownCopy(name), candidates);
   }
   if (state < 0) return candidates[0] ?? NONE;
-  for (const all of candidates) for (const m of all) if (catalog.stateOfMunicipality(m) === state) return [m];
+  for (const all of candidates) for (const m of all) if (catalog.stateOfMunicipality(m) === state) return (index.singles[m] ??= [m]);
   return NONE;
 }
 

@@ -29,6 +29,11 @@ export class PlaceFinder {
   private readonly states = new Map<string, number>();
   /** Settlement keys of texts as written (they repeat far more than they vary). */
   private readonly keys = new Remembered(settlementKey);
+  /** The key of a text's name without its type, null when no type leads it (read once per text, as its key is). */
+  private readonly restKeys = new Remembered((text: string) => {
+    const { name } = splitSettlementType(text);
+    return name && name !== text ? settlementKey(name) : null;
+  });
 
   constructor(readonly catalog: Catalog) {}
 
@@ -76,8 +81,8 @@ export class PlaceFinder {
     if (settlement.length > MAX_NAME_CHARS) return NONE;
     const whole = this.codesOfKey(this.keys.get(settlement), municipalities, state);
     if (whole.length) return whole;
-    const { name } = splitSettlementType(settlement);
-    return name && name !== settlement ? this.codesOfKey(this.keys.get(name), municipalities, state) : whole;
+    const rest = this.restKeys.get(settlement);
+    return rest === null ? whole : this.codesOfKey(rest, municipalities, state);
   }
 
   /** The codes (ascending, each once) of the settlements with key `key` within the municipalities (any, when empty) or the state (any, when -1). */
