@@ -10,7 +10,7 @@ import type { Catalog } from '../core/catalog.js';
 import { findMunicipalities, findState, settlementKey, splitSettlementType } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
-import { SettlementIndex } from './settlement-index.js';
+import { SettlementIndex, type SettlementIndexData } from './settlement-index.js';
 
 /** At most this many codes are listed when names fit several (a line without a code, a record whose code is in doubt). */
 export const MAX_CODES = 10;
@@ -87,7 +87,17 @@ export class PlaceFinder {
 
   /** The codes (ascending, each once) of the settlements with key `key` within the municipalities (any, when empty) or the state (any, when -1). */
   private codesOfKey(key: string, municipalities: readonly number[], state: number): readonly number[] {
-    return (this.settlementIndex ??= new SettlementIndex(this.catalog)).codesOf(key, municipalities, state);
+    return (this.settlementIndex ??= SettlementIndex.build(this.catalog)).codesOf(key, municipalities, state);
+  }
+
+  /** The settlement index as data for the other threads of a run, once this thread has made it (undefined before). */
+  settlementIndexData(): SettlementIndexData | undefined {
+    return this.settlementIndex?.toData();
+  }
+
+  /** Takes the settlement index another thread made of the same build of the catalog, unless this thread has one. */
+  takeSettlementIndex(data: SettlementIndexData): void {
+    this.settlementIndex ??= SettlementIndex.fromData(this.catalog, data);
   }
 
   /**

@@ -8,20 +8,38 @@
  * settlement or per key but the key's string itself: the index is a few MB in each thread,
  * and the collector never walks it.
  */
-import type { Catalog } from '../core/catalog.js';
+import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { settlementKey } from '../core/names.js';
 
 const NONE: readonly number[] = [];
 
-export class SettlementIndex {
-  /** Key → its number. */
-  private readonly keys = new Map<string, number>();
-  /** The codes of key `k` are `codes[start[k]]` to `codes[start[k + 1] - 1]`. */
-  private readonly start: Int32Array;
-  /** Code indices, by key, then municipality, then code; a code once per key. */
-  private readonly codes: Int32Array;
+/**
+ * An index as plain data, for a thread of the same catalog (`--jobs`: the thread that made it
+ * hands it to the others, which then read it instead of keying every settlement again).
+ */
+export interface SettlementIndexData {
+  /** The catalog's build id: an index is taken only by a thread of the same build. */
+  build: string;
+  /** The keys in the order of their numbers, each ended by a line feed (no key holds one). */
+  keys: string;
+  start: Int32Array;
+  codes: Int32Array;
+}
 
-  constructor(private readonly catalog: Catalog) {
+export class SettlementIndex {
+  private constructor(
+    private readonly catalog: Catalog,
+    /** Key → its number. */
+    private readonly keys: Map<string, number>,
+    /** The codes of key `k` are `codes[start[k]]` to `codes[start[k + 1] - 1]`. */
+    private readonly start: Int32Array,
+    /** Code indices, by key, then municipality, then code; a code once per key. */
+    private readonly codes: Int32Array,
+  ) {}
+
+  /** Keys every settlement of the catalog (once per distinct name). */
+  static build(catalog: Catalog): SettlementIndex {
+    const keys = new Map<string, number>();
     const municipalities = catalog.municipalityCount;
     // The keys of the catalog's distinct names, each read once; per settlement, its key's number (-1: a code's second settlement of one key).
     let names = 0;
@@ -40,10 +58,10 @@ export class SettlementIndex {
             let k = keyOfName[name]!;
             if (k < 0) {
               const key = settlementKey(catalog.settlementNameAt(name));
-              const known = this.keys.get(key);
+              const known = keys.get(key);
               if (known === undefined) {
-                k = this.keys.size;
-                this.keys.set(key, k);
+                k = keys.size;
+                keys.set(key, k);
                 counts.push(0);
                 lastCode.push(-1);
               } else k = known;
@@ -57,10 +75,10 @@ export class SettlementIndex {
         }
       }
     }
-    this.start = new Int32Array(counts.length + 1);
-    for (let k = 0; k < counts.length; k++) this.start[k + 1] = this.start[k]! + counts[k]!;
-    this.codes = new Int32Array(this.start[counts.length]!);
-    const next = this.start.slice(0, counts.length);
+    const start = new Int32Array(counts.length + 1);
+    for (let k = 0; k < counts.length; k++) start[k + 1] = start[k]! + counts[k]!;
+    const codes = new Int32Array(start[counts.length]!);
+    const next = start.slice(0, counts.length);
     // The same walk again: each key's codes come out by municipality, then by code.
     for (let m = 0; m < municipalities; m++) {
       const runs = catalog.codeRunsOfMunicipality(m);
@@ -68,11 +86,39 @@ export class SettlementIndex {
         for (let code = runs[r]!; code < runs[r + 1]!; code++) {
           for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
             const k = keyOfRow[s]!;
-            if (k >= 0) this.codes[next[k]!++] = code;
+            if (k >= 0) codes[next[k]!++] = code;
           }
         }
       }
     }
+    return new SettlementIndex(catalog, keys, start, codes);
+  }
+
+  /** The index another thread made of the same build of the catalog; undefined for another build (or a catalog without one). */
+  static fromData(catalog: Catalog, data: SettlementIndexData): SettlementIndex | undefined {
+    const build = buildIdOf(catalog);
+    if (build === undefined || build !== data.build) return undefined;
+    const keys = new Map<string, number>();
+    let k = 0;
+    for (let at = 0; at < data.keys.length; k++) {
+      const end = data.keys.indexOf('\n', at);
+      if (end < 0) return undefined;
+      keys.set(data.keys.slice(at, end), k);
+      at = end + 1;
+    }
+    return k + 1 === data.start.length ? new SettlementIndex(catalog, keys, data.start, data.codes) : undefined;
+  }
+
+  /** This index as plain data (undefined for a catalog without a build id, which no other thread could check). */
+  toData(): SettlementIndexData | undefined {
+    const build = buildIdOf(this.catalog);
+    if (build === undefined) return undefined;
+    let keys = '';
+    for (const key of this.keys.keys()) {
+      if (key.includes('\n')) return undefined;
+      keys += `${key}\n`;
+    }
+    return { build, keys, start: this.start, codes: this.codes };
   }
 
   /**

@@ -12,6 +12,7 @@ import { retiredReason } from '../core/catalog-history.js';
 import type { Catalog } from '../core/catalog.js';
 import { foldForMatch, stateSpellings } from '../core/names.js';
 import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
+import type { SettlementIndexData } from '../parse/settlement-index.js';
 import { CatalogFolds, CodeEntry, NO_NAMES, NO_STATES, readWritten, suggestSettlement } from './code-entry.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 import { Remembered } from '../parse/remembered.js';
@@ -194,6 +195,19 @@ export class AddressValidator {
   private finderCache: PlaceFinder | undefined;
   private get finder(): PlaceFinder {
     return (this.finderCache ??= placeFinderOf(catalogOf(this.client)));
+  }
+
+  /**
+   * The settlement index as data for the other threads of a run (`--jobs`), once a record of
+   * this thread has needed it; undefined before (nothing is made for it).
+   */
+  settlementIndexData(): SettlementIndexData | undefined {
+    return this.finderCache?.settlementIndexData();
+  }
+
+  /** Takes the settlement index another thread of the run made, so this one does not key every settlement again. */
+  takeSettlementIndex(data: SettlementIndexData): void {
+    this.finder.takeSettlementIndex(data);
   }
 
   /** The catalog this validator's client answers from: the one door by which validation and the one-line parser read names. */

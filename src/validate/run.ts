@@ -195,7 +195,8 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     );
     const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null, canonical: options.canonical === true };
     if (options.coordinates) plan.coordinates = input.header ? pointColumns(input.header.names) : [-1, -1];
-    const judge: RangeJudge = await createJudge(validatorFor(options.client), plan);
+    const validator = validatorFor(options.client);
+    const judge: RangeJudge = await createJudge(validator, plan);
 
     if (options.format === 'csv') await put(out, Buffer.from(csvResultsHeader(plan)));
     if (fixed) {
@@ -237,6 +238,15 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     // This thread judges ranges too, whenever the workers have enough to do: with --jobs N
     // there are N - 1 workers, and this thread's cutting and writing leave it mostly free.
     let ranges = 0;
+    // The settlement index, once a record here has needed it, goes to the workers (at most once).
+    let indexShared = false;
+    const shareIndex = () => {
+      const data = indexShared || !pool ? undefined : validator.settlementIndexData();
+      if (data) {
+        pool!.share(data);
+        indexShared = true;
+      }
+    };
     for (;;) {
       const next = await pieces.next();
       if (next.done) break;
@@ -248,6 +258,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
           const { ValidationPool } = await import('./worker.js');
           pool = new ValidationPool(options.jobs - 1, { token: options.token, dataPath: options.client.dataPath, plan });
         }
+        shareIndex();
         const here = !pool || pool.pending >= pool.size * WORKER_QUEUE;
         queue.push(slotOf(here ? judge.judge(piece.bytes, piece.line) : pool!.run(piece.bytes, piece.line), failed));
         // Let the workers' answers in (reading the input may not wait for the event loop), so

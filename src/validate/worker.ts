@@ -12,6 +12,7 @@ import { createClient } from '../client/client.js';
 import { validatorFor } from './address.js';
 import { InputError } from './errors.js';
 import { createJudge, type JudgePlan, type RangeOutcome } from './judge.js';
+import type { SettlementIndexData } from '../parse/settlement-index.js';
 
 interface WorkerSetup {
   cpmxValidateWorker: true;
@@ -24,6 +25,11 @@ interface RangeRequest {
   id: number;
   bytes: Uint8Array;
   line: number;
+}
+
+/** The settlement index the main thread made, handed to each worker once (see `share`). */
+interface IndexHandOver {
+  settlementIndex: SettlementIndexData;
 }
 
 interface RangeReply {
@@ -92,6 +98,15 @@ export class ValidationPool {
     return this.waiting.size;
   }
 
+  /**
+   * Hands every worker the settlement index this thread made (read by records whose code is
+   * in doubt), so that no worker keys the catalog's settlements again: the one part of
+   * judging that costs the same whatever the input's size, once per thread.
+   */
+  share(settlementIndex: SettlementIndexData): void {
+    for (const worker of this.workers) worker.postMessage({ settlementIndex } satisfies IndexHandOver);
+  }
+
   /** Judges a range in the least busy worker; `bytes` is moved there, not copied. */
   run(bytes: Uint8Array, line: number): Promise<RangeOutcome> {
     let chosen = 0;
@@ -129,8 +144,13 @@ export class ValidationPool {
 async function serve(setup: WorkerSetup): Promise<void> {
   const port = parentPort!;
   const client = createClient({ token: setup.token, dataPath: setup.dataPath });
-  const judge = await createJudge(validatorFor(client), setup.plan);
-  port.on('message', (request: RangeRequest) => {
+  const validator = validatorFor(client);
+  const judge = await createJudge(validator, setup.plan);
+  port.on('message', (request: RangeRequest | IndexHandOver) => {
+    if ('settlementIndex' in request) {
+      validator.takeSettlementIndex(request.settlementIndex);
+      return;
+    }
     let reply: RangeReply;
     try {
       const outcome = judge.judge(request.bytes, request.line);

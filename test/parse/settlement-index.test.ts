@@ -18,7 +18,7 @@ const byKey = new Map<string, number[]>();
 
 beforeAll(() => {
   catalog = loadCatalog(join(root, 'data', 'cpmx.msgpack'));
-  index = new SettlementIndex(catalog);
+  index = SettlementIndex.build(catalog);
   for (let code = 0; code < catalog.codeCount; code++) {
     for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
       const key = settlementKey(catalog.settlementName(s));
@@ -57,5 +57,22 @@ describe('the settlement index', () => {
     expect(index.codesOf(common, [without, municipalities[0]!], -1)).toEqual(commonCodes.filter((code) => municipalityOf(code) === municipalities[0]));
     expect(index.codesOf('no such settlement anywhere', [], -1)).toEqual([]);
     expect(index.codesOf('no such settlement anywhere', [municipalities[0]!], 3)).toEqual([]);
+  });
+
+  it('is handed to another thread as data, answering the same, and only for the same build of the catalog', () => {
+    const data = index.toData()!;
+    // What a thread sends is what another receives: a structured clone.
+    const taken = SettlementIndex.fromData(catalog, structuredClone(data))!;
+    expect(taken).toBeDefined();
+    let asked = 0;
+    for (const [key, codes] of byKey) {
+      if (asked++ % 50) continue;
+      expect(taken.codesOf(key, [], -1)).toEqual(codes);
+      const m = municipalityOf(codes[0]!);
+      expect(taken.codesOf(key, [m], -1)).toEqual(index.codesOf(key, [m], -1));
+      expect(taken.codesOf(key, [], stateOf(codes[0]!))).toEqual(index.codesOf(key, [], stateOf(codes[0]!)));
+    }
+    expect(SettlementIndex.fromData(catalog, { ...data, build: '00000000' })).toBeUndefined();
+    expect(SettlementIndex.fromData(catalog, { ...data, keys: data.keys.slice(0, -1) })).toBeUndefined();
   });
 });
