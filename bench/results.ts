@@ -23,6 +23,11 @@ export type ColdResults = Record<Exclude<ColdName, 'sqlite-least'>, ColdStat> & 
 
 export interface ColdStat {
   importToAnswerMs: Spread;
+  /**
+   * The same time in its steps (absent from runs before they were recorded): importing the
+   * contestant's module, opening its data (createClient; SQLite's open and prepare), the first answer.
+   */
+  stepsMs?: { importMs: Spread; openMs: Spread; answerMs: Spread };
   sinceProcessStartMs: Spread;
   heapUsedBytes: Spread;
   rssBytes: Spread;

@@ -63,6 +63,23 @@ function designTargets(r: Results, targets: Target[]): string[] {
 const coldLabel = (name: ColdName) =>
   name === 'none' ? 'none (Node alone)' : name === 'sqlite-least' ? 'SQLite, the least (require better-sqlite3, open read-only, prepare, one query)' : LABELS[name];
 
+/** Where each contestant's time to its first answer goes, when the run recorded the steps. */
+function coldSteps(cold: Results['cold']): string[] {
+  const named = COLD_CONTESTANTS.filter((name) => name !== 'none' && cold[name]?.stepsMs);
+  if (!named.length) return [];
+  const ms = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
+  return [
+    'The same time in its steps (medians [min – max] of the same runs): importing the module, opening the data (cpmx: `createClient` reading the artifact, checking its CRC-32 and its sections; SQLite: opening the database and preparing), and the first answer.',
+    '',
+    ...head(['contestant', 'import', 'open', 'first answer'], ['---', '---:', '---:', '---:']),
+    ...named.map((name) => {
+      const steps = cold[name]!.stepsMs!;
+      return row([coldLabel(name), ms(steps.importMs), ms(steps.openMs), ms(steps.answerMs)]);
+    }),
+    '',
+  ];
+}
+
 /** The command line's start beside Node's own, when measured. */
 function commandLineStart(c: Results['commandLine']): string[] {
   if (!c) return [];
@@ -104,6 +121,7 @@ export function coldStarts(r: Pick<Results, 'cold' | 'settings' | 'commandLine'>
           '',
         ]
       : []),
+    ...coldSteps(r.cold),
     ...commandLineStart(r.commandLine),
     'The upper bound has no cold start of its own: it is built by answering every query once with cpmx.',
     '',

@@ -183,6 +183,18 @@ describe('the report of the committed run', () => {
     expectEveryTargetShown(judged.markdown, judged.targets);
   });
 
+  it('shows where each contestant\'s cold start goes (import, open, first answer) when a run recorded the steps (issue 36 item 2)', () => {
+    const withSteps = copy(results);
+    expect(renderReport(withSteps).markdown).not.toContain('The same time in its steps');
+    const ms = (median: number) => ({ median, p25: median, p75: median, min: median - 0.5, max: median + 1, runs: 11 });
+    withSteps.cold.cpmx.stepsMs = { importMs: ms(4.2), openMs: ms(4.1), answerMs: ms(1.4) };
+    withSteps.cold.sqlite.stepsMs = { importMs: ms(3), openMs: ms(2), answerMs: ms(0.9) };
+    const { markdown } = renderReport(withSteps);
+    expect(markdown).toContain('| contestant | import | open | first answer |');
+    expect(markdown).toContain('| cpmx | 4.2 ms [3.7 – 5.2] | 4.1 ms [3.6 – 5.1] | 1.4 ms [0.9 – 2.4] |');
+    expect(markdown).toMatch(/\| SQLite \(better-sqlite3\) \| 3\.0 ms \[2\.5 – 4\.0\] \| 2\.0 ms/);
+  });
+
   it('shows the command line\'s start against node -e 0 when a run has it (issue 36 item 3), judged on the median of paired ratios', () => {
     const withCli = copy(results);
     const ms = (median: number) => ({ median, p25: median, p75: median, min: median - 2, max: median + 5, runs: 31 });
