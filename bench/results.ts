@@ -23,6 +23,11 @@ export type ColdResults = Record<Exclude<ColdName, 'sqlite-least'>, ColdStat> & 
 
 export interface ColdStat {
   importToAnswerMs: Spread;
+  /**
+   * The same time in its steps (absent from runs before they were recorded): importing the
+   * contestant's module, opening its data (createClient; SQLite's open and prepare), the first answer.
+   */
+  stepsMs?: { importMs: Spread; openMs: Spread; answerMs: Spread };
   sinceProcessStartMs: Spread;
   heapUsedBytes: Spread;
   rssBytes: Spread;
@@ -100,6 +105,16 @@ export interface HandlerHttpStat extends HttpStat {
   ratio: number;
   /** The reference: the bare node:http server, or (the fetch handler, since it was measured) the constant hono app. */
   reference?: 'bare' | 'hono';
+}
+
+/** `cpmx <lookup>` as a whole process against `node -e 0` (bench/measure/cli-start.ts). */
+export interface CommandLineStart {
+  /** The command timed, e.g. `cpmx info_cp 09810`. */
+  command: string;
+  cliMs: Spread;
+  nodeMs: Spread;
+  /** Each run's ratio to the `node -e 0` run beside it. */
+  ratio: Spread;
 }
 
 /** cpmx where it is embedded (absent from runs before it was measured). */
@@ -241,6 +256,8 @@ export interface Results {
   /** `cpmx diff` of the catalog against its artifact; absent from runs measured before it was added. */
   diff?: { ms: Spread; maxRssBytes: Spread };
   cold: ColdResults;
+  /** The command line's start; absent from runs before it was measured. */
+  commandLine?: CommandLineStart;
   /** Operation id → contestant → stat; the cpmx-only measures have only cpmx. */
   lookups: Record<string, Partial<Record<ContestantName, LookupStat>>>;
   /** null when measured with --no-http. */

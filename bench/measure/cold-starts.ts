@@ -10,6 +10,9 @@ import { spread } from '../stats.js';
 export interface ColdSample {
   ok: boolean;
   importToAnswerMs: number;
+  importMs: number;
+  openMs: number;
+  answerMs: number;
   sinceProcessStartMs: number;
   heapUsed: number;
   rss: number;
@@ -27,6 +30,7 @@ export function coldRun(options: { compiled: string; work: string; code: string 
 export function coldStat(runs: ColdSample[]): ColdStat {
   return {
     importToAnswerMs: spread(runs.map((s) => s.importToAnswerMs)),
+    stepsMs: { importMs: spread(runs.map((s) => s.importMs)), openMs: spread(runs.map((s) => s.openMs)), answerMs: spread(runs.map((s) => s.answerMs)) },
     sinceProcessStartMs: spread(runs.map((s) => s.sinceProcessStartMs)),
     heapUsedBytes: spread(runs.map((s) => s.heapUsed)),
     rssBytes: spread(runs.map((s) => s.rss)),

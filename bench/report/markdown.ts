@@ -63,7 +63,34 @@ function designTargets(r: Results, targets: Target[]): string[] {
 const coldLabel = (name: ColdName) =>
   name === 'none' ? 'none (Node alone)' : name === 'sqlite-least' ? 'SQLite, the least (require better-sqlite3, open read-only, prepare, one query)' : LABELS[name];
 
-export function coldStarts(r: Pick<Results, 'cold' | 'settings'>): string[] {
+/** Where each contestant's time to its first answer goes, when the run recorded the steps. */
+function coldSteps(cold: Results['cold']): string[] {
+  const named = COLD_CONTESTANTS.filter((name) => name !== 'none' && cold[name]?.stepsMs);
+  if (!named.length) return [];
+  const ms = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
+  return [
+    'The same time in its steps (medians [min – max] of the same runs): importing the module, opening the data (cpmx: `createClient` reading the artifact, checking its CRC-32 and its sections; SQLite: opening the database and preparing), and the first answer.',
+    '',
+    ...head(['contestant', 'import', 'open', 'first answer'], ['---', '---:', '---:', '---:']),
+    ...named.map((name) => {
+      const steps = cold[name]!.stepsMs!;
+      return row([coldLabel(name), ms(steps.importMs), ms(steps.openMs), ms(steps.answerMs)]);
+    }),
+    '',
+  ];
+}
+
+/** The command line's start beside Node's own, when measured. */
+function commandLineStart(c: Results['commandLine']): string[] {
+  if (!c) return [];
+  const ms = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
+  return [
+    `The command line, as whole processes timed from spawn to exit, ${c.cliMs.runs} runs each, alternating (which goes first alternating too): \`${c.command}\` ${ms(c.cliMs)}, \`node -e 0\` ${ms(c.nodeMs)}; each run's ratio to the run beside it: median ${c.ratio.median.toFixed(2)}× [${c.ratio.min.toFixed(2)} – ${c.ratio.max.toFixed(2)}].`,
+    '',
+  ];
+}
+
+export function coldStarts(r: Pick<Results, 'cold' | 'settings' | 'commandLine'>): string[] {
   const base = r.cold.cpmx.importToAnswerMs.median;
   const least = r.cold['sqlite-least'];
   return [
@@ -94,6 +121,8 @@ export function coldStarts(r: Pick<Results, 'cold' | 'settings'>): string[] {
           '',
         ]
       : []),
+    ...coldSteps(r.cold),
+    ...commandLineStart(r.commandLine),
     'The upper bound has no cold start of its own: it is built by answering every query once with cpmx.',
     '',
   ];
