@@ -113,12 +113,10 @@ export class SettlementIndex {
   toData(): SettlementIndexData | undefined {
     const build = buildIdOf(this.catalog);
     if (build === undefined) return undefined;
-    let keys = '';
-    for (const key of this.keys.keys()) {
-      if (key.includes('\n')) return undefined;
-      keys += `${key}\n`;
-    }
-    return { build, keys, start: this.start, codes: this.codes };
+    const list = [...this.keys.keys()];
+    if (list.some((key) => key.includes('\n'))) return undefined;
+    list.push('');
+    return { build, keys: list.join('\n'), start: this.start, codes: this.codes };
   }
 
   /**
