@@ -12,6 +12,8 @@ import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { settlementKey } from '../core/names.js';
 
 const NONE: readonly number[] = [];
+/** A key's run of codes this short is read in turn rather than searched. */
+const SHORT_RUN = 8;
 
 /**
  * An index as plain data, for a thread of the same catalog (`--jobs`: the thread that made it
@@ -132,7 +134,15 @@ export class SettlementIndex {
     const catalog = this.catalog;
     if (municipalities.length === 1) {
       const m = municipalities[0]!;
-      return this.collect(this.first(from, to, (code) => catalog.municipalityIndexOf(code) >= m), this.first(from, to, (code) => catalog.municipalityIndexOf(code) > m), false);
+      // Most keys have a code or a few: read them in turn; a common name's run is searched.
+      const at = to - from <= SHORT_RUN ? from : this.first(from, to, (code) => catalog.municipalityIndexOf(code) >= m);
+      let codes: number[] | undefined;
+      for (let i = at; i < to; i++) {
+        const own = catalog.municipalityIndexOf(this.codes[i]!);
+        if (own === m) (codes ??= []).push(this.codes[i]!);
+        else if (own > m) break;
+      }
+      return codes ?? NONE;
     }
     if (municipalities.length) {
       const codes: number[] = [];
@@ -142,10 +152,10 @@ export class SettlementIndex {
       }
       return codes.length ? codes.sort(ascending) : NONE;
     }
-    if (state < 0) return this.collect(from, to, true);
+    if (state < 0) return this.collect(from, to);
     // A state's municipalities are numbered one after the other (by `c_estado`, then `c_mnpio`).
     const stateOf = (code: number) => catalog.stateOfMunicipality(catalog.municipalityIndexOf(code));
-    return this.collect(this.first(from, to, (code) => stateOf(code) >= state), this.first(from, to, (code) => stateOf(code) > state), true);
+    return this.collect(this.first(from, to, (code) => stateOf(code) >= state), this.first(from, to, (code) => stateOf(code) > state));
   }
 
   /** The first place in [from, to) whose code `after` accepts (`after` is false, then true, along the run), else `to`. */
@@ -160,11 +170,12 @@ export class SettlementIndex {
     return low;
   }
 
-  /** The codes of [from, to), in a fresh array, sorted when they span municipalities. */
-  private collect(from: number, to: number, sort: boolean): readonly number[] {
+  /** The codes of [from, to), in a fresh array, sorted (they span municipalities). */
+  private collect(from: number, to: number): readonly number[] {
     if (from >= to) return NONE;
-    const codes = Array.from(this.codes.subarray(from, to));
-    return sort ? codes.sort(ascending) : codes;
+    const codes: number[] = [];
+    for (let i = from; i < to; i++) codes.push(this.codes[i]!);
+    return codes.sort(ascending);
   }
 }
 
