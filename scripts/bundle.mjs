@@ -224,23 +224,30 @@ await forBrowsers({ entryPoints: { 'web-extra': 'src/web/extra.ts' }, minify: tr
 
 /**
  * The command line: `dist/cli.cjs` (src/cli/bin.ts), CommonJS because Node starts a CommonJS
- * main without its ES module loader, requires `dist/cli-lookup.cjs`, a lookup's own file with
- * nothing shared (most runs are a lookup; Node spends about a millisecond on each module it
- * loads), and imports the program (`dist/cli-program.js` and its chunks) for any other command.
+ * main without its ES module loader, requires `dist/cli-lookup.cjs` (src/cli/code-cache.ts), a
+ * lookup's own file with nothing shared (most runs are a lookup; Node spends about a
+ * millisecond on each module it loads), and imports the program (`dist/cli-program.js` and its chunks) for any other command.
  */
 const cliEntry = {
   name: 'cli-entry',
   setup(bundler) {
-    bundler.onResolve({ filter: /\/(lookup-entry|program)\.js$/ }, (args) => {
-      if (resolve(args.resolveDir, args.path) === resolve('src/cli/lookup-entry.js')) return { path: './cli-lookup.cjs', external: true };
-      if (resolve(args.resolveDir, args.path) === resolve('src/cli/program.js')) return { path: './cli-program.js', external: true };
-      return undefined;
-    });
+    bundler.onResolve({ filter: /\/program\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === resolve('src/cli/program.js') ? { path: './cli-program.js', external: true } : undefined,
+    );
   },
 };
 await build({ ...commonJs, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', plugins: [cliEntry] });
-const cliLookup = await build({ ...commonJs, entryPoints: { 'cli-lookup': 'src/cli/lookup-entry.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyGeo] });
+// Compiled by src/cli/code-cache.ts as a script, which has no module loader for an import():
+// the one package it loads on need (the spelling hints' distance) is bundled in.
+const cliLookup = await build({
+  ...commonJs,
+  entryPoints: { 'cli-lookup': 'src/cli/lookup-entry.ts' },
+  outdir: 'dist',
+  external: external.filter((name) => name !== 'fastest-levenshtein'),
+  plugins: [...commonJs.plugins, lazyGeo],
+});
 refuse(cliLookup, /import\.meta/, 'import.meta, which CommonJS has not');
+refuse(cliLookup, /\bimport\(/, 'import(), which a script compiled by src/cli/code-cache.ts cannot run: bundle what it loads');
 refuseNonAscii(cliLookup);
 await build({
   ...common,
