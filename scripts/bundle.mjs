@@ -169,24 +169,19 @@ async function forBrowsers(options) {
   refuse(result, /["']node:|\brequire\(/, 'a Node module, which browsers and edge runtimes have not');
 }
 
+const webSource = () => swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts');
+const webGeoCodec = () => swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts');
 /**
- * The web build's node:http side of the middleware (src/http/middleware.web.ts): a file of its
- * own, loaded at a middleware's first request, so that a page pays nothing for what only
- * node:http requests use.
+ * The web build's HTTP side (src/http/http-side.ts: the responder, the fetch and node:http
+ * adapters), a file of its own as in the Node bundles, imported by src/http/lazy-handlers.ts at a
+ * handler's first request: a page that only looks codes up pays nothing for it, and an app's
+ * bundler makes it a chunk of its own. It carries its own copy of the core it answers with.
  */
-const lazyNodeMiddleware = lazyFile('src/http/node-middleware.js', 'cpmx-middleware.js');
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
-  plugins: [
-    swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts'),
-    swap('web-handlers', 'src/http/lazy-handlers.ts', 'src/http/handlers.web.ts'),
-    swap('web-middleware', 'src/http/middleware.ts', 'src/http/middleware.web.ts'),
-    lazyOpenApi('cpmx-openapi.js'),
-    lazyNodeMiddleware,
-  ],
+  plugins: [webSource(), webGeoCodec(), lazyOpenApi('cpmx-openapi.js'), lazyFile('src/http/http-side.js', 'cpmx-http.web.js')],
 });
-// What it imports of the handlers' files (the prefix rule) resolves as in the web build: no file system.
-await forBrowsers({ entryPoints: { 'cpmx-middleware': 'src/http/node-middleware.ts' }, plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts')] });
+await forBrowsers({ entryPoints: { 'cpmx-http.web': 'src/http/http-side.ts' }, plugins: [webSource(), webGeoCodec(), lazyOpenApi('cpmx-openapi.js')] });
 // cpmx/web is for pages that load it as it is: minified. What only some answers need (the
 // reading of names past their catalog spellings, with the tables of core/name-forms.ts; the
 // settlement search; test mode) is a chunk of its own, web-extra.js, imported by
