@@ -183,9 +183,10 @@ await forBrowsers({
 });
 await forBrowsers({ entryPoints: { 'cpmx-http.web': 'src/http/http-side.ts' }, plugins: [webSource(), webGeoCodec(), lazyOpenApi('cpmx-openapi.js')] });
 // cpmx/web is for pages that load it as it is: minified. What only some answers need (the
-// reading of names past their catalog spellings, with the tables of core/name-forms.ts; the
-// settlement search; test mode) is a chunk of its own, web-extra.js, imported by
-// src/web/lazy-extra.ts on first need: web.js gets stand-ins (src/web/*.web.ts).
+// reading of names past their catalog spellings, core/written-names.ts with the tables of
+// core/name-forms.ts; the settlement search, its folding included; test mode; the geocoding
+// answers) is a chunk of its own, web-extra.js, imported by src/web/lazy-extra.ts on first need:
+// web.js gets stand-ins (src/web/*.web.ts).
 const extraChunk = {
   name: 'web-extra-chunk',
   setup(bundler) {
@@ -198,7 +199,7 @@ await forBrowsers({
   entryPoints: { web: 'src/web/index.ts', 'web-form': 'src/web/form-entry.ts' },
   minify: true,
   plugins: [
-    swap('web-name-keys', 'src/core/name-keys.ts', 'src/web/name-keys.web.ts'),
+    swap('web-written-names', 'src/core/written-names.ts', 'src/web/written-names.web.ts'),
     swap('web-settlement-search', 'src/core/settlement-search.ts', 'src/web/settlement-search.web.ts'),
     swap('web-test-mode', 'src/core/answers/test-mode.ts', 'src/web/test-mode.web.ts'),
     swap('web-geo-answers', 'src/core/geo/answers.ts', 'src/web/geo-answers.web.ts'),

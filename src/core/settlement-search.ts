@@ -140,6 +140,22 @@ function buildIndex(catalog: CatalogReader, state: number): StateIndex {
 }
 
 /**
+ * The codes of `state` (of `municipality`, unless it is -1) with a settlement that `colonia`
+ * names, at most `limit`: those whose folded names contain it folded; when there are none,
+ * those of the settlements it names written as people write one (`Col. Roma Norte`, `Sta.
+ * María`), read as validation reads them. Undefined for a `colonia` of only white space, which
+ * folds to nothing (every name contains it): no filter. One call, so that cpmx/web's module
+ * leaves the whole search, folding included, to its extra chunk.
+ */
+export function codesOfColonia(catalog: CatalogReader, state: number, colonia: string, municipality: number, limit: number): string[] | undefined {
+  const needle = foldSettlementName(colonia);
+  if (!needle) return undefined;
+  const found = codesWithSettlement(catalog, state, needle, municipality, limit);
+  const read = found.length ? undefined : readColonia(colonia);
+  return read === undefined ? found : codesWithSettlementKey(catalog, state, read, municipality, limit);
+}
+
+/**
  * The codes of `state` (ascending, at most `limit`) with a settlement whose folded name
  * contains `needle` (already folded by `foldSettlementName`, not empty), only those of
  * `municipality` when it is not -1.
