@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../src/package-root.js';
 import { dataPaths, type ContestantModule, type ContestantName, type Lookups } from './contestants/types.js';
 import { timeBuilds, timeDiffs } from './measure/builds.js';
+import { timeCommandLineStart } from './measure/cli-start.js';
 import { timeColdStarts } from './measure/cold-starts.js';
 import { measureEmbedding } from './measure/embed.js';
 import { catalogFacts, machineFacts } from './measure/facts.js';
@@ -39,6 +40,8 @@ export interface MeasureOptions {
 }
 
 const compiled = join(packageRoot, 'dist', 'bench');
+/** `cpmx info_cp` and `node -e 0` runs each: about 0.13 s a pair. */
+const COMMAND_LINE_RUNS = 31;
 const openContestant = async (name: ContestantName, work: string): Promise<Lookups> =>
   ((await import(`./contestants/${name}.js`)) as ContestantModule).open(dataPaths(work));
 
@@ -57,6 +60,8 @@ export async function measure(options: MeasureOptions): Promise<Results> {
 
   log(`cold start: ${options.coldRuns} runs of each, interleaved ...`);
   const cold = timeColdStarts({ compiled, work, runs: options.coldRuns, code: '09810' });
+  log(`command line: cpmx info_cp against node -e 0, ${COMMAND_LINE_RUNS} runs of each, alternating ...`);
+  const commandLine = timeCommandLineStart({ root: packageRoot, runs: COMMAND_LINE_RUNS, code: '09810' });
 
   log(`embedding: ${options.coldRuns} cold starts of the bytes path and the file path, interleaved; the browser bundle ...`);
   const embed = await measureEmbedding({ root: packageRoot, compiled, work, runs: options.coldRuns, code: '09810' });
@@ -127,6 +132,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
     build,
     diff,
     cold,
+    commandLine,
     lookups,
     http,
     validate,

@@ -50,6 +50,7 @@ export function benchPlan(s: BenchSettings): Part[] {
     { id: 'build', label: 'cpmx build, 3 runs', starts: /^build:/, seconds: 10 },
     { id: 'diff', label: 'cpmx diff, 3 runs', starts: /^diff:/, seconds: 15 },
     cold,
+    { id: 'command-line', label: 'command line: cpmx info_cp against node -e 0', starts: /^command line:/, seconds: 5 },
     { id: 'embed', label: 'embedding: bytes and file cold starts, the browser bundle', starts: /^embedding:/, seconds: Math.round(s.coldRuns * 2 * 0.15) + 5 },
     { id: 'web', label: `cpmx/web: export, fetched bytes${s.browser ? ', first answer in Chromium' : ''}`, starts: /^web:/, seconds: s.browser ? 60 : 25 },
     alike,

@@ -102,6 +102,16 @@ export interface HandlerHttpStat extends HttpStat {
   reference?: 'bare' | 'hono';
 }
 
+/** `cpmx <lookup>` as a whole process against `node -e 0` (bench/measure/cli-start.ts). */
+export interface CommandLineStart {
+  /** The command timed, e.g. `cpmx info_cp 09810`. */
+  command: string;
+  cliMs: Spread;
+  nodeMs: Spread;
+  /** Each run's ratio to the `node -e 0` run beside it. */
+  ratio: Spread;
+}
+
 /** cpmx where it is embedded (absent from runs before it was measured). */
 export interface EmbedResults {
   /** Fresh processes, interleaved: the package reading its artifact, and the app reading it and giving the bytes. */
@@ -241,6 +251,8 @@ export interface Results {
   /** `cpmx diff` of the catalog against its artifact; absent from runs measured before it was added. */
   diff?: { ms: Spread; maxRssBytes: Spread };
   cold: ColdResults;
+  /** The command line's start; absent from runs before it was measured. */
+  commandLine?: CommandLineStart;
   /** Operation id → contestant → stat; the cpmx-only measures have only cpmx. */
   lookups: Record<string, Partial<Record<ContestantName, LookupStat>>>;
   /** null when measured with --no-http. */

@@ -63,7 +63,17 @@ function designTargets(r: Results, targets: Target[]): string[] {
 const coldLabel = (name: ColdName) =>
   name === 'none' ? 'none (Node alone)' : name === 'sqlite-least' ? 'SQLite, the least (require better-sqlite3, open read-only, prepare, one query)' : LABELS[name];
 
-export function coldStarts(r: Pick<Results, 'cold' | 'settings'>): string[] {
+/** The command line's start beside Node's own, when measured. */
+function commandLineStart(c: Results['commandLine']): string[] {
+  if (!c) return [];
+  const ms = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
+  return [
+    `The command line, as whole processes timed from spawn to exit, ${c.cliMs.runs} runs each, alternating (which goes first alternating too): \`${c.command}\` ${ms(c.cliMs)}, \`node -e 0\` ${ms(c.nodeMs)}; each run's ratio to the run beside it: median ${c.ratio.median.toFixed(2)}× [${c.ratio.min.toFixed(2)} – ${c.ratio.max.toFixed(2)}].`,
+    '',
+  ];
+}
+
+export function coldStarts(r: Pick<Results, 'cold' | 'settings' | 'commandLine'>): string[] {
   const base = r.cold.cpmx.importToAnswerMs.median;
   const least = r.cold['sqlite-least'];
   return [
@@ -94,6 +104,7 @@ export function coldStarts(r: Pick<Results, 'cold' | 'settings'>): string[] {
           '',
         ]
       : []),
+    ...commandLineStart(r.commandLine),
     'The upper bound has no cold start of its own: it is built by answering every query once with cpmx.',
     '',
   ];

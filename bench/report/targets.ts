@@ -214,6 +214,15 @@ export const TARGETS: TargetRule[] = [
       pass: ratio <= 0.75,
     };
   },
+  ({ commandLine }) =>
+    commandLine
+      ? {
+          name: `\`${commandLine.command}\` as a process vs \`node -e 0\` (median of paired runs' ratios)`,
+          target: '≤ 1.25×',
+          value: `${commandLine.ratio.median.toFixed(2)}× (${format(commandLine.cliMs.median, 'ms')} vs ${format(commandLine.nodeMs.median, 'ms')})`,
+          pass: commandLine.ratio.median <= 1.25,
+        }
+      : null,
   ({ cold }) => {
     const bytes = cold.cpmx.heapUsedBytes.median;
     return { name: 'heap after load, vs the format-4 artifact’s', target: `≤ ${megabytes(FORMAT_4_HEAP_BYTES, 1)}`, value: megabytes(bytes, 1), pass: bytes <= FORMAT_4_HEAP_BYTES };

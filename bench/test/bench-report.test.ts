@@ -43,6 +43,7 @@ function targetsJudged(results: Results): number {
     (results.validate?.quoted ? 0 : 1) -
     (results.parse ? 0 : 1) -
     (results.cold['sqlite-least'] ? 0 : 1) -
+    (results.commandLine ? 0 : 1) -
     (results.web ? 0 : WEB_TARGETS.length) -
     (results.inferredCodes ? 0 : INFERRED_CODES_TARGETS.length) -
     (results.geo ? 0 : GEO_TARGETS.length)
@@ -180,6 +181,19 @@ describe('the report of the committed run', () => {
     expect(judged.markdown).toContain(`cpmx's cold start is ${(cpmx / results.cold.sqlite.importToAnswerMs.median).toFixed(2)}× the SQLite contestant's`);
     expect(judged.markdown).toContain(`and ${ratio}× the least a SQLite user does for one answer`);
     expectEveryTargetShown(judged.markdown, judged.targets);
+  });
+
+  it('shows the command line\'s start against node -e 0 when a run has it (issue 36 item 3), judged on the median of paired ratios', () => {
+    const withCli = copy(results);
+    const ms = (median: number) => ({ median, p25: median, p75: median, min: median - 2, max: median + 5, runs: 31 });
+    withCli.commandLine = { command: 'cpmx info_cp 09810', cliMs: ms(64), nodeMs: ms(50), ratio: { ...ms(1.3), min: 1.1, max: 1.6 } };
+    const judged = renderReport(withCli);
+    // The ratio judged is the paired runs' median (1.3), not 64 / 50.
+    expect(judged.targets.find((t) => t.name.startsWith('`cpmx info_cp 09810` as a process'))).toMatchObject({ target: '≤ 1.25×', value: `1.30× (${format(64, 'ms')} vs ${format(50, 'ms')})`, pass: false });
+    expect(judged.markdown).toContain('`cpmx info_cp 09810` 64.0 ms [62.0 – 69.0], `node -e 0` 50.0 ms [48.0 – 55.0]; each run\'s ratio to the run beside it: median 1.30× [1.10 – 1.60]');
+    expectEveryTargetShown(judged.markdown, judged.targets);
+    withCli.commandLine.ratio.median = 1.2;
+    expect(renderReport(withCli).targets.find((t) => t.name.startsWith('`cpmx info_cp 09810`'))?.pass).toBe(true);
   });
 
   it('says how the HTTP pairs were run, and shows the calibration pair of identical servers', () => {

@@ -69,7 +69,7 @@ export class Catalog implements CatalogReader {
   readonly #groupRuns = new Map<string, number[]>();
   /**
    * Answers that are objects, made once by Object.fromEntries and copied by spreading: V8 keeps
-   * such an object in fast mode, so a copy of 570 members costs about 1 µs, where building one
+   * such an object in fast mode, so a copy of 570 members costs about 1 microsecond, where building one
    * member by member costs some 50 times that (see copy-members.ts).
    */
   #stateKeyObject: Record<string, string> | undefined;

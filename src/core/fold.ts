@@ -3,10 +3,14 @@
  * (settlement names), punctuation made space (free text). Each has a Latin-1 fast path that
  * agrees with its general form.
  */
+import { lazyPattern } from './lazy-pattern.js';
+
+const mark = lazyPattern('\\p{M}', 'gu');
+const punctuationOrSymbols = lazyPattern('[\\p{P}\\p{S}]+', 'gu');
 
 /** Lower case with accents dropped (Unicode NFD, marks removed): the contract's fold. */
 export function foldAccents(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return text.normalize('NFD').replace(mark(), '').toLowerCase();
 }
 
 /** Folds a state or municipality name as the contract matches it: trimmed, no case, no accents. */
@@ -92,7 +96,7 @@ function isPlain(text: string): boolean {
 /** The general form of `foldForMatch`: the contract's fold, punctuation and symbols as spaces. */
 function foldPunctuation(text: string): string {
   return foldAccents(text)
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .replace(punctuationOrSymbols(), ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -244,7 +244,7 @@ export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> 
   'Zona industrial': ['Z.I.', 'Z. Ind.'],
   'Zona militar': ['Zona Mil.'],
   'Zona naval': ['Zona Nav.'],
-  // Not a `tipo_asentamiento` of the 2018 catalog, but written in front of names (Cancún).
+  // Not a `tipo_asentamiento` of the 2018 catalog, but written in front of names (in Cancun).
   Supermanzana: ['Super Manzana'],
 };
 

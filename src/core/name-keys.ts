@@ -9,6 +9,7 @@
  */
 import { MUNICIPALITY_TITLES, ORDINAL_ENDINGS, ORDINAL_WORDS, STATE_ALIASES, STATE_FORMS, STATE_PREFIXES, STATE_SUFFIXES, WORD_FORMS } from './name-forms.js';
 import { foldForMatch, foldStateName } from './fold.js';
+import { lazyPattern } from './lazy-pattern.js';
 
 /** The words of a name, folded and read, each with where its last source character ends in the text. */
 export interface NameWords {
@@ -17,7 +18,8 @@ export interface NameWords {
   readonly ends: number[];
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+const word = lazyPattern('[\\p{L}\\p{N}]+', 'gu');
+const oneLetterOrDigit = lazyPattern('^[\\p{L}\\p{N}]$', 'u');
 let numberedOrdinal: RegExp | undefined;
 const ROMAN_VALUES: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10, l: 50 };
 
@@ -70,7 +72,7 @@ function tokens(text: string, raw: string[], rawEnds: number[]): void {
     const c = text.charCodeAt(i);
     if (c > 0xff) {
       raw.length = rawEnds.length = 0;
-      for (const match of text.matchAll(WORD)) {
+      for (const match of text.matchAll(word())) {
         raw.push(foldToken(match[0]));
         rawEnds.push(match.index + match[0].length);
       }
@@ -96,7 +98,7 @@ let latin1Word: readonly string[] | undefined;
 function wordTable(): readonly string[] {
   return (latin1Word ??= Array.from({ length: 0x100 }, (_, c) => {
     const char = String.fromCharCode(c);
-    return /^[\p{L}\p{N}]$/u.test(char) ? foldToken(char) : '';
+    return oneLetterOrDigit().test(char) ? foldToken(char) : '';
   }));
 }
 

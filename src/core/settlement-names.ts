@@ -34,7 +34,7 @@ export function splitSettlementType(text: string): SplitSettlement {
   const { words, ends } = nameWords(text);
   const leading = leadingType(words);
   if (!leading) return { type: null, name: text.trim() };
-  return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(/^[\s.,;:\-–—/]+/u, '').trim() };
+  return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(/^[\s.,;:\-\u2013\u2014/]+/u, '').trim() };
 }
 
 /**

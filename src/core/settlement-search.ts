@@ -8,7 +8,11 @@
  */
 import type { CatalogReader } from './catalog-reader.js';
 import { DISTINGUISHING_TYPES } from './name-forms.js';
+import { lazyPattern } from './lazy-pattern.js';
 import { foldForMatch, foldSettlementName, nameKey, splitSettlementType } from './names.js';
+
+/** A letter or digit followed by a dot: a word written shortened. */
+const wordThenDot = lazyPattern('[\\p{L}\\p{N}]\\.', 'u');
 
 interface StateIndex {
   /** The state's code indices, ascending; a code's place in this list is its position. */
@@ -193,7 +197,7 @@ export function codesWithSettlement(catalog: CatalogReader, state: number, needl
 export function readColonia(colonia: string): string | undefined {
   const { type, name } = splitSettlementType(colonia);
   if (type && !DISTINGUISHING_TYPES.includes(type)) return nameKey(name) || undefined;
-  if (!/[\p{L}\p{N}]\./u.test(colonia)) return undefined;
+  if (!wordThenDot().test(colonia)) return undefined;
   // Written with a dot after a word: read only when the reading changes a word.
   const key = nameKey(colonia);
   return key && key !== foldForMatch(colonia) ? key : undefined;

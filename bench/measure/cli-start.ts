@@ -1,0 +1,37 @@
+/**
+ * The command line's start, whole processes timed from outside: `cpmx info_cp 09810` (the
+ * package's dist/cli.js, its own artifact) against `node -e 0`, Node starting and doing
+ * nothing. The two alternate run by run, which goes first alternating too, and each run's
+ * ratio is taken against the run beside it, so drift on a shared machine falls on both alike.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { CommandLineStart } from '../results.js';
+import { spread } from '../stats.js';
+
+/** Wall milliseconds of one process, from its spawn to its exit; it must succeed. */
+function wallMs(args: string[], cwd: string): number {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const ms = performance.now() - started;
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+  return ms;
+}
+
+export function timeCommandLineStart(options: { root: string; runs: number; code: string }): CommandLineStart {
+  const cli = [join(options.root, 'dist', 'cli.js'), 'info_cp', options.code];
+  const node = ['-e', '0'];
+  // One of each first, not counted: the files are read into the page cache by then.
+  wallMs(cli, options.root);
+  wallMs(node, options.root);
+  const cliMs: number[] = [];
+  const nodeMs: number[] = [];
+  const ratios: number[] = [];
+  for (let run = 0; run < options.runs; run++) {
+    const [a, b] = run % 2 === 0 ? [wallMs(cli, options.root), wallMs(node, options.root)] : (([n, c]) => [c, n])([wallMs(node, options.root), wallMs(cli, options.root)]);
+    cliMs.push(a!);
+    nodeMs.push(b!);
+    ratios.push(a! / b!);
+  }
+  return { command: `cpmx info_cp ${options.code}`, cliMs: spread(cliMs), nodeMs: spread(nodeMs), ratio: spread(ratios) };
+}
