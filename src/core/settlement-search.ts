@@ -12,7 +12,7 @@ import { lazyPattern } from './lazy-pattern.js';
 import { foldForMatch, foldSettlementName, nameKey, splitSettlementType } from './names.js';
 
 /** A letter or digit followed by a dot: a word written shortened. */
-const wordThenDot = lazyPattern('[\\p{L}\\p{N}]\\.', 'u');
+const wordThenDot = /* @__PURE__ */ lazyPattern('[\\p{L}\\p{N}]\\.', 'u');
 
 interface StateIndex {
   /** The state's code indices, ascending; a code's place in this list is its position. */
