@@ -9,5 +9,6 @@
  */
 export { municipalityReadings, stateOfForm } from '../core/written-names.js';
 export { codesOfColonia } from '../core/settlement-search.js';
+export { codeRunsOfState, municipalityIndexOf } from './view-search.js';
 export { TEST_ANSWERS } from '../core/answers/test-mode.js';
 export { answerGeocoding, answerGeocodingReverse, checkCoordinates, testGeocoding, testGeocodingReverse, treeGeo } from '../core/geo/answers.js';
