@@ -87,7 +87,7 @@ export async function measure(options: MeasureOptions): Promise<Results> {
   if (options.http) {
     log('http: cpmx serve and a bare Node http server, 50 connections on loopback ...');
     http = await httpLoad({
-      cli: join(packageRoot, 'dist', 'cli.js'),
+      cli: join(packageRoot, 'dist', 'cli.cjs'),
       bareServer: join(compiled, 'bare-server.js'),
       handlerServer: join(compiled, 'handler-server.js'),
       artifact,
@@ -101,13 +101,13 @@ export async function measure(options: MeasureOptions): Promise<Results> {
   let credits: Results['credits'] = null;
   if (options.http) {
     log(`credits: cpmx serve with no registry, SQLite and PostgreSQL, 2 workers, 50 connections on loopback ...`);
-    credits = await creditLoad({ cli: join(packageRoot, 'dist', 'cli.js'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
+    credits = await creditLoad({ cli: join(packageRoot, 'dist', 'cli.cjs'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
   }
 
   let panel: Results['panel'] = null;
   if (options.http) {
     log('panel: the API without and with --panel, pages on SQLite and PostgreSQL, log-ins ...');
-    panel = await panelLoad({ cli: join(packageRoot, 'dist', 'cli.js'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
+    panel = await panelLoad({ cli: join(packageRoot, 'dist', 'cli.cjs'), artifact, work, codes: workload.codes, seconds: options.httpSeconds, log });
   }
 
   let validate: Results['validate'] = null;

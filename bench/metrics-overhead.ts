@@ -27,7 +27,7 @@ for (let d = 0; d <= 9; d++) all.push(...(client.searchCp(String(d)) as { respon
 const codes = Array.from({ length: 200 }, (_, i) => all[Math.floor((i * all.length) / 200)]!);
 const paths = codes.map((cp) => `/query/info_cp/${cp}?token=bench&type=simplified`);
 
-const cli = join(packageRoot, 'dist', 'cli.js');
+const cli = join(packageRoot, 'dist', 'cli.cjs');
 const work = mkdtempSync(join(tmpdir(), 'cpmx-metrics-bench-'));
 const off = await start([cli, 'serve', '--port', '0', '--data', artifact], 'cpmx serve');
 const on = await start([cli, 'serve', '--port', '0', '--data', artifact, '--metrics'], 'cpmx serve --metrics');

@@ -9,8 +9,8 @@
  *   web-extra.js what web.js loads only on need: written names' reading, settlement search, test mode
  *   web-form.js  `cpmx/web/form`: the address form's selects bound to that client
  *   validate.js, validate.cjs   address validation (`cpmx/validate`)
- *   cli.js and cli-*.js         the command line and its lazily loaded chunks; cli-lookup.js, a
- *                               lookup's own file
+ *   cli.cjs      the command line (the package's bin): a lookup is cli-lookup.cjs, any other
+ *                command cli-program.js and its cli-*.js chunks
  *
  * Every ES bundle sits directly in dist/, as src/default-artifact.ts sits directly in
  * src/: its literal `new URL('../data/cpmx.msgpack', import.meta.url)` (which bundlers and
@@ -218,16 +218,32 @@ await forBrowsers({
 });
 await forBrowsers({ entryPoints: { 'web-extra': 'src/web/extra.ts' }, minify: true });
 
-// A lookup (`cpmx info_cp 09810`, most runs) is one file with nothing shared: src/cli/main.ts
-// imports it first, and the program's chunks only for another command. Node spends about a
-// millisecond on each module it loads, before compiling it.
-refuseNonAscii(await build({ ...common, entryPoints: { 'cli-lookup': 'src/cli/lookup-entry.ts' }, outdir: 'dist', plugins: [lazyGeo] }));
+/**
+ * The command line: `dist/cli.cjs` (src/cli/bin.ts), CommonJS because Node starts a CommonJS
+ * main without its ES module loader, requires `dist/cli-lookup.cjs`, a lookup's own file with
+ * nothing shared (most runs are a lookup; Node spends about a millisecond on each module it
+ * loads), and imports the program (`dist/cli-program.js` and its chunks) for any other command.
+ */
+const cliEntry = {
+  name: 'cli-entry',
+  setup(bundler) {
+    bundler.onResolve({ filter: /\/(lookup-entry|program)\.js$/ }, (args) => {
+      if (resolve(args.resolveDir, args.path) === resolve('src/cli/lookup-entry.js')) return { path: './cli-lookup.cjs', external: true };
+      if (resolve(args.resolveDir, args.path) === resolve('src/cli/program.js')) return { path: './cli-program.js', external: true };
+      return undefined;
+    });
+  },
+};
+await build({ ...commonJs, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', plugins: [cliEntry] });
+const cliLookup = await build({ ...commonJs, entryPoints: { 'cli-lookup': 'src/cli/lookup-entry.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyGeo] });
+refuse(cliLookup, /import\.meta/, 'import.meta, which CommonJS has not');
+refuseNonAscii(cliLookup);
 await build({
   ...common,
   // The SQLite registry's thread (src/registry/sqlite-thread.ts starts it) is an entry of its own.
-  entryPoints: { cli: 'src/cli/main.ts', 'registry-thread': 'src/registry/sqlite-worker.ts' },
+  entryPoints: { 'cli-program': 'src/cli/program.ts', 'registry-thread': 'src/registry/sqlite-worker.ts' },
   outdir: 'dist',
-  plugins: [lazyGeo, lazyFile('src/cli/lookup-entry.js', 'cli-lookup.js')],
+  plugins: [lazyGeo],
   splitting: true,
   // Beside the entries, not in a folder: see default-artifact above.
   chunkNames: 'cli-[name]-[hash]',

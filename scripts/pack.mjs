@@ -28,7 +28,7 @@ if (args.includes('--refuse')) {
   process.exit(1);
 }
 
-for (const needed of ['dist/cpmx.js', 'dist/cli.js', 'data/cpmx.msgpack']) {
+for (const needed of ['dist/cpmx.js', 'dist/cli.cjs', 'data/cpmx.msgpack']) {
   if (!existsSync(join(root, needed))) {
     console.error(`cpmx tarball: ${needed} is missing: run \`npm install\` (it compiles and builds the artifact from the catalog), or \`npm run compile\` and \`npx cpmx build\``);
     process.exit(1);

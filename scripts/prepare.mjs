@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const node = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
 execFileSync('npm', ['run', 'compile'], { cwd: root, stdio: 'inherit' });
-node([join(root, 'dist', 'cli.js'), 'build', '--if-found']);
+node([join(root, 'dist', 'cli.cjs'), 'build', '--if-found']);
 
 if (!existsSync(join(root, 'data', 'cpmx.msgpack'))) {
   const note =

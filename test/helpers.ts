@@ -8,7 +8,7 @@ import { createClient, ERRORS, isSuccess, type Body, type CpmxClient, type Error
 
 export const root = resolve(import.meta.dirname, '..');
 export const FIXTURE = join(root, 'test', 'fixtures', 'catalog-mini.txt');
-export const CLI = join(root, 'dist', 'cli.js');
+export const CLI = join(root, 'dist', 'cli.cjs');
 
 /** The real catalog beside the repository. Its absence fails the test run, never skips it. */
 export function realCatalogPath(): string {

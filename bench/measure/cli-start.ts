@@ -1,6 +1,6 @@
 /**
  * The command line's start, whole processes timed from outside: `cpmx info_cp 09810` (the
- * package's dist/cli.js, its own artifact) against `node -e 0`, Node starting and doing
+ * package's bin, dist/cli.cjs, with its own artifact) against `node -e 0`, Node starting and doing
  * nothing. The two alternate run by run, which goes first alternating too, and each run's
  * ratio is taken against the run beside it, so drift on a shared machine falls on both alike.
  */
@@ -19,7 +19,7 @@ function wallMs(args: string[], cwd: string): number {
 }
 
 export function timeCommandLineStart(options: { root: string; runs: number; code: string }): CommandLineStart {
-  const cli = [join(options.root, 'dist', 'cli.js'), 'info_cp', options.code];
+  const cli = [join(options.root, 'dist', 'cli.cjs'), 'info_cp', options.code];
   const node = ['-e', '0'];
   // One of each first, not counted: the files are read into the page cache by then.
   wallMs(cli, options.root);

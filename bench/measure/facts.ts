@@ -16,7 +16,7 @@ export function machineFacts(): Results['machine'] {
 export function catalogFacts(catalog: string, artifact: string): { file: string; bytes: number; sha256: string; rawText: number; zip: number | null } {
   const bytes = readFileSync(catalog);
   const isZip = bytes[0] === 0x50 && bytes[1] === 0x4b;
-  const status = execFileSync(process.execPath, [join(packageRoot, 'dist', 'cli.js'), 'status', '--json', '--data', artifact], { encoding: 'utf8' });
+  const status = execFileSync(process.execPath, [join(packageRoot, 'dist', 'cli.cjs'), 'status', '--json', '--data', artifact], { encoding: 'utf8' });
   return {
     file: basename(catalog),
     bytes: bytes.length,

@@ -144,7 +144,7 @@ export function webPagePhases(timings: PageTimings, answered: number): WebPagePh
 export async function measureWeb(options: WebBenchOptions): Promise<WebResults> {
   const { root, artifact, work, node, log } = options;
   const tree = join(work, 'web-tree');
-  const cli = join(root, 'dist', 'cli.js');
+  const cli = join(root, 'dist', 'cli.cjs');
 
   log('web: cpmx export web, 3 runs in child processes ...');
   const exportSeconds: number[] = [];

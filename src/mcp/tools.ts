@@ -12,6 +12,7 @@ import { answerer } from '../client/answerer.js';
 import { validateAddress } from '../validate/address.js';
 import { COLUMN_NAMES, FIELDS } from '../validate/fields.js';
 import { parseAddress } from '../validate/parse.js';
+import { MAX_SUGGESTED_CODES } from '../validate/result.js';
 import { lookupRows, type LookupRow } from './rows.js';
 
 /** A JSON Schema of an object's properties, as MCP's `inputSchema` takes it. */
@@ -144,12 +145,15 @@ function validateTool(client: CpmxClient): Tool {
     title: 'check an address record against its postal code',
     description:
       'Checks that the state (estado), municipality (municipio), settlement (asentamiento, colonia) and city (ciudad) of an address agree with its postal code (cp), ' +
-      'as `cpmx validate` checks each record of a file. Answers {"valid", "errors": [{"field", "code_error", "error_message"}], "suggestions"}: ' +
+      'as `cpmx validate` checks each record of a file. Answers {"valid", "errors": [{"field", "code_error", "error_message"}], "suggestions"}, and "codes" and "warnings" when it has them: ' +
       '101, 102, 104, 105 for the code (as the API answers them), 120 estado, 121 municipio, 122 asentamiento, 123 ciudad not matching the code; ' +
-      'suggestions give the probably right value of each field at fault. Names are matched ignoring case, accents, punctuation and abbreviations; empty fields are not checked. ' +
+      'suggestions give the probably right value of each field at fault: when the names agree with one another and with another code, that code (suggestions.cp), never the names of the code as written. ' +
+      `Without a code (or with an impossible one), the code the names name is suggested; when they fit several, "codes" lists up to ${MAX_SUGGESTED_CODES} and none is suggested. ` +
+      'Warning 125: a city the catalog cannot check (the code has none), the record still valid. Names are matched ignoring case, accents, punctuation and abbreviations; empty fields are not checked. ' +
       `The keys may also be named ${RECORD_KEYS.filter((key) => !(FIELDS as readonly string[]).includes(key)).join(', ')}.`,
     properties: Object.fromEntries(FIELDS.map((field) => [field, { type: 'string', description: FIELD_TEXTS[field] }])),
-    required: ['cp'],
+    // No field is required: the code is what a record without one asks for.
+    required: [],
     accepted: RECORD_KEYS,
     answer: (values) => answerOf(validateAddress(client, values)),
   });

@@ -59,8 +59,12 @@ export interface RangeOutcome {
 /** Records a quote made unreadable named in a range's outcome, at most (the summary names the first few). */
 export const QUOTES_NAMED = 3;
 
-/** The header of `--format csv` results. */
-export const CSV_RESULTS_HEADER = `line,valid,errors,reason,${FIELDS.map((field) => `suggested_${field}`).join(',')}\n`;
+/**
+ * The header of `--format csv` results: then the codes the names fit when they fit several
+ * (`codes`), and the warnings' codes (`warnings`, 125: a city the catalog cannot check), each
+ * list separated by spaces, as `errors` is.
+ */
+export const CSV_RESULTS_HEADER = `line,valid,errors,reason,${FIELDS.map((field) => `suggested_${field}`).join(',')},codes,warnings\n`;
 
 /** The header of `--format csv` results, with the point's columns for `--coordinates`. */
 export function csvResultsHeader(plan: Pick<JudgePlan, 'coordinates'>): string {
@@ -79,7 +83,9 @@ function resultCsv(line: number, result: ValidationResult, point: Point | null |
   const reason = result.errors.find((error) => error.reason !== undefined)?.reason ?? '';
   const suggested = FIELDS.map((field) => csvField(result.suggestions[field] ?? '')).join(',');
   const coordinates = point === undefined ? '' : point === null ? ',,' : `,${point.lat},${point.lng}`;
-  return `${line},${result.valid},${result.errors.map((error) => error.code_error).join(' ')},${csvField(reason)},${suggested}${coordinates}\n`;
+  const codes = result.codes?.join(' ') ?? '';
+  const warnings = result.warnings?.map((warning) => warning.code_error).join(' ') ?? '';
+  return `${line},${result.valid},${result.errors.map((error) => error.code_error).join(' ')},${csvField(reason)},${suggested},${codes},${warnings}${coordinates}\n`;
 }
 
 export class RangeJudge implements RecordVisitor {

@@ -169,7 +169,7 @@ describe('cpmx build --download', () => {
     cpSync(join(root, 'dist'), join(pkg, 'dist'), { recursive: true });
     cpSync(join(root, 'package.json'), join(pkg, 'package.json'));
     symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'));
-    bin = join(pkg, 'dist', 'cli.js');
+    bin = join(pkg, 'dist', 'cli.cjs');
   });
 
   it('downloads to the package data directory and builds from it, dated by the zip', async () => {

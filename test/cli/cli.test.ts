@@ -210,7 +210,7 @@ describe('build and status', () => {
     cpSync(join(root, 'dist'), join(pkg, 'dist'), { recursive: true });
     cpSync(join(root, 'package.json'), join(pkg, 'package.json'));
     symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'));
-    const bin = join(pkg, 'dist', 'cli.js');
+    const bin = join(pkg, 'dist', 'cli.cjs');
     const optional = cpmx(['build', '--if-found'], { bin, env: { CPMX_CATALOG: undefined } });
     expect(optional.status).toBe(0);
     expect(optional.stderr).toContain('no catalog found');

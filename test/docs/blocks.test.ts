@@ -3,7 +3,7 @@
  * with bash (`-e -o pipefail`), a `js` block with node, a `ts` block with node and tsx, each
  * from a copy of the repository root of this built checkout (links to its files, so new files
  * land in a temporary folder), with the real catalog, `cpmx` and `npx cpmx` meaning
- * `node dist/cli.js`, and no CPMX_* setting of the developer's. A block marked
+ * `node dist/cli.cjs`, and no CPMX_* setting of the developer's. A block marked
  * `<!-- not run: REASON -->` right before its fence is skipped for that reason; a marker
  * without a reason, or with no fence after it, fails.
  */

@@ -23,14 +23,16 @@ beforeAll(() => {
 describe('the tarball', () => {
   it('holds exactly the bundles, their types, the artifact and the papers', () => {
     // The command line's chunks are named by content hash; their number may change.
-    const shapes = new Set(files.filter((file) => !file.startsWith('dist/src/')).map((file) => file.replace(/^dist\/cli-[\w-]+\.js$/, 'dist/cli-*.js')));
+    const shapes = new Set(files.filter((file) => !file.startsWith('dist/src/')).map((file) => file.replace(/^dist\/cli-(?!program\.js$)[\w-]+\.js$/, 'dist/cli-*.js')));
     expect([...shapes].sort()).toEqual([
       'CHANGELOG.md',
       'LICENSE',
       'README.md',
       'data/cpmx.msgpack',
       'dist/cli-*.js',
-      'dist/cli.js',
+      'dist/cli-lookup.cjs',
+      'dist/cli-program.js',
+      'dist/cli.cjs',
       'dist/cpmx-geo.cjs',
       'dist/cpmx-http.cjs',
       'dist/cpmx-http.js',
@@ -55,8 +57,8 @@ describe('the tarball', () => {
     expect(types).toEqual(expect.arrayContaining(['dist/src/index.d.ts', 'dist/src/http/fetch.d.ts', 'dist/src/http/lazy-handlers.d.ts', 'dist/src/validate/index.d.ts', 'dist/src/web/index.d.ts', 'dist/src/web/form-entry.d.ts']));
     // Every bundle a chunk imports is in the tarball.
     const shipped = new Set(files);
-    for (const file of files.filter((f) => /^dist\/cli.*\.js$/.test(f))) {
-      for (const [, chunk] of readFileSync(join(project, 'node_modules', 'cpmx', file), 'utf8').matchAll(/from\s*"\.\/(cli-[\w-]+\.js)"/g)) expect(shipped).toContain(`dist/${chunk}`);
+    for (const file of files.filter((f) => /^dist\/cli.*\.c?js$/.test(f))) {
+      for (const [, chunk] of readFileSync(join(project, 'node_modules', 'cpmx', file), 'utf8').matchAll(/(?:from\s*|require\(|import\()"\.\/(cli-[\w-]+\.c?js)"/g)) expect(shipped).toContain(`dist/${chunk}`);
     }
   });
 
@@ -276,14 +278,14 @@ console.log(JSON.stringify([client.dataPath, client.searchCp('0981'), validateAd
     writeFileSync(join(bare, 'package.json'), JSON.stringify({ name: 'bare', version: '1.0.0', type: 'module', private: true }));
     const env = { ...process.env, CPMX_DATA: '' };
     const library = spawnSync(process.execPath, ['--input-type=module', '-e', "import { createClient } from 'cpmx'; createClient()"], { cwd: bare, encoding: 'utf8', env });
-    const cli = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.js'), 'info_cp', '09810', '--token', 'demo'], { cwd: bare, encoding: 'utf8', env });
+    const cli = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.cjs'), 'info_cp', '09810', '--token', 'demo'], { cwd: bare, encoding: 'utf8', env });
     for (const run of [library, cli]) {
       expect(run.status).not.toBe(0);
       expect(run.stderr).toContain('cpmx was installed without data');
       expect(run.stderr).toContain('run `npx cpmx build --download`');
     }
     // Test mode needs no data.
-    const test = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.js'), 'get_estados', '--token', 'pruebas'], { cwd: bare, encoding: 'utf8', env });
+    const test = spawnSync(process.execPath, [join(bare, 'node_modules', 'cpmx', 'dist', 'cli.cjs'), 'get_estados', '--token', 'pruebas'], { cwd: bare, encoding: 'utf8', env });
     expect(test.status, test.stderr).toBe(0);
   });
 

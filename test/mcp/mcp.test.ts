@@ -105,7 +105,7 @@ describe('the tools it lists', () => {
     expect(schema('get_cp_por_municipio').required).toEqual(['municipio']);
     expect(schema('getCitiesByStateCode').required).toEqual(['clave']);
     expect(schema('get_estados').required).toBeUndefined();
-    expect(schema('validate').required).toEqual(['cp']);
+    expect(schema('validate').required).toBeUndefined();
     expect(schema('parse').required).toEqual(['address']);
     // Each lookup shows an example of its arguments, in the types its schema gives them.
     expect(tools.find((tool) => tool.name === 'search_cp_advanced')!.description).toMatch(/Example: \{[^}]*"limit":\d+\}/);
@@ -222,6 +222,12 @@ describe('validate and parse', () => {
     }
     expect(records.length).toBeGreaterThan(350);
     expect(invalid).toBeGreaterThanOrEqual(40);
+    // Without a code, the names' code is suggested (issue 33's codes from names).
+    const noCode = { asentamiento: 'Lomas de Chapultepec I Sección', municipio: 'Miguel Hidalgo', estado: 'CDMX' };
+    const found = await call('validate', noCode);
+    expect(found.isError).toBeUndefined();
+    expect(bodyOf(found)).toEqual(validateAddress(library, noCode));
+    expect((bodyOf(found) as { suggestions: { cp?: string } }).suggestions.cp).toBe('11000');
   });
 
   it('parse answers as parseAddress for 321 real one-line addresses', async () => {

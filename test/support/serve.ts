@@ -45,7 +45,7 @@ export function cliForOtherUsers(): string {
     const theirs = manifest(join(found, 'package.json'));
     pending.push(...Object.keys({ ...theirs.dependencies, ...theirs.optionalDependencies }));
   }
-  copied = join(pkg, 'dist', 'cli.js');
+  copied = join(pkg, 'dist', 'cli.cjs');
   return copied;
 }
 

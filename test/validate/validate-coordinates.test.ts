@@ -74,9 +74,9 @@ describe('validate --coordinates on the fixture polygons', () => {
     ]);
     const csv = validate(withGeo, ['--coordinates', '--format', 'csv'], 'cp;latitud;longitud\n09810;19.353;-99.114\n09810;19.353;-99.106\nnope;;\n');
     expect(csv.stdout.split('\n')).toEqual([
-      'line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad,lat,lng',
-      '2,true,,,,,,,,19.3535,-99.114',
-      `3,false,126,"the point lies 419.6 m from 09810's area, in 09819's area",,,,,,,`,
+      'line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad,codes,warnings,lat,lng',
+      '2,true,,,,,,,,,,19.3535,-99.114',
+      `3,false,126,"the point lies 419.6 m from 09810's area, in 09819's area",,,,,,,,,`,
       expect.stringMatching(/^4,false,10\d,.*,,$/),
       '',
     ]);

@@ -160,7 +160,7 @@ describe('cpmx validate --fix', () => {
     const run = validate(data, [path, '--fix', fixedPath, '--output', output, '--format', 'csv', '--invalid-only']);
     expect(run.stdout).toBe('');
     expect(readFileSync(fixedPath, 'utf8')).toBe(FIXED);
-    expect(readFileSync(output, 'utf8').split('\n')[0]).toBe('line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad');
+    expect(readFileSync(output, 'utf8').split('\n')[0]).toBe('line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad,codes,warnings');
     // A record too long to keep cannot be written back: refused, and neither file is written.
     const long = join(dir, 'long.csv');
     writeFileSync(long, `${HEADER}\n09810,${'x'.repeat(200_000)},,,,\n`);

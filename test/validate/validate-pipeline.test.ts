@@ -81,6 +81,16 @@ describe('which field is wrong', () => {
     const result = validateAddress(client, { cp: '', asentamiento, municipio, estado });
     expect(result.suggestions).toEqual({});
     expect(new Set(result.codes)).toEqual(codes);
+
+    // --format csv carries them in its `codes` column, separated by spaces.
+    const input = join(dir, 'several.csv');
+    writeFileSync(input, `cp,asentamiento,municipio,estado\n,"${asentamiento}","${municipio}","${estado}"\n`);
+    const run = spawnSync(process.execPath, [CLI, 'validate', input, '--format', 'csv', '--data', artifact, '--quiet'], { encoding: 'utf8' });
+    const [header, row] = run.stdout.split('\n') as [string, string];
+    const columns = header.split(',');
+    const values = row.split(',');
+    expect(new Set(values[columns.indexOf('codes')]!.split(' '))).toEqual(codes);
+    expect(values[columns.indexOf('warnings')]).toBe('');
   });
 
   it('still suggests the code’s right value for a field that alone is wrong', () => {
@@ -117,6 +127,13 @@ describe('a city the catalog cannot check', () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toContain('2 records, 2 valid (1 with a city the catalog cannot check: 125), 0 invalid');
     expect(JSON.parse(run.stdout.split('\n')[0]!).warnings[0].code_error).toBe(125);
+    // --format csv carries it in its `warnings` column; the record with no city has none.
+    const csv = spawnSync(process.execPath, [CLI, 'validate', input, '--format', 'csv', '--data', artifact], { encoding: 'utf8' });
+    expect(csv.stdout.split('\n').slice(0, 3)).toEqual([
+      'line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad,codes,warnings',
+      '2,true,,,,,,,,,125',
+      '3,true,,,,,,,,,',
+    ]);
   });
 });
 

@@ -122,10 +122,10 @@ describe('cpmx validate on adversarial inputs (issue 15), peak memory measured',
     const args = ['--jobs', '1', '--quiet', '--max-record-bytes', '200000', '--format', 'csv'];
     const a = await validateMeasured(data, [small, ...args]);
     const b = await validateMeasured(data, [large, ...args]);
-    expect(b.stdout.split('\n').filter((line) => line.endsWith(',false,102,,,,,,'))).toHaveLength(800);
+    expect(b.stdout.split('\n').filter((line) => line.endsWith(',false,102,,,,,,,,'))).toHaveLength(800);
     expect(b.maxRssBytes).toBeLessThanOrEqual(1.25 * a.maxRssBytes);
     const refused = await validateMeasured(data, [large, '--jobs', '1', '--quiet', '--format', 'csv']);
-    expect(refused.stdout.split('\n').filter((line) => line.endsWith(',false,130,record longer than 65536 bytes,,,,,'))).toHaveLength(800);
+    expect(refused.stdout.split('\n').filter((line) => line.endsWith(',false,130,record longer than 65536 bytes,,,,,,,'))).toHaveLength(800);
     expect(refused.maxRssBytes).toBeLessThan(200 * MB);
   });
 

@@ -166,10 +166,10 @@ describe('cpmx validate', () => {
   it('writes results as CSV rows with --format csv, and only the invalid ones with --invalid-only', () => {
     const run = cpmx([CSV, '--format', 'csv']);
     const rows = run.stdout.split('\n');
-    expect(rows[0]).toBe('line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad');
-    expect(rows.slice(1, 4)).toEqual(['2,true,,,,,,,', '3,true,,,,,,,', '4,false,102,,01000,,,,']);
-    expect(rows).toContain('8,false,120,,,Ciudad de México,,,');
-    expect(rows).toContain('15,false,130,"expected 5 fields, found 3",,,,,');
+    expect(rows[0]).toBe('line,valid,errors,reason,suggested_cp,suggested_estado,suggested_municipio,suggested_asentamiento,suggested_ciudad,codes,warnings');
+    expect(rows.slice(1, 4)).toEqual(['2,true,,,,,,,,,', '3,true,,,,,,,,,', '4,false,102,,01000,,,,,,']);
+    expect(rows).toContain('8,false,120,,,Ciudad de México,,,,,');
+    expect(rows).toContain('15,false,130,"expected 5 fields, found 3",,,,,,,');
     expect(rows).toHaveLength(EXPECTED_CSV.length + 2);
     const invalid = cpmx([CSV, '--invalid-only']);
     expect(invalid.status).toBe(1);

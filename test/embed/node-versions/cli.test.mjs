@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
 // The installed package's command line; CPMX_FIXTURE names the small catalog to build.
-const cli = join(dirname(createRequire(import.meta.url).resolve('cpmx/package.json')), 'dist', 'cli.js');
+const cli = join(dirname(createRequire(import.meta.url).resolve('cpmx/package.json')), 'dist', 'cli.cjs');
 const fixture = process.env.CPMX_FIXTURE;
 const cpmx = (args) => JSON.parse(execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' }));
 const scratch = mkdtempSync(join(tmpdir(), 'cpmx-lowest-'));

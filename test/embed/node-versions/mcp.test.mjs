@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-const cli = join(dirname(createRequire(import.meta.url).resolve('cpmx/package.json')), 'dist', 'cli.js');
+const cli = join(dirname(createRequire(import.meta.url).resolve('cpmx/package.json')), 'dist', 'cli.cjs');
 
 describe('cpmx mcp', () => {
   it('serves the lookups, validate and parse to the SDK client, and ends when it closes', async () => {
