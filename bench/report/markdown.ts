@@ -246,7 +246,7 @@ function embedding(e: EmbedResults): string[] {
     `The library bundled for browsers (its \`browser\` build, every export kept, esbuild, minified): ${kilobytes(e.browserBundle.bytes)}, ${kilobytes(e.browserBundle.gzipBytes)} gzipped; the page then fetches the artifact itself.` +
       (e.browserBundle.lazyGzipBytes === undefined
         ? ''
-        : ` Split as app bundlers split it: what only some requests need is in chunks of their own, fetched at its first use (the OpenAPI document's builder, at \`GET /openapi.json\` of the fetch handler; the middleware's node:http side, which a page never has), ${kilobytes(e.browserBundle.lazyBytes!)}, ${kilobytes(e.browserBundle.lazyGzipBytes)} gzipped together.`),
+        : ` Split as app bundlers split it: what only some requests need is in chunks of their own, fetched at its first use (the handlers' request side, at a handler's first request; the OpenAPI document's builder, at \`GET /openapi.json\`), ${kilobytes(e.browserBundle.lazyBytes!)}, ${kilobytes(e.browserBundle.lazyGzipBytes)} gzipped together.`),
     '',
   ];
 }
