@@ -19,7 +19,7 @@
  * launches it for test files; bench/browser.ts for the benchmark).
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
@@ -88,7 +88,23 @@ export interface BrowserBinary {
 /** What the npm Chromium's folder holds once complete (the last file written before the rename). */
 const COMPLETE = 'complete.json';
 
+/**
+ * Its fonts.conf names Lambda's folders; this one names the fonts unpacked in `cache`, by its
+ * real path: a checkout whose node_modules is a link to another's (a git worktree's) unpacks
+ * there, and a path through the link would die with the checkout.
+ */
+function fontsConfig(cache: string): string {
+  const real = realpathSync(cache);
+  return `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(real, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(real, 'fonts', 'cache')}</cachedir>\n</fontconfig>\n`;
+}
+
 function npmBinary(cache: string): BrowserBinary {
+  // A folder unpacked before the config named real paths may name one gone since: said again.
+  const config = join(cache, 'fonts', 'fonts.conf');
+  if (readFileSync(config, 'utf8') !== fontsConfig(cache)) {
+    writeFileSync(`${config}.${process.pid}`, fontsConfig(cache));
+    renameSync(`${config}.${process.pid}`, config);
+  }
   return {
     executablePath: join(cache, 'chromium'),
     env: {
@@ -121,12 +137,8 @@ async function unpackNpmChromium(npm: { folder: string; version: string }, cache
     await unbrotli(join(bin, 'swiftshader.tar.br'), join(work, 'swiftshader.tar'), work);
     await unbrotli(join(bin, 'al2023.tar.br'), join(work, 'al2023.tar'), join(work, 'al2023'));
     await unbrotli(join(bin, 'fonts.tar.br'), join(work, 'fonts.tar'), join(work, 'fonts'));
-    // Its fonts.conf names Lambda's folders; this one names the fonts unpacked here.
-    const fonts = join(work, 'fonts');
-    writeFileSync(
-      join(fonts, 'fonts.conf'),
-      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(cache, 'fonts', 'fonts')}</dir>\n  <cachedir>${join(cache, 'fonts', 'cache')}</cachedir>\n</fontconfig>\n`,
-    );
+    // Written by npmBinary() once the folder is in place, as it names its real path.
+    writeFileSync(join(work, 'fonts', 'fonts.conf'), '');
     writeFileSync(join(work, COMPLETE), `${JSON.stringify({ name: NPM_CHROMIUM.name, version: npm.version })}\n`);
     renameSync(work, cache);
   } catch (error) {

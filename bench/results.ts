@@ -124,8 +124,8 @@ export interface EmbedResults {
   /**
    * The whole library as esbuild bundles it for a browser, minified and split as app bundlers
    * split it: the entry a page loads, and (absent in results before they existed) the chunks
-   * it loads only on need (the OpenAPI document's builder, at GET /openapi.json; the middleware's
-   * node:http side, at its first request).
+   * it loads only on need (the handlers' request side, at a handler's first request; the
+   * OpenAPI document's builder, at GET /openapi.json).
    */
   browserBundle: { bytes: number; gzipBytes: number; lazyBytes?: number; lazyGzipBytes?: number };
 }

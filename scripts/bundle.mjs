@@ -179,28 +179,24 @@ async function forBrowsers(options) {
   refuse(result, /["']node:|\brequire\(/, 'a Node module, which browsers and edge runtimes have not');
 }
 
+const webSource = () => swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts');
+const webGeoCodec = () => swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts');
 /**
- * The web build's node:http side of the middleware (src/http/middleware.web.ts): a file of its
- * own, loaded at a middleware's first request, so that a page pays nothing for what only
- * node:http requests use.
+ * The web build's HTTP side (src/http/http-side.ts: the responder, the fetch and node:http
+ * adapters), a file of its own as in the Node bundles, imported by src/http/lazy-handlers.ts at a
+ * handler's first request: a page that only looks codes up pays nothing for it, and an app's
+ * bundler makes it a chunk of its own. It carries its own copy of the core it answers with.
  */
-const lazyNodeMiddleware = lazyFile('src/http/node-middleware.js', 'cpmx-middleware.js');
 await forBrowsers({
   entryPoints: { 'cpmx.web': 'src/index.ts' },
-  plugins: [
-    swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts'),
-    swap('web-handlers', 'src/http/lazy-handlers.ts', 'src/http/handlers.web.ts'),
-    swap('web-middleware', 'src/http/middleware.ts', 'src/http/middleware.web.ts'),
-    lazyOpenApi('cpmx-openapi.js'),
-    lazyNodeMiddleware,
-  ],
+  plugins: [webSource(), webGeoCodec(), lazyOpenApi('cpmx-openapi.js'), lazyFile('src/http/http-side.js', 'cpmx-http.web.js')],
 });
-// What it imports of the handlers' files (the prefix rule) resolves as in the web build: no file system.
-await forBrowsers({ entryPoints: { 'cpmx-middleware': 'src/http/node-middleware.ts' }, plugins: [swap('web-source', 'src/client/open-source.ts', 'src/client/open-source.web.ts'), swap('web-geo-codec', 'src/client/geo-codec.ts', 'src/client/geo-codec.web.ts')] });
+await forBrowsers({ entryPoints: { 'cpmx-http.web': 'src/http/http-side.ts' }, plugins: [webSource(), webGeoCodec(), lazyOpenApi('cpmx-openapi.js')] });
 // cpmx/web is for pages that load it as it is: minified. What only some answers need (the
-// reading of names past their catalog spellings, with the tables of core/name-forms.ts; the
-// settlement search; test mode) is a chunk of its own, web-extra.js, imported by
-// src/web/lazy-extra.ts on first need: web.js gets stand-ins (src/web/*.web.ts).
+// reading of names past their catalog spellings, core/written-names.ts with the tables of
+// core/name-forms.ts; the settlement search, its folding included; test mode; the geocoding
+// answers) is a chunk of its own, web-extra.js, imported by src/web/lazy-extra.ts on first need:
+// web.js gets stand-ins (src/web/*.web.ts).
 const extraChunk = {
   name: 'web-extra-chunk',
   setup(bundler) {
@@ -213,7 +209,7 @@ await forBrowsers({
   entryPoints: { web: 'src/web/index.ts', 'web-form': 'src/web/form-entry.ts' },
   minify: true,
   plugins: [
-    swap('web-name-keys', 'src/core/name-keys.ts', 'src/web/name-keys.web.ts'),
+    swap('web-written-names', 'src/core/written-names.ts', 'src/web/written-names.web.ts'),
     swap('web-settlement-search', 'src/core/settlement-search.ts', 'src/web/settlement-search.web.ts'),
     swap('web-test-mode', 'src/core/answers/test-mode.ts', 'src/web/test-mode.web.ts'),
     swap('web-geo-answers', 'src/core/geo/answers.ts', 'src/web/geo-answers.web.ts'),
@@ -224,23 +220,30 @@ await forBrowsers({ entryPoints: { 'web-extra': 'src/web/extra.ts' }, minify: tr
 
 /**
  * The command line: `dist/cli.cjs` (src/cli/bin.ts), CommonJS because Node starts a CommonJS
- * main without its ES module loader, requires `dist/cli-lookup.cjs`, a lookup's own file with
- * nothing shared (most runs are a lookup; Node spends about a millisecond on each module it
- * loads), and imports the program (`dist/cli-program.js` and its chunks) for any other command.
+ * main without its ES module loader, requires `dist/cli-lookup.cjs` (src/cli/code-cache.ts), a
+ * lookup's own file with nothing shared (most runs are a lookup; Node spends about a
+ * millisecond on each module it loads), and imports the program (`dist/cli-program.js` and its chunks) for any other command.
  */
 const cliEntry = {
   name: 'cli-entry',
   setup(bundler) {
-    bundler.onResolve({ filter: /\/(lookup-entry|program)\.js$/ }, (args) => {
-      if (resolve(args.resolveDir, args.path) === resolve('src/cli/lookup-entry.js')) return { path: './cli-lookup.cjs', external: true };
-      if (resolve(args.resolveDir, args.path) === resolve('src/cli/program.js')) return { path: './cli-program.js', external: true };
-      return undefined;
-    });
+    bundler.onResolve({ filter: /\/program\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === resolve('src/cli/program.js') ? { path: './cli-program.js', external: true } : undefined,
+    );
   },
 };
 await build({ ...commonJs, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', plugins: [cliEntry] });
-const cliLookup = await build({ ...commonJs, entryPoints: { 'cli-lookup': 'src/cli/lookup-entry.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyGeo] });
+// Compiled by src/cli/code-cache.ts as a script, which has no module loader for an import():
+// the one package it loads on need (the spelling hints' distance) is bundled in.
+const cliLookup = await build({
+  ...commonJs,
+  entryPoints: { 'cli-lookup': 'src/cli/lookup-entry.ts' },
+  outdir: 'dist',
+  external: external.filter((name) => name !== 'fastest-levenshtein'),
+  plugins: [...commonJs.plugins, lazyGeo],
+});
 refuse(cliLookup, /import\.meta/, 'import.meta, which CommonJS has not');
+refuse(cliLookup, /\bimport\(/, 'import(), which a script compiled by src/cli/code-cache.ts cannot run: bundle what it loads');
 refuseNonAscii(cliLookup);
 await build({
   ...common,

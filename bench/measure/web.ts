@@ -109,6 +109,11 @@ const PAGE_TIMINGS = `({
   files: performance.getEntriesByType('resource').map((e) => ({ path: new URL(e.name).pathname, start: e.startTime, end: e.responseEnd })),
 })`;
 
+/** What a page is sent of a module of dist/ (`web.js`, `web-form.js`), gzipped as a static server set to its best compresses it. */
+export function moduleGzipBytes(root: string, file: string): number {
+  return gzipSync(readFileSync(join(root, 'dist', file)), { level: 9 }).length;
+}
+
 /**
  * Where the web page's first answer spent its time, each a moment from navigation start: the
  * HTML arrived; the module and the manifest (fetched together, preloaded) arrived; the client
@@ -214,7 +219,7 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebResults> 
       }
     }
 
-    const gz = (file: string) => gzipSync(readFileSync(join(root, 'dist', file)), { level: 9 }).length;
+    const gz = (file: string) => moduleGzipBytes(root, file);
     return {
       exportSeconds: spread(exportSeconds),
       codeBytes: { mean: codeBytes.reduce((a, b) => a + b, 0) / codeBytes.length, ...spread(codeBytes) },

@@ -85,7 +85,7 @@ function commandLineStart(c: Results['commandLine']): string[] {
   if (!c) return [];
   const ms = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
   return [
-    `The command line, as whole processes timed from spawn to exit, ${c.cliMs.runs} runs each, alternating (which goes first alternating too): \`${c.command}\` ${ms(c.cliMs)}, \`node -e 0\` ${ms(c.nodeMs)}; each run's ratio to the run beside it: median ${c.ratio.median.toFixed(2)}× [${c.ratio.min.toFixed(2)} – ${c.ratio.max.toFixed(2)}].`,
+    `The command line, as whole processes timed from spawn to exit, ${c.cliMs.runs} runs each after one of each not counted (which leaves the files in the page cache and the command line's code cache written, as any earlier run does), alternating (which goes first alternating too): \`${c.command}\` ${ms(c.cliMs)}, \`node -e 0\` ${ms(c.nodeMs)}; each run's ratio to the run beside it: median ${c.ratio.median.toFixed(2)}× [${c.ratio.min.toFixed(2)} – ${c.ratio.max.toFixed(2)}].`,
     '',
   ];
 }
@@ -246,7 +246,7 @@ function embedding(e: EmbedResults): string[] {
     `The library bundled for browsers (its \`browser\` build, every export kept, esbuild, minified): ${kilobytes(e.browserBundle.bytes)}, ${kilobytes(e.browserBundle.gzipBytes)} gzipped; the page then fetches the artifact itself.` +
       (e.browserBundle.lazyGzipBytes === undefined
         ? ''
-        : ` Split as app bundlers split it: what only some requests need is in chunks of their own, fetched at its first use (the OpenAPI document's builder, at \`GET /openapi.json\` of the fetch handler; the middleware's node:http side, which a page never has), ${kilobytes(e.browserBundle.lazyBytes!)}, ${kilobytes(e.browserBundle.lazyGzipBytes)} gzipped together.`),
+        : ` Split as app bundlers split it: what only some requests need is in chunks of their own, fetched at its first use (the handlers' request side, at a handler's first request; the OpenAPI document's builder, at \`GET /openapi.json\`), ${kilobytes(e.browserBundle.lazyBytes!)}, ${kilobytes(e.browserBundle.lazyGzipBytes)} gzipped together.`),
     '',
   ];
 }

@@ -18,6 +18,11 @@ export interface Target {
   pass: boolean;
 }
 
+/** What the page pays for cpmx/web's module, gzipped at level 9 (measure/web.ts); test/web/web-browser.test.ts holds dist/web.js to it. */
+export const WEB_MODULE_BUDGET = 8 * 1024;
+/** What the page pays for the library's browser bundle's entry, gzipped (measure/embed.ts `browserBundle`); test/embed/browser-size.test.ts holds it to it. */
+export const BROWSER_BUNDLE_BUDGET = 20 * 1024;
+
 /** Judges one target, or gives null when its part was not measured (--no-http, --no-validate). */
 export type TargetRule = (results: Results) => Target | null;
 
@@ -127,7 +132,7 @@ export const WEB_TARGETS: TargetRule[] = [
     web ? { name: 'cpmx/web: a form’s three selects, every municipality, largest', target: '≤ 30 KB', value: kilobytes(web.formBytes.max), pass: web.formBytes.max <= 30 * 1024 } : null,
   ({ web }) =>
     web ? { name: 'cpmx/web: a form’s three selects, median', target: '≤ 5 KB', value: kilobytes(web.formBytes.median), pass: web.formBytes.median <= 5 * 1024 } : null,
-  ({ web }) => (web ? { name: 'cpmx/web module, gzipped', target: '≤ 8 KB', value: kilobytes(web.moduleGzipBytes), pass: web.moduleGzipBytes <= 8 * 1024 } : null),
+  ({ web }) => (web ? { name: 'cpmx/web module, gzipped', target: `≤ ${WEB_MODULE_BUDGET / 1024} KB`, value: kilobytes(web.moduleGzipBytes), pass: web.moduleGzipBytes <= WEB_MODULE_BUDGET } : null),
   ({ web }) =>
     web?.firstAnswer
       ? {
@@ -300,7 +305,12 @@ export const TARGETS: TargetRule[] = [
   },
   ({ embed }) =>
     embed
-      ? { name: 'browser bundle of the library, gzipped', target: '≤ 20 KB', value: kilobytes(embed.browserBundle.gzipBytes), pass: embed.browserBundle.gzipBytes <= 20 * 1024 }
+      ? {
+          name: 'browser bundle of the library, gzipped',
+          target: `≤ ${BROWSER_BUNDLE_BUDGET / 1024} KB`,
+          value: kilobytes(embed.browserBundle.gzipBytes),
+          pass: embed.browserBundle.gzipBytes <= BROWSER_BUNDLE_BUDGET,
+        }
       : null,
   ...WEB_TARGETS,
   ({ diff }) =>

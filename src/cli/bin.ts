@@ -7,9 +7,10 @@
  * dist/cli-program.js and its chunks). What can go wrong becomes a message and an exit status,
  * never a stack trace (invoke.ts).
  */
+import { join } from 'node:path';
+import { requireCached } from './code-cache.js';
 import { enableCompileCache } from './compile-cache.js';
-// Required, not bundled: scripts/bundle.mjs leaves this to dist/cli-lookup.cjs.
-import { runLookup } from './lookup-entry.js';
+import type * as LookupEntry from './lookup-entry.js';
 
 // Before the commands' modules load: what they compile is then kept for the next run.
 enableCompileCache();
@@ -18,7 +19,12 @@ enableCompileCache();
 const EXIT_OUTPUT = 74;
 
 async function main(argv: string[]): Promise<number> {
-  return (await runLookup(argv)) ?? (await import('./program.js')).runProgram(argv);
+  // This file is dist/cli.cjs, CommonJS: __dirname is dist/, where the lookups' file is.
+  const lookups = requireCached(join(__dirname, 'cli-lookup.cjs'));
+  const code = await (lookups.exports as typeof LookupEntry).runLookup(argv);
+  if (code === undefined) return (await import('./program.js')).runProgram(argv);
+  lookups.settle();
+  return code;
 }
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

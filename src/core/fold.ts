@@ -5,8 +5,8 @@
  */
 import { lazyPattern } from './lazy-pattern.js';
 
-const mark = lazyPattern('\\p{M}', 'gu');
-const punctuationOrSymbols = lazyPattern('[\\p{P}\\p{S}]+', 'gu');
+const mark = /* @__PURE__ */ lazyPattern('\\p{M}', 'gu');
+const punctuationOrSymbols = /* @__PURE__ */ lazyPattern('[\\p{P}\\p{S}]+', 'gu');
 
 /** Lower case with accents dropped (Unicode NFD, marks removed): the contract's fold. */
 export function foldAccents(text: string): string {

@@ -14,6 +14,11 @@ export const STATE_ALIASES: Readonly<Record<string, readonly string[]>> = {
   'Veracruz de Ignacio de la Llave': ['Veracruz'],
 };
 
+/** A state's catalog name followed by its aliases. */
+export function stateSpellings(catalogName: string): readonly string[] {
+  return [catalogName, ...(Object.hasOwn(STATE_ALIASES, catalogName) ? STATE_ALIASES[catalogName]! : [])];
+}
+
 /** One state: its INEGI key (`c_estado`), ISO 3166-2 code and the other forms people write. */
 export interface StateForms {
   readonly key: number;

@@ -19,8 +19,8 @@ export interface NameWords {
   readonly ends: number[];
 }
 
-const word = lazyPattern('[\\p{L}\\p{N}]+', 'gu');
-const oneLetterOrDigit = lazyPattern('^[\\p{L}\\p{N}]$', 'u');
+const word = /* @__PURE__ */ lazyPattern('[\\p{L}\\p{N}]+', 'gu');
+const oneLetterOrDigit = /* @__PURE__ */ lazyPattern('^[\\p{L}\\p{N}]$', 'u');
 let numberedOrdinal: RegExp | undefined;
 const ROMAN_VALUES: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10, l: 50 };
 

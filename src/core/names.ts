@@ -7,19 +7,14 @@
  */
 import type { CatalogReader } from './catalog-reader.js';
 import { foldStateName } from './fold.js';
-import { STATE_ALIASES } from './name-forms.js';
-import { compact, isListedStateForm, municipalityKeys, nameKey, stateKeyOf } from './name-keys.js';
+import { stateSpellings } from './name-forms.js';
 import { ownCopy } from './own-copy.js';
+import { municipalityReadings, stateOfForm } from './written-names.js';
 
-export { STATE_ALIASES } from './name-forms.js';
+export { STATE_ALIASES, stateSpellings } from './name-forms.js';
 export { foldAccents, foldForMatch, foldSettlementName, foldStateName } from './fold.js';
 export { municipalityKeys, nameKey, nameWords, sameMunicipality, stateKeyOf, type NameWords } from './name-keys.js';
 export { matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf, splitSettlementType, type SplitSettlement } from './settlement-names.js';
-
-/** A state's catalog name followed by its aliases. */
-export function stateSpellings(catalogName: string): readonly string[] {
-  return [catalogName, ...(Object.hasOwn(STATE_ALIASES, catalogName) ? STATE_ALIASES[catalogName]! : [])];
-}
 
 interface StateIndex {
   byFoldedName: Map<string, number>;
@@ -68,24 +63,6 @@ export function findState(catalog: CatalogReader, name: string): number {
   return state;
 }
 
-/** The catalog's state of the INEGI key a written form names, when the catalog's state of that key is that state. */
-function stateOfForm(catalog: CatalogReader, name: string): number {
-  const key = stateKeyOf(name);
-  if (key < 0) return -1;
-  const state = catalog.stateWithKey(key);
-  // A catalog whose state of that key is another (a made-up fixture) is not read by the table.
-  if (state < 0 || stateKeyOf(catalog.stateNames()[state]!) !== key) return -1;
-  // The contract's own spellings keep the contract's answer: `Ciudad de  México` and
-  // `Quintana+Roo` (a literal +) name no state, as the contract's fold says.
-  return respaced(name, stateSpellings(catalog.stateNames()[state]!)) && !isListedStateForm(name) ? -1 : state;
-}
-
-/** Whether `text` is one of `spellings` with only its spaces and punctuation changed. */
-function respaced(text: string, spellings: readonly string[]): boolean {
-  const written = compact(text);
-  return spellings.some((spelling) => compact(spelling) === written);
-}
-
 /** The index of the state whose `c_estado` is `clave` (1 or 2 ASCII digits, checked before: `9` is `09`), or -1. */
 export function findStateByKey(catalog: CatalogReader, clave: string): number {
   return catalog.stateWithKey(Number(clave));
@@ -126,23 +103,11 @@ function municipalitiesBy(catalog: CatalogReader, keyOf: (name: string) => strin
   return byKey;
 }
 
-function keyIndex(catalog: CatalogReader, index: MunicipalityIndex): Map<string, readonly number[]> {
-  return (index.byKey ??= municipalitiesBy(catalog, nameKey));
-}
-
 /** What a name may name, most literal first: its catalog spelling, then each reading of `municipalityKeys`. */
 function municipalityCandidates(catalog: CatalogReader, index: MunicipalityIndex, name: string): readonly (readonly number[])[] {
   const exact = index.byFoldedName.get(foldStateName(name));
   if (exact) return [exact];
-  const byKey = keyIndex(catalog, index);
-  const candidates: (readonly number[])[] = [];
-  for (const key of municipalityKeys(name)) {
-    // A catalog name with only its spaces or punctuation changed keeps the contract's answer
-    // (`Alvaro  Obregon` names none); a title or a shortened word is a reading.
-    const found = byKey.get(key)?.filter((m) => !respaced(name, [catalog.nameOfMunicipality(m)]));
-    if (found?.length) candidates.push(found);
-  }
-  return candidates;
+  return municipalityReadings(catalog, name, (keyOf) => (index.byKey ??= municipalitiesBy(catalog, keyOf)));
 }
 
 /**

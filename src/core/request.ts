@@ -112,8 +112,8 @@ export function parseRequestPath(path: string, rows: ReadonlyMap<string, AnyRow>
   return { method, segment, token: token || undefined, parameters: parameterValues(names, (_name, at) => values[at] || undefined) };
 }
 
-/** A short, distinct name for each method: its place in the method table. */
-const METHOD_TAGS = new Map([...ROWS.keys()].map((method, i) => [method, i.toString(36)]));
+/** A short, distinct name for each method: its place in the method table (made at first need: cpmx/web never keys a request). */
+let methodTags: ReadonlyMap<string, string> | undefined;
 
 /**
  * What names a request's answer besides the catalog (an ETag's part): its method, its segment
@@ -121,7 +121,8 @@ const METHOD_TAGS = new Map([...ROWS.keys()].map((method, i) => [method, i.toStr
  * never appear in one and the parts cannot run into each other.
  */
 export function requestKey(request: RawRequest): string {
-  let key = `${METHOD_TAGS.get(request.method) ?? request.method}.${encodeURIComponent(request.segment ?? '')}`;
+  methodTags ??= new Map([...ROWS.keys()].map((method, i) => [method, i.toString(36)]));
+  let key = `${methodTags.get(request.method) ?? request.method}.${encodeURIComponent(request.segment ?? '')}`;
   const { parameters } = request;
   for (const name in parameters) {
     const value = parameters[name as Parameter];

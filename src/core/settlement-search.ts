@@ -12,7 +12,7 @@ import { lazyPattern } from './lazy-pattern.js';
 import { foldForMatch, foldSettlementName, nameKey, splitSettlementType } from './names.js';
 
 /** A letter or digit followed by a dot: a word written shortened. */
-const wordThenDot = lazyPattern('[\\p{L}\\p{N}]\\.', 'u');
+const wordThenDot = /* @__PURE__ */ lazyPattern('[\\p{L}\\p{N}]\\.', 'u');
 
 interface StateIndex {
   /** The state's code indices, ascending; a code's place in this list is its position. */
@@ -141,6 +141,22 @@ function buildIndex(catalog: CatalogReader, state: number): StateIndex {
   for (let i = 0; i < pairs; i++) postings[next[pairGram[i]!]!++] = pairPosition[i]!;
   parts.push('');
   return { codes, text: parts.join('\n'), starts, gramIds, postingStart, postings };
+}
+
+/**
+ * The codes of `state` (of `municipality`, unless it is -1) with a settlement that `colonia`
+ * names, at most `limit`: those whose folded names contain it folded; when there are none,
+ * those of the settlements it names written as people write one (`Col. Roma Norte`, `Sta.
+ * María`), read as validation reads them. Undefined for a `colonia` of only white space, which
+ * folds to nothing (every name contains it): no filter. One call, so that cpmx/web's module
+ * leaves the whole search, folding included, to its extra chunk.
+ */
+export function codesOfColonia(catalog: CatalogReader, state: number, colonia: string, municipality: number, limit: number): string[] | undefined {
+  const needle = foldSettlementName(colonia);
+  if (!needle) return undefined;
+  const found = codesWithSettlement(catalog, state, needle, municipality, limit);
+  const read = found.length ? undefined : readColonia(colonia);
+  return read === undefined ? found : codesWithSettlementKey(catalog, state, read, municipality, limit);
 }
 
 /**

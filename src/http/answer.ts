@@ -8,8 +8,9 @@
  */
 import { isPromise } from '../core/credits.js';
 import { utf8, type PreparedAnswer } from './body-cache.js';
-import { SERVER_ANSWERS, STATUS, type ServerAnswer } from '../wire/status.js';
-import { serverAnswer, type HttpAnswer, type HttpRequest, type Responder } from './respond.js';
+import { INTERNAL_ERROR, STATUS, type ServerAnswer } from '../wire/statuses.js';
+import { serverAnswer } from './json-answer.js';
+import type { HttpAnswer, HttpRequest, Responder } from './respond.js';
 
 /**
  * What a transport writes: every header it sends but its own framing (Date, Connection). May be
@@ -57,7 +58,7 @@ export function envelope(answer: ServerAnswer, method = 'GET'): WireAnswer {
 
 /** The 500 envelope: what any failure while answering becomes. */
 export function internalError(method: string): WireAnswer {
-  return envelope(SERVER_ANSWERS.internal, method);
+  return envelope(INTERNAL_ERROR, method);
 }
 
 /** Reports an unexpected failure (the transport's choice: stderr, its framework's `next`). */

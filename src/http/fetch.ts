@@ -8,7 +8,7 @@
  */
 import { isPromise } from '../core/credits.js';
 import { answerWith, type WireAnswer } from './answer.js';
-import { OUTSIDE, belowPrefix, handlerResponder, mountPrefix, type HandlerOptions } from './handler.js';
+import { OUTSIDE, belowPrefix } from './handler.js';
 import type { HttpRequest, Responder } from './respond.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -30,15 +30,6 @@ function toResponse(answer: WireAnswer, request: Request): Response {
   const headers: Record<string, string> = {};
   for (let i = 0; i < flat.length; i += 2) headers[flat[i]!] = flat[i + 1]!;
   return new Response(answer.body ?? null, { status: answer.status, headers });
-}
-
-/**
- * Creates the handler. Options as for `createClient` (`data` or `dataPath`, `registry`), and
- * `prefix`: the path it is mounted under; a request outside it answers 404 (error 111), as a
- * path `cpmx serve` does not know.
- */
-export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
-  return fetchHandlerOver(handlerResponder(options), mountPrefix(options.prefix));
 }
 
 /** The handler answering with `respond` under `prefix` (as mountPrefix makes it). */

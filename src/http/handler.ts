@@ -3,7 +3,7 @@
  * `cpmx serve` wraps, so the three answer alike), and the mount prefix they serve under.
  */
 import type { CatalogSource } from '../client/bytes-source.js';
-import { openSource, type SourceOptions } from '../client/open-source.js';
+import type { SourceOptions } from '../client/open-source.js';
 import { VERSION } from '../version.js';
 import { createResponder, type Responder, type ResponderOptions } from './respond.js';
 
@@ -14,11 +14,6 @@ export interface HandlerOptions extends SourceOptions, Omit<ResponderOptions, 's
    * Express's `app.use('/cpmx', ...)` or Hono's `app.mount('/cpmx', ...)`, which strip it.
    */
   prefix?: string | undefined;
-}
-
-/** The responder for a handler's options; loads the artifact now when it can. */
-export function handlerResponder(options: HandlerOptions): Responder {
-  return responderOver(openSource(options), options);
 }
 
 /** The responder for a handler's options over its source (already opened); loads the artifact now when it can. */

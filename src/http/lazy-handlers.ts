@@ -1,10 +1,9 @@
 /**
- * `createFetchHandler` and `createMiddleware` as the Node library's bundles export them: made
- * at once as in http/fetch.ts and http/middleware.ts (the prefix checked, the artifact opened
- * and loaded now when it can be, so a mistake in the options throws here), their request side
- * (http-side.ts, dist/cpmx-http.js) loaded at their first request, so that importing cpmx for
- * its lookups parses none of it. The web build exports fetch.ts and middleware.ts directly
- * (scripts/bundle.mjs swaps in handlers.web.ts).
+ * `createFetchHandler` and `createMiddleware` as every library bundle exports them: made at once
+ * (the prefix checked, the artifact opened and loaded now when it can be, so a mistake in the
+ * options throws here), their request side (http-side.ts: dist/cpmx-http.js, .cjs, and
+ * cpmx-http.web.js in the web build) loaded at their first request, so that importing cpmx for
+ * its lookups, in Node or in a page, parses none of it.
  */
 import { openSource } from '../client/open-source.js';
 import { isArtifactError } from '../core/catalog.js';
@@ -32,6 +31,11 @@ function deferredResponder(options: HandlerOptions) {
   };
 }
 
+/**
+ * Creates the handler. Options as for `createClient` (`data` or `dataPath`, `registry`), and
+ * `prefix`: the path it is mounted under; a request outside it answers 404 (error 111), as a
+ * path `cpmx serve` does not know. Its first answer is a promise (the request side loading).
+ */
 export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
   const made = deferredResponder(options);
   let handler: FetchHandler | undefined;
@@ -49,6 +53,12 @@ export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
   };
 }
 
+/**
+ * Creates the middleware. Options as for `createFetchHandler`. A request outside `prefix` is
+ * passed to `next` (answered 404, error 111, when there is none). An unexpected failure goes
+ * to `next(error)`, the framework's error handling, or, with no `next`, is answered with the
+ * cpmx 500 envelope, as `cpmx serve` answers it, and reported on stderr.
+ */
 export function createMiddleware(options: HandlerOptions = {}): Middleware {
   const made = deferredResponder(options);
   return deferredMiddleware(() => made().then(({ side, respond, prefix }) => side.middlewareOver(respond, prefix)));

@@ -1,7 +1,6 @@
 /**
- * The middleware's request side over a responder: what a `(req, res, next?)` call does. Its
- * own file so that the web build (middleware.web.ts), where node:http requests are rare, loads
- * it only at a middleware's first request; the Node builds import it with the rest.
+ * The middleware's request side over a responder: what a `(req, res, next?)` call does. Part of
+ * the request side every library bundle loads at a handler's first request (http-side.ts).
  */
 import { isPromise } from '../core/credits.js';
 import { belowPrefix, OUTSIDE } from './handler.js';

@@ -5,7 +5,6 @@
  * the bytes.
  */
 import { isArtifactError, type Catalog } from '../core/catalog.js';
-import { serverError } from '../core/contract.js';
 import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
 import { FORMAT_VERSION } from '../core/format.js';
 import { parseRequestPath, type RawRequest } from '../core/request.js';
@@ -16,15 +15,15 @@ import { answersUnavailable } from '../registry/failure.js';
 import type { ServedRegistry } from '../registry/types.js';
 import type { HttpAnswer } from '../wire/http-answer.js';
 import { bearerToken, isRead, targetIs } from '../wire/request-checks.js';
-import { ALLOW, catalogNotLoaded, MAX_URL_LENGTH, methodNotAllowed, SERVER_ANSWERS, STATUS, type ServerAnswer } from '../wire/status.js';
+import { ALLOW, catalogNotLoaded, MAX_URL_LENGTH, methodNotAllowed, SERVER_ANSWERS, STATUS } from '../wire/status.js';
 import { AnswerCache } from './body-cache.js';
 import { catalogStatus } from './catalog-status.js';
 import { catalogTag, etagOf, matches } from './conditional.js';
+import { JSON_TYPE, json, serverAnswer } from './json-answer.js';
 import { OPENAPI_PATH } from './openapi-path.js';
 
 export type { HttpAnswer } from '../wire/http-answer.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const CACHE_CONTROL = 'public, max-age=86400';
 
 export interface HttpRequest {
@@ -55,17 +54,6 @@ export interface ResponderOptions {
 const HEALTH_PATH = '/health';
 
 export type Responder = (request: HttpRequest) => HttpAnswer | Promise<HttpAnswer>;
-
-function json(status: number, body: string, extra?: readonly string[]): HttpAnswer {
-  const headers = ['Content-Type', JSON_TYPE, 'Access-Control-Allow-Origin', '*'];
-  if (extra) headers.push(...extra);
-  return { status, headers, body };
-}
-
-/** An answer the server makes itself (outside the contract's table, status.ts): the envelope with the HTTP status as `code_error`. */
-export function serverAnswer(answer: ServerAnswer): HttpAnswer {
-  return json(answer.status, JSON.stringify(serverError(answer.status, answer.message)), answer.headers);
-}
 
 /** The health report: whether the artifact is loaded (test mode is served either way) and its header. */
 function health(options: ResponderOptions, loadError: string | undefined): string {

@@ -14,6 +14,7 @@
 import type { CatalogReader } from '../core/catalog-reader.js';
 import { findState } from '../core/names.js';
 import { SETTLEMENTS_PER_CODE, type CodeListFile, type DigitFile, type MunicipalityFile, type ShardCode, type ShardFile, type ShardGeo, type StateFile, type StateKeysFile, type StatesFile, type WebManifest } from './format.js';
+import { extra } from './lazy-extra.js';
 import { Missing } from './missing.js';
 
 /** The files that have arrived, by part name (`e`, `s09`, `c098`, ...). */
@@ -48,6 +49,12 @@ export class TreeView implements CatalogReader {
     const file = this.arrived.files.get(part);
     if (file === undefined) throw new Missing([part]);
     return file as T;
+  }
+
+  /** `Missing` for every one of `parts` still to come, all at once (a reader that needs many files asks for them together). */
+  need(parts: readonly string[]): void {
+    const missing = parts.filter((part) => !this.arrived.files.has(part));
+    if (missing.length) throw new Missing(missing);
   }
 
   private states(): StatesFile {
@@ -103,8 +110,7 @@ export class TreeView implements CatalogReader {
       const state = findState(this, this.scope.estado);
       if (state >= 0) states = [state];
     }
-    const missing = states.map((state) => `s${this.clave(state)}`).filter((part) => !this.arrived.files.has(part));
-    if (missing.length) throw new Missing(missing);
+    this.need(states.map((state) => `s${this.clave(state)}`));
     const list: ViewMunicipality[] = [];
     for (const state of states) {
       const { municipios, entries } = this.stateFile(state);
@@ -132,8 +138,7 @@ export class TreeView implements CatalogReader {
   /** The files of some municipalities, all at once: `Missing` lists every one still to come. */
   private municipalityFiles(municipalities: readonly number[]): MunicipalityFile[] {
     const parts = municipalities.map((m) => this.known()[m]!.part);
-    const missing = parts.filter((part) => !this.arrived.files.has(part));
-    if (missing.length) throw new Missing(missing);
+    this.need(parts);
     return parts.map((part) => this.file<MunicipalityFile>(part));
   }
 
@@ -258,21 +263,13 @@ export class TreeView implements CatalogReader {
     return names;
   }
 
-  /**
-   * For the `colonia` filter, which reads every settlement of the state: each code as a run of
-   * its own, once every shard of the state has arrived (all of them asked for at once).
-   */
+  // The colonia filter's reads: only its search (in web-extra.js) calls them, so their code is there (view-search.ts).
   codeRunsOfState(state: number): readonly number[] {
-    const codes = this.codesOfState(state);
-    const missing = [...new Set(codes.map((code) => `c${code.slice(0, 3)}`))].filter((part) => !this.arrived.files.has(part));
-    if (missing.length) throw new Missing(missing);
-    return codes.flatMap((code) => [Number(code), Number(code) + 1]);
+    return extra().codeRunsOfState(this, state);
   }
 
   municipalityIndexOf(code: number): number {
-    const [entry, shard] = this.entry(code);
-    const [estado, municipio] = shard.municipios[entry[1]]!;
-    return this.known().findIndex((m) => m.name === municipio && this.stateNames()[m.state] === estado);
+    return extra().municipalityIndexOf(this, code);
   }
 
   /** Settlements stand for their own names: the search folds each once per view either way. */

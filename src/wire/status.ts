@@ -7,42 +7,13 @@
  * answer a refusal another door answers differently.
  */
 import { serverError, statusOf, type ServerErrorEnvelope } from '../core/contract.js';
+import { INTERNAL_ERROR, STATUS, type ServerAnswer } from './statuses.js';
+
+export { INTERNAL_ERROR, STATUS, type ServerAnswer } from './statuses.js';
 
 /** The HTTP status the contract gives an error code. */
 export const contractStatus = statusOf;
 
-/** The statuses of answers outside the contract's table, by what they mean. */
-export const STATUS = {
-  ok: 200,
-  /** A CORS preflight's answer. */
-  noContent: 204,
-  /** After a form: the browser asks for the next page with GET. */
-  seeOther: 303,
-  /** The client holds the answer (If-None-Match). */
-  notModified: 304,
-  /** An address that moved for good (the panel's `/panel` to `/panel/`). */
-  permanentRedirect: 308,
-  badRequest: 400,
-  /** /metrics without its token; a panel log-in that failed. */
-  unauthorized: 401,
-  forbidden: 403,
-  notFound: 404,
-  methodNotAllowed: 405,
-  requestTimeout: 408,
-  tooLarge: 413,
-  urlTooLong: 414,
-  unsupportedMediaType: 415,
-  expectationFailed: 417,
-  /** A host name this server does not serve (the panel, against DNS rebinding). */
-  misdirected: 421,
-  /** A form that does not pass its checks. */
-  unprocessable: 422,
-  tooManyRequests: 429,
-  headersTooLarge: 431,
-  internal: 500,
-  /** What cannot answer now and will (the catalog, the registry, too many connections): try again. */
-  unavailable: 503,
-} as const;
 
 /** Longest request target served; longer ones answer 414 (`SERVER_ANSWERS.urlTooLong`). */
 export const MAX_URL_LENGTH = 2048;
@@ -50,12 +21,6 @@ export const MAX_URL_LENGTH = 2048;
 /** The methods the API (and /metrics, and the panel's static files) answer. */
 export const ALLOW = 'GET, HEAD';
 
-/** An answer the server makes itself: its status, its envelope's message, the headers it carries besides the envelope's. */
-export interface ServerAnswer {
-  readonly status: number;
-  readonly message: string;
-  readonly headers?: readonly string[] | undefined;
-}
 
 export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; no se cobró ningún crédito. Intente de nuevo en unos segundos.';
 
@@ -72,7 +37,7 @@ export const SERVER_ANSWERS = {
   /** A registry that cannot answer is never a free answer. */
   registryUnavailable: { status: STATUS.unavailable, message: REGISTRY_UNAVAILABLE, headers: ['Retry-After', '1'] },
   tooManyConnections: { status: STATUS.unavailable, message: 'Demasiadas conexiones abiertas; intente de nuevo', headers: ['Retry-After', '1'] },
-  internal: { status: STATUS.internal, message: 'Error interno del servidor' },
+  internal: INTERNAL_ERROR,
 } as const satisfies Record<string, ServerAnswer>;
 
 /** 405 to a method other than GET and HEAD (`where`: the path, for an endpoint of its own such as /metrics). */

@@ -133,7 +133,7 @@ describe('the folders', () => {
   });
 
   it('each hold one subject: the answer path in http/, the serve process in serve/, what http and the panel share in wire/', () => {
-    expect(sources('src/http')).toEqual(expect.arrayContaining(['src/http/respond.ts', 'src/http/answer.ts', 'src/http/fetch.ts', 'src/http/middleware.ts', 'src/http/node.ts']));
+    expect(sources('src/http')).toEqual(expect.arrayContaining(['src/http/respond.ts', 'src/http/answer.ts', 'src/http/fetch.ts', 'src/http/lazy-handlers.ts', 'src/http/node-middleware.ts', 'src/http/node.ts']));
     expect(sources('src/serve')).toEqual(
       expect.arrayContaining(['src/serve/server.ts', 'src/serve/process.ts', 'src/serve/connection-guard.ts', 'src/serve/raw-request.ts', 'src/serve/reload.ts', 'src/serve/refresh.ts', 'src/serve/served-catalog.ts', 'src/serve/access-log.ts', 'src/serve/metrics.ts']),
     );
@@ -170,7 +170,6 @@ describe('the folders', () => {
         // The adapters loaded at first request (lazy-handlers.ts) reach them through these.
         'src/http/deferred-middleware.ts',
         'src/http/fetch.ts',
-        'src/http/middleware.ts',
         'src/http/http-side.ts',
       ].includes(local),
     'the MCP server': (local) => local.startsWith('src/core/') || local.startsWith('src/client/') || local.startsWith('src/validate/') || local.startsWith('src/mcp/'),
@@ -178,13 +177,10 @@ describe('the folders', () => {
   const adapterFiles: Record<string, string[]> = {
     'the HTTP adapters (fetch, middleware, node)': [
       'src/http/fetch.ts',
-      'src/http/middleware.ts',
-      'src/http/middleware.web.ts',
       'src/http/node-middleware.ts',
       'src/http/node.ts',
       'src/http/deferred-middleware.ts',
       'src/http/lazy-handlers.ts',
-      'src/http/handlers.web.ts',
       'src/http/http-side.ts',
     ],
     'the MCP server': sources('src/mcp'),

@@ -36,7 +36,7 @@ describe('the tarball', () => {
       'dist/cpmx-geo.cjs',
       'dist/cpmx-http.cjs',
       'dist/cpmx-http.js',
-      'dist/cpmx-middleware.js',
+      'dist/cpmx-http.web.js',
       'dist/cpmx-openapi.cjs',
       'dist/cpmx-openapi.js',
       'dist/cpmx.cjs',
@@ -54,7 +54,7 @@ describe('the tarball', () => {
     ]);
     const types = files.filter((file) => file.startsWith('dist/src/'));
     expect(types.every((file) => file.endsWith('.d.ts'))).toBe(true);
-    expect(types).toEqual(expect.arrayContaining(['dist/src/index.d.ts', 'dist/src/http/fetch.d.ts', 'dist/src/http/middleware.d.ts', 'dist/src/validate/index.d.ts', 'dist/src/web/index.d.ts', 'dist/src/web/form-entry.d.ts']));
+    expect(types).toEqual(expect.arrayContaining(['dist/src/index.d.ts', 'dist/src/http/fetch.d.ts', 'dist/src/http/lazy-handlers.d.ts', 'dist/src/validate/index.d.ts', 'dist/src/web/index.d.ts', 'dist/src/web/form-entry.d.ts']));
     // Every bundle a chunk imports is in the tarball.
     const shipped = new Set(files);
     for (const file of files.filter((f) => /^dist\/cli.*\.c?js$/.test(f))) {

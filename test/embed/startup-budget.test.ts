@@ -63,9 +63,12 @@ const LIBRARY_BUDGET = 116_500;
  * Bytes of cpmx's files `cpmx info_cp 09810` loads: 140,000 when set (217 KB before commands
  * loaded on demand); the geocoding rows, the option checks (a negative value named) and the
  * leading-zero rule brought it to 144,099 in 27 files. Since a lookup is one file of its own
- * (dist/cli-lookup.cjs) beside the entry (dist/cli.cjs), 126,817 bytes in 2 files.
+ * (dist/cli-lookup.cjs) beside the entry (dist/cli.cjs), 126,817 bytes in 2 files; the code
+ * cache of Node 20 (src/cli/code-cache.ts, in the entry) and the spelling hints' package
+ * bundled in (a script compiled with cached bytecode has no loader for an import()) brought
+ * them to 134,481, of which a run with its cache compiles little.
  */
-const CLI_BUDGET = 127_500;
+const CLI_BUDGET = 136_000;
 
 describe('the lookup path loads only what a lookup needs', () => {
   it('import of cpmx (ES module), createClient and a first answer stay within the budget, and load neither the HTTP handlers nor the OpenAPI builder', () => {

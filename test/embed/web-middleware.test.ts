@@ -1,6 +1,6 @@
 /**
- * The middleware of the web build (cpmx.web.js): its node:http side is a file of its own,
- * cpmx-middleware.js, loaded at its first request (scripts/bundle.mjs), so that a page pays
+ * The middleware of the web build (cpmx.web.js): its request side is a file of its own,
+ * cpmx-http.web.js, loaded at its first request (scripts/bundle.mjs), so that a page pays
  * nothing for it. Run here in node:http, as a worker runtime with Node's HTTP would: it answers
  * every request as the Node build's middleware does, the first ones (sent together, while the
  * file loads) included; it hands a request outside its prefix on; and when the file cannot be
@@ -70,7 +70,7 @@ describe('the web build’s middleware', () => {
   });
 
   it('answers the 500 envelope, or hands the error to next, when its file cannot be loaded', async () => {
-    // The web build alone, without cpmx-middleware.js beside it.
+    // The web build alone, without cpmx-http.web.js beside it.
     const alone = join(dir, 'alone');
     mkdirSync(alone);
     copyFileSync(join(root, 'dist', 'cpmx.web.js'), join(alone, 'cpmx.web.js'));
@@ -95,7 +95,7 @@ describe('the web build’s middleware', () => {
       );
       const answered = await raw(framed.url, 'GET', '/query/info_cp/09810?token=demo');
       expect([answered.status, answered.body]).toEqual([503, 'the app answered']);
-      expect(String(handedOn[0])).toMatch(/cpmx-middleware\.js/);
+      expect(String(handedOn[0])).toMatch(/cpmx-http\.web\.js/);
     } finally {
       console.error = logged;
     }

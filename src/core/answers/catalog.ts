@@ -16,9 +16,9 @@ import {
   type MunicipioClaveBody,
   type MunicipiosBody,
 } from '../contract.js';
-import { findMunicipalities, findState, findStateByKey, foldSettlementName } from '../names.js';
+import { findMunicipalities, findState, findStateByKey } from '../names.js';
 import type { MunicipalityRequest, SearchCpAdvancedRequest } from '../checked-requests.js';
-import { codesWithSettlement, codesWithSettlementKey, readColonia } from '../settlement-search.js';
+import { codesOfColonia } from '../settlement-search.js';
 
 export const answerSearchCp = (catalog: CatalogReader, partial: string): CpListBody => success({ cp: catalog.codesStartingWith(partial) });
 
@@ -87,15 +87,7 @@ export function answerSearchCpAdvanced(catalog: CatalogReader, request: SearchCp
     municipality = found[0]!;
   }
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
-  // A `colonia` of only white space folds to nothing, which every name contains: no filter.
-  const needle = request.colonia === undefined ? '' : foldSettlementName(request.colonia);
-  if (needle) {
-    const found = codesWithSettlement(catalog, state, needle, municipality, limit);
-    // What the contract's search does not find, written as people write a settlement (`Col.
-    // Roma Norte`, `Sta. María`), finds the codes of the settlements it names, read as
-    // validation reads them.
-    const read = found.length ? undefined : readColonia(request.colonia!);
-    return success({ cp: read === undefined ? found : codesWithSettlementKey(catalog, state, read, municipality, limit) });
-  }
+  const found = request.colonia === undefined ? undefined : codesOfColonia(catalog, state, request.colonia, municipality, limit);
+  if (found) return success({ cp: found });
   return success({ cp: municipality < 0 ? catalog.codesOfState(state, limit) : catalog.codesOfMunicipalities([municipality], limit) });
 }

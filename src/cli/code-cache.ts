@@ -1,0 +1,103 @@
+/**
+ * The command line's own code cache where Node has none (Node 20; 22.1 and later have
+ * `module.enableCompileCache`, which compile-cache.ts turns on instead): a lookup's file is
+ * compiled with the bytecode V8 made for it on an earlier run, which spares parsing and
+ * compiling most of it (about a third of what a lookup adds to Node's own start). Only the
+ * command line does this, for its own process and its own file.
+ *
+ * The cache is a folder of this user's in the temporary folder, used only when it is a real
+ * folder (not a link), owned by this user and writable by no one else: no one else can plant
+ * bytecode in it. A cache entry is named by the file's size, modification time and inode and
+ * by Node's version, so a file rewritten by an upgrade never meets old bytecode; V8 checks its
+ * own version and flags too, and refuses data it did not make. Anything that goes wrong
+ * (no such folder, a full disk, data refused) only means compiling as without a cache.
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own.
+ */
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+type WithCompileCache = { enableCompileCache?: unknown; wrap(source: string): string; _nodeModulePaths(from: string): string[] };
+
+/** This user's cache folder, made if missing; undefined where it cannot be trusted. */
+function cacheFolder(): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined || process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const folder = join(tmpdir(), `cpmx-code-cache-${uid}`);
+  try {
+    let found = lstatSync(folder, { throwIfNoEntry: false });
+    if (found === undefined) {
+      mkdirSync(folder, { mode: 0o700 });
+      found = lstatSync(folder);
+    }
+    return found.isDirectory() && found.uid === uid && (found.mode & 0o022) === 0 ? folder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's text and the name of its cache entry. */
+function readSource(file: string): { source: string; entry: string } {
+  const fd = openSync(file, 'r');
+  try {
+    const stats = fstatSync(fd);
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let read = 0;
+    for (let n = 1; read < bytes.length && n > 0; read += n) n = readSync(fd, bytes, read, bytes.length - read, read);
+    const entry = `${basename(file)}-${stats.size}-${Math.trunc(stats.mtimeMs)}-${stats.ino}-${process.version}-${process.arch}.bin`;
+    return { source: bytes.toString('utf8', 0, read), entry };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * `require(file)` (a CommonJS file of the package's own), through the cache where Node has no
+ * compile cache of its own. `settle()`, called once the command has run, writes the cache
+ * entry when there was none (its bytecode then holds the functions the run compiled).
+ */
+export function requireCached(file: string): { exports: unknown; settle(): void } {
+  const nodeModule = Module as unknown as WithCompileCache;
+  const require = createRequire(file);
+  const folder = typeof nodeModule.enableCompileCache === 'function' ? undefined : cacheFolder();
+  if (folder === undefined) return { exports: require(file), settle() {} };
+  const { source, entry } = readSource(file);
+  const path = join(folder, entry);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(path);
+  } catch {
+    cachedData = undefined;
+  }
+  // The file holds no import() (scripts/bundle.mjs refuses one): a script compiled here has no
+  // module loader for it.
+  const script = new Script(nodeModule.wrap(source), { filename: file, cachedData });
+  // As require() would run it: its own module object in require's cache, require relative to
+  // it, __dirname beside it.
+  const module = new Module(file) as Module & { filename: string; paths: string[]; loaded: boolean };
+  module.filename = file;
+  module.paths = nodeModule._nodeModulePaths(dirname(file));
+  require.cache[file] = module;
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, require, module, file, dirname(file));
+  module.loaded = true;
+  return {
+    exports: module.exports,
+    settle() {
+      if (cachedData !== undefined && !script.cachedDataRejected) return;
+      const fresh = join(folder, `${entry}.${process.pid}.tmp`);
+      try {
+        writeFileSync(fresh, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        renameSync(fresh, path);
+        // Entries of this file as it was before (an upgrade, a rebuild) are never read again.
+        const stale = (name: string) => name.startsWith(`${basename(file)}-`) && name.endsWith('.bin') && name !== entry;
+        for (const name of readdirSync(folder).filter(stale)) rmSync(join(folder, name), { force: true });
+      } catch {
+        // The next run compiles as this one did.
+        rmSync(fresh, { force: true });
+      }
+    },
+  };
+}
