@@ -42,9 +42,14 @@ export function warnOldCatalog(header: AgeOf, say: (message: string) => void): v
   if (firstTime(OLD_CATALOG_CODE)) say(message);
 }
 
-/** The library's voice: a process warning with its code, which a 'warning' listener or Node's flags can take. */
+/**
+ * The library's voice: a process warning with its code, which a 'warning' listener or Node's
+ * flags can take. Judged and made once the caller's code has run (Node gives a warning to its
+ * listeners on a later tick anyway): a warning's stack trace and the thread check cost about a
+ * millisecond, which a first answer need not wait for.
+ */
 export function emitOldCatalogWarning(header: ArtifactHeader): void {
-  warnOldCatalog(header, (message) => process.emitWarning(`cpmx: ${message}`, { code: OLD_CATALOG_CODE }));
+  process.nextTick(() => warnOldCatalog(header, (message) => process.emitWarning(`cpmx: ${message}`, { code: OLD_CATALOG_CODE })));
 }
 
 /** The code of the library's warning for a postal code passed as a number that lost its leading zero. */
