@@ -9,7 +9,9 @@ const MISS_NOTES: [prefix: string, note: string][] = [
       'The generated file draws its codes uniformly from all 32,166, so almost every record reads a code entry and names that are not in the CPU cache: ' +
       'on the same records sorted by code, validation is a third faster, and real customer files cluster far more than uniform draws. ' +
       'Profiling drove it from 127k to about 300k records/s (csv-parse now reads the original bytes, records are validated in batches, values are compared as written before folding, ' +
-      'Latin-1 folds through a table, one object per code with its names joined in one string); what remains is csv-parse itself, hashing fresh strings and those cache misses.',
+      'Latin-1 folds through a table, one object per code with its names joined in one string); what remains is csv-parse itself, hashing fresh strings and those cache misses. ' +
+      'Since issue 33 (which field is wrong, codes from names) a run also builds the settlement index once (its keys for 78,853 names, handed to the workers) and reads the names of each invalid record; ' +
+      'the index is compact and shared, the names read once per text, but that work and the garbage it makes are what separate this run from the 102% before it.',
   ],
   [
     'HTTP: info_cp throughput',
@@ -26,7 +28,11 @@ const MISS_NOTES: [prefix: string, note: string][] = [
     'cold load with the artifact given as bytes',
     'Both paths decode the same bytes with the same code; they differ only in who reads the file. A miss here is noise unless it repeats: single cold starts vary by several ms on this machine.',
   ],
-  ['cold load', 'Node 20 spends about 1 ms per ES module; the entry is one bundle and the artifact is read in place (format 5: no decoding pass, strings decoded on first use). Single runs vary by several ms on this machine.'],
+  [
+    'cold load',
+    'The cold start table gives it in its steps. Importing the one-file bundle is Node parsing it (its files are ASCII, its Unicode patterns compiled at first use); opening reads the whole artifact, loads node:zlib for its CRC-32 and checks every section, so that a damaged file never answers; ' +
+      'the least SQLite user opens the database and reads only the pages of one query, checking nothing. Closing that gap needs an artifact read in blocks, each checked at its first read (docs/performance.md, "Where a cold start still goes"), not yet built.',
+  ],
 ];
 
 export function missNote(targetName: string): string {
