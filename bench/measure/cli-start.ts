@@ -29,10 +29,19 @@ export function timeCommandLineStart(options: { root: string; runs: number; code
   const nodeMs: number[] = [];
   const ratios: number[] = [];
   for (let run = 0; run < options.runs; run++) {
-    const [a, b] = run % 2 === 0 ? [wallMs(cli, options.root), wallMs(node, options.root)] : (([n, c]) => [c, n])([wallMs(node, options.root), wallMs(cli, options.root)]);
-    cliMs.push(a!);
-    nodeMs.push(b!);
-    ratios.push(a! / b!);
+    // Which goes first alternates, so neither always runs right after the other.
+    let cliRun: number;
+    let nodeRun: number;
+    if (run % 2 === 0) {
+      cliRun = wallMs(cli, options.root);
+      nodeRun = wallMs(node, options.root);
+    } else {
+      nodeRun = wallMs(node, options.root);
+      cliRun = wallMs(cli, options.root);
+    }
+    cliMs.push(cliRun);
+    nodeMs.push(nodeRun);
+    ratios.push(cliRun / nodeRun);
   }
   return { command: `cpmx info_cp ${options.code}`, cliMs: spread(cliMs), nodeMs: spread(nodeMs), ratio: spread(ratios) };
 }

@@ -13,7 +13,7 @@
  * (no such folder, a full disk, data refused) only means compiling as without a cache.
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own.
  */
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -40,17 +40,9 @@ function cacheFolder(): string | undefined {
 
 /** The file's text and the name of its cache entry. */
 function readSource(file: string): { source: string; entry: string } {
-  const fd = openSync(file, 'r');
-  try {
-    const stats = fstatSync(fd);
-    const bytes = Buffer.allocUnsafe(stats.size);
-    let read = 0;
-    for (let n = 1; read < bytes.length && n > 0; read += n) n = readSync(fd, bytes, read, bytes.length - read, read);
-    const entry = `${basename(file)}-${stats.size}-${Math.trunc(stats.mtimeMs)}-${stats.ino}-${process.version}-${process.arch}.bin`;
-    return { source: bytes.toString('utf8', 0, read), entry };
-  } finally {
-    closeSync(fd);
-  }
+  const stats = statSync(file);
+  const entry = `${basename(file)}-${stats.size}-${Math.trunc(stats.mtimeMs)}-${stats.ino}-${process.version}-${process.arch}.bin`;
+  return { source: readFileSync(file, 'utf8'), entry };
 }
 
 /**

@@ -14,13 +14,11 @@ export { INTERNAL_ERROR, STATUS, type ServerAnswer } from './statuses.js';
 /** The HTTP status the contract gives an error code. */
 export const contractStatus = statusOf;
 
-
 /** Longest request target served; longer ones answer 414 (`SERVER_ANSWERS.urlTooLong`). */
 export const MAX_URL_LENGTH = 2048;
 
 /** The methods the API (and /metrics, and the panel's static files) answer. */
 export const ALLOW = 'GET, HEAD';
-
 
 export const REGISTRY_UNAVAILABLE = 'El registro de tokens no está disponible; no se cobró ningún crédito. Intente de nuevo en unos segundos.';
 
