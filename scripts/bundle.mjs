@@ -222,17 +222,10 @@ await forBrowsers({ entryPoints: { 'web-extra': 'src/web/extra.ts' }, minify: tr
  * The command line: `dist/cli.cjs` (src/cli/bin.ts), CommonJS because Node starts a CommonJS
  * main without its ES module loader, requires `dist/cli-lookup.cjs` (src/cli/code-cache.ts), a
  * lookup's own file with nothing shared (most runs are a lookup; Node spends about a
- * millisecond on each module it loads), and imports the program (`dist/cli-program.js` and its chunks) for any other command.
+ * millisecond on each module it loads), and imports the program (`dist/cli-program.js` and its
+ * chunks) for any other command.
  */
-const cliEntry = {
-  name: 'cli-entry',
-  setup(bundler) {
-    bundler.onResolve({ filter: /\/program\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === resolve('src/cli/program.js') ? { path: './cli-program.js', external: true } : undefined,
-    );
-  },
-};
-await build({ ...commonJs, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', plugins: [cliEntry] });
+await build({ ...commonJs, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'dist', plugins: [lazyFile('src/cli/program.js', 'cli-program.js')] });
 // Compiled by src/cli/code-cache.ts as a script, which has no module loader for an import():
 // the one package it loads on need (the spelling hints' distance) is bundled in.
 const cliLookup = await build({
