@@ -63,18 +63,20 @@ function designTargets(r: Results, targets: Target[]): string[] {
 const coldLabel = (name: ColdName) =>
   name === 'none' ? 'none (Node alone)' : name === 'sqlite-least' ? 'SQLite, the least (require better-sqlite3, open read-only, prepare, one query)' : LABELS[name];
 
+/** A spread of milliseconds as the cold starts show it: median [min – max]. */
+const msSpread = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
+
 /** Where each contestant's time to its first answer goes, when the run recorded the steps. */
 function coldSteps(cold: Results['cold']): string[] {
   const named = COLD_CONTESTANTS.filter((name) => name !== 'none' && cold[name]?.stepsMs);
   if (!named.length) return [];
-  const ms = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
   return [
     'The same time in its steps (medians [min – max] of the same runs): importing the module, opening the data (cpmx: `createClient` reading the artifact, checking its CRC-32 and its sections; SQLite: opening the database and preparing), and the first answer.',
     '',
     ...head(['contestant', 'import', 'open', 'first answer'], ['---', '---:', '---:', '---:']),
     ...named.map((name) => {
       const steps = cold[name]!.stepsMs!;
-      return row([coldLabel(name), ms(steps.importMs), ms(steps.openMs), ms(steps.answerMs)]);
+      return row([coldLabel(name), msSpread(steps.importMs), msSpread(steps.openMs), msSpread(steps.answerMs)]);
     }),
     '',
   ];
@@ -83,9 +85,8 @@ function coldSteps(cold: Results['cold']): string[] {
 /** The command line's start beside Node's own, when measured. */
 function commandLineStart(c: Results['commandLine']): string[] {
   if (!c) return [];
-  const ms = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
   return [
-    `The command line, as whole processes timed from spawn to exit, ${c.cliMs.runs} runs each after one of each not counted (which leaves the files in the page cache and the command line's code cache written, as any earlier run does), alternating (which goes first alternating too): \`${c.command}\` ${ms(c.cliMs)}, \`node -e 0\` ${ms(c.nodeMs)}; each run's ratio to the run beside it: median ${c.ratio.median.toFixed(2)}× [${c.ratio.min.toFixed(2)} – ${c.ratio.max.toFixed(2)}].`,
+    `The command line, as whole processes timed from spawn to exit, ${c.cliMs.runs} runs each after one of each not counted (which leaves the files in the page cache and the command line's code cache written, as any earlier run does), alternating (which goes first alternating too): \`${c.command}\` ${msSpread(c.cliMs)}, \`node -e 0\` ${msSpread(c.nodeMs)}; each run's ratio to the run beside it: median ${c.ratio.median.toFixed(2)}× [${c.ratio.min.toFixed(2)} – ${c.ratio.max.toFixed(2)}].`,
     '',
   ];
 }
@@ -106,7 +107,7 @@ export function coldStarts(r: Pick<Results, 'cold' | 'settings' | 'commandLine'>
       return [
         row([
           coldLabel(name),
-          `${load.median.toFixed(1)} ms [${load.min.toFixed(1)} – ${load.max.toFixed(1)}]`,
+          msSpread(load),
           `${c.sinceProcessStartMs.median.toFixed(1)} ms`,
           megabytes(c.heapUsedBytes.median, 1),
           megabytes(c.rssBytes.median, 1),
@@ -233,7 +234,7 @@ function embeddedServers(handlers: NonNullable<HttpResults['handlers']>, { block
 
 function embedding(e: EmbedResults): string[] {
   const load = (label: string, c: EmbedResults['cold']['file']) =>
-    row([label, `${c.importToAnswerMs.median.toFixed(1)} ms [${c.importToAnswerMs.min.toFixed(1)} – ${c.importToAnswerMs.max.toFixed(1)}]`, megabytes(c.heapUsedBytes.median, 1), megabytes(c.rssBytes.median, 1)]);
+    row([label, msSpread(c.importToAnswerMs), megabytes(c.heapUsedBytes.median, 1), megabytes(c.rssBytes.median, 1)]);
   return [
     '## Embedding',
     '',
