@@ -101,8 +101,9 @@ function fontsConfig(cache: string): string {
 function npmBinary(cache: string): BrowserBinary {
   // A folder unpacked before the config named real paths may name one gone since: said again.
   const config = join(cache, 'fonts', 'fonts.conf');
-  if (readFileSync(config, 'utf8') !== fontsConfig(cache)) {
-    writeFileSync(`${config}.${process.pid}`, fontsConfig(cache));
+  const wanted = fontsConfig(cache);
+  if (readFileSync(config, 'utf8') !== wanted) {
+    writeFileSync(`${config}.${process.pid}`, wanted);
     renameSync(`${config}.${process.pid}`, config);
   }
   return {
