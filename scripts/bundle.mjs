@@ -23,6 +23,7 @@
  * uses it. msgpackr is used by no bundle (only tests write old MessagePack artifacts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -149,22 +150,56 @@ const lazyGeo = { name: 'lazy-geodata', setup: (bundler) => (lazyGeoCodec.setup(
  */
 const refuseNonAscii = (result) => refuse(result, /[^\x00-\x7f]/, 'a character outside ASCII, which makes Node give V8 the whole file as UTF-16, slower to parse: write it as an escape (\\u00e9), or spell the comment without it');
 
-refuseNonAscii(await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js'), lazyGeo] }));
+const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [commonJsArtifact, commonJsBuiltins] };
+
+/**
+ * What a first lookup does not need (src/client/deferred.ts: the client's methods but a directly
+ * answered infoCp and the geo helpers, with the method table, the router, every other answer
+ * and test mode) is dist/cpmx-deferred.cjs beside the Node library bundles, required at its
+ * first need by the stand-in src/client/client-methods.lazy.ts: importing cpmx, createClient
+ * and a first infoCp parse none of it. The ES module finds the file with src/deferred-file.ts;
+ * the CommonJS bundle gets a literal require, which file tracers follow. The client's methods
+ * are own properties from the start: their names are read from the built file.
+ */
+refuseNonAscii(await build({ ...commonJs, entryPoints: { 'cpmx-deferred': 'src/client/deferred.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyGeo] }));
+const clientMethodNames = createRequire(import.meta.url)(resolve('dist/cpmx-deferred.cjs')).clientMethodNames();
+const lazyClientMethods = swap('lazy-client-methods', 'src/client/client-methods.ts', 'src/client/client-methods.lazy.ts');
+const deferredPlugin = (requireInCommonJs) => ({
+  name: 'deferred',
+  setup(bundler) {
+    lazyClientMethods.setup(bundler);
+    bundler.initialOptions.define = { ...bundler.initialOptions.define, CLIENT_METHOD_NAMES: JSON.stringify(clientMethodNames) };
+    if (!requireInCommonJs) return;
+    bundler.onResolve({ filter: /^\.\/cpmx-deferred\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    bundler.onLoad({ filter: /src[\\/]deferred-file\.ts$/ }, () => ({
+      loader: 'js',
+      contents: "let loaded;\nexport const deferred = () => (loaded ??= require('./cpmx-deferred.cjs'));\n",
+    }));
+  },
+});
+
+refuseNonAscii(await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js'), lazyGeo, deferredPlugin(false)] }));
+/**
+ * What app bundlers get (package.json's `module` condition, which esbuild, webpack, Rollup and
+ * Vite read and Node does not): the library with its deferred answers inlined, since a bundler
+ * follows no require made at first need; their own chunks (the HTTP side, the OpenAPI document)
+ * stay dynamic imports, which bundlers follow.
+ */
+await build({ ...common, entryPoints: { 'cpmx.bundlers': 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js'), lazyGeo] });
 await build({ ...common, entryPoints: { 'cpmx-http': 'src/http/http-side.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyGeo] });
 // The document's own file: no `node:` module, so browsers and edge runtimes load it as Node does.
 await build({ ...common, platform: 'neutral', entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
 await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' });
 
-const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [commonJsArtifact, commonJsBuiltins] };
 // Types for require(): TypeScript reads a .d.ts of this ES module package as an ES module, which
 // a CommonJS file may not import under `module: node16`; a .d.cts that re-exports it may.
 writeFileSync('dist/cpmx.d.cts', "export * from './src/index.js';\n");
 writeFileSync('dist/validate.d.cts', "export * from './src/validate/index.js';\n");
-for (const [name, entry] of [
-  ['cpmx', 'src/index.ts'],
-  ['cpmx-http', 'src/http/http-side.ts'],
+for (const [name, entry, deferred] of [
+  ['cpmx', 'src/index.ts', [deferredPlugin(true)]],
+  ['cpmx-http', 'src/http/http-side.ts', []],
 ]) {
-  const plugins = [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs'), lazyHttp('cpmx-http.cjs'), lazyGeo];
+  const plugins = [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs'), lazyHttp('cpmx-http.cjs'), lazyGeo, ...deferred];
   const result = await build({ ...commonJs, entryPoints: { [name]: entry }, outdir: 'dist', plugins });
   refuse(result, /import\.meta/, 'import.meta, which CommonJS has not');
   refuseNonAscii(result);

@@ -1,9 +1,10 @@
 /**
- * The library's client: synchronous lookups that answer by the contract. The typed methods
- * build a request and `query` parses one; both go through the router and the credit step.
+ * The library's client: synchronous lookups that answer by the contract. A well-formed code of
+ * `infoCp` is answered here directly; every other method is made by client-methods.ts, through
+ * the router and the credit step.
  */
-import { codeHistoryOf, type CodeHistory } from '../core/catalog-history.js';
-import { catalogAge, type ArtifactHeader, type CatalogAge } from '../core/format.js';
+import type { CodeHistory } from '../core/catalog-history.js';
+import type { ArtifactHeader, CatalogAge } from '../core/format.js';
 import {
   TEST_TOKEN,
   type Body,
@@ -27,17 +28,16 @@ import {
   type SearchCpAdvancedBody,
   type SearchCpBody,
 } from '../core/contract.js';
-import { isPromise, settle, type TokenRegistry } from '../core/credits.js';
-import type { RawRequest } from '../core/request.js';
-import { handle, infoCpBody, type Answer, type RouterContext } from '../core/router.js';
+import type { TokenRegistry } from '../core/credits.js';
+import { infoCpBody } from '../core/router.js';
 import type { Catalog } from '../core/catalog.js';
-import { LOCAL_TOKEN, lookupMethods, pathRequest, type Assert, type MatchesTable } from './lookups.js';
-import { openSource, warnCpNumber, warnIfOld, type SourceOptions } from './open-source.js';
-import { lostLeadingZero, lostLeadingZeroHint } from '../core/leading-zero.js';
-import type { Method } from '../core/request.js';
+import type { Assert, MatchesTable } from './lookups.js';
+import { LOCAL_TOKEN } from './local-token.js';
+import { openSource, warnIfOld, type SourceOptions } from './open-source.js';
 import type { GeoHelpers } from '../core/geo/helpers.js';
 import { geoHelpers } from './geo-codec.js';
 import { NO_GEODATA } from '../core/geo/answers.js';
+import { clientMethods } from './client-methods.js';
 
 /**
  * Each client's catalog, for adapters that read names against it (validation, one-line
@@ -149,60 +149,31 @@ export interface CpmxClient extends GeoHelpers {
  */
 export function createClient(options: ClientOptions = {}): CpmxClient {
   const source = openSource(options);
-  const dataPath = source.path;
   const { registry } = options;
   const token = options.token || (registry ? undefined : LOCAL_TOKEN);
-  const context: RouterContext = { catalog: source.get, geo: source.geo && (() => source.geo!(source.get())) };
   const loaded = token && token !== TEST_TOKEN ? source.get() : undefined;
   if (loaded) warnIfOld(loaded.header);
-
-  const answer = (raw: RawRequest | undefined): Answer => {
-    const settled = settle(handle(raw, context), registry);
-    if (isPromise(settled)) throw new TypeError('createClient: the registry answered with a promise; the client is synchronous, so its registry must be too');
-    return settled;
-  };
-  // The methods are made from the table's rows at run time, so their typed signatures (overloads,
-  // options) cannot be inferred: LookupsMatchTable checks at compile time that they are the table's.
-  const lookups = lookupMethods((raw: RawRequest) => answer(raw).body, token) as unknown as Lookups;
+  const methods = clientMethods(source, options, token);
   // A real token with no registry: nothing to settle, so a well-formed, known code is answered
   // directly (router.infoCpBody: the same checks and answer); anything else goes the usual way.
   // The catalog is held here: a path's loaded catalog never changes in a process, and finding it
   // again on each call (a Map lookup by path) was a fifth of the call.
   const direct = registry ? undefined : loaded;
-  /**
-   * A code passed as a number (`infoCp(9810)`) lost its leading zero: the answer stays 102, and
-   * the process is told once which code exists, by the command line's rule; asking costs no credit.
-   */
-  const numberHint = <B extends Body>(method: Method, cp: unknown, body: B): B => {
-    if (typeof cp !== 'number') return body;
-    const padded = lostLeadingZero(method, String(cp), body, token, (raw) => handle(raw, context).body);
-    if (padded) warnCpNumber(`${method === 'info_cp' ? 'infoCp' : 'getColoniaPorCp'}(${cp}): ${lostLeadingZeroHint(padded, `pass postal codes as text: '${padded}'`)}`);
-    return body;
-  };
-  const infoCp = ((cp: string, options?: { type?: string | undefined }) => {
-    const type = options?.type;
-    if (direct !== undefined && typeof cp === 'string' && (type === undefined || type === 'simplified')) {
-      const body = infoCpBody(cp, type !== undefined, direct);
-      if (body) return body;
-    }
-    return numberHint('info_cp', cp, lookups.infoCp(cp, options as never));
-  }) as Lookups['infoCp'];
-  const getColoniaPorCp = ((cp: string) => numberHint('get_colonia_por_cp', cp, lookups.getColoniaPorCp(cp))) as Lookups['getColoniaPorCp'];
+  const infoCp =
+    direct === undefined
+      ? methods.infoCp
+      : (((cp: string, options?: { type?: string | undefined }) => {
+          const type = options?.type;
+          if (typeof cp === 'string' && (type === undefined || type === 'simplified')) {
+            const body = infoCpBody(cp, type !== undefined, direct);
+            if (body) return body;
+          }
+          return methods.infoCp(cp, options as never);
+        }) as Lookups['infoCp']);
   const client: CpmxClient = {
-    dataPath,
-    ...lookups,
+    dataPath: source.path,
+    ...methods,
     infoCp,
-    getColoniaPorCp,
-    query: (path) => {
-      const { status, body } = answer(pathRequest(path, options.token));
-      return { status, body };
-    },
-    catalogInfo: () => {
-      const header = source.get().header;
-      // A copy, nested objects too: what a caller does to it never reaches the catalog every client reports from.
-      return { ...structuredClone(header), ...catalogAge(header, Date.now()) };
-    },
-    codeHistory: (cp) => codeHistoryOf(source.get(), cp),
     /* Beyond COPOMEX: from the geodata beside the artifact (none for an artifact given as bytes). */
     ...geoHelpers(() => (source.geo ? source.geo(source.get()) : NO_GEODATA)),
   };

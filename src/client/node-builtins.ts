@@ -20,3 +20,7 @@ function builtin<T>(name: string): T {
 export const nodeFs = (): typeof import('node:fs') => builtin('node:fs');
 export const nodeZlib = (): typeof import('node:zlib') => builtin('node:zlib');
 export const nodeWorkerThreads = (): typeof import('node:worker_threads') => builtin('node:worker_threads');
+export const nodeUrl = (): typeof import('node:url') => builtin('node:url');
+
+/** A CommonJS file of the package's own, by its absolute path (src/deferred-file.ts). */
+export const requireFile = (path: string): unknown => (required ??= createRequire('/'))(path);

@@ -5,10 +5,9 @@
  * the module is reached only when one is called.
  */
 import type * as geo from '../core/geo/answers.js';
+import { forwarded } from '../core/forwarded.js';
 import { extra } from './lazy-extra.js';
 
 type Geo = Pick<typeof geo, 'checkCoordinates' | 'answerGeocoding' | 'answerGeocodingReverse' | 'treeGeo' | 'testGeocoding' | 'testGeocodingReverse'>;
 
-export const { checkCoordinates, answerGeocoding, answerGeocodingReverse, treeGeo, testGeocoding, testGeocodingReverse }: Geo = new Proxy({} as Geo, {
-  get: (_, key) => (...args: unknown[]) => (extra()[key as keyof Geo] as (...args: unknown[]) => unknown)(...args),
-});
+export const { checkCoordinates, answerGeocoding, answerGeocodingReverse, treeGeo, testGeocoding, testGeocodingReverse }: Geo = forwarded<Geo>(extra);

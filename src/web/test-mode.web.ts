@@ -4,10 +4,7 @@
  * The method table reads these functions when it is made; they reach the module only when called.
  */
 import type * as testMode from '../core/answers/test-mode.js';
+import { forwarded } from '../core/forwarded.js';
 import { extra } from './lazy-extra.js';
 
-type Answers = typeof testMode.TEST_ANSWERS;
-
-export const TEST_ANSWERS: Answers = new Proxy({} as Answers, {
-  get: (_, key) => (...args: unknown[]) => (extra().TEST_ANSWERS[key as keyof Answers] as (...args: unknown[]) => unknown)(...args),
-});
+export const TEST_ANSWERS: typeof testMode.TEST_ANSWERS = forwarded(() => extra().TEST_ANSWERS);

@@ -173,6 +173,13 @@ describe('@vercel/nft', () => {
         copyFileSync(join(project, file), join(deploy, file));
       }
       expectAnswers(run(deploy, server), join(deploy, 'node_modules', 'cpmx', 'data', 'cpmx.msgpack'));
+      // What a first lookup does not need is a file required at first need: traced too, and answering from the copy.
+      const library = server.endsWith('.mjs') ? 'cpmx.js' : 'cpmx.cjs';
+      expect(traced).toContain('node_modules/cpmx/dist/cpmx-deferred.cjs');
+      const load = server.endsWith('.mjs') ? "const m = await import('cpmx');" : "const m = require('cpmx');";
+      const args = [...(server.endsWith('.mjs') ? ['--input-type=module'] : []), '-e', `${load} console.log(JSON.stringify(m.createClient({ token: 'demo' }).searchCp('0981')))`];
+      expect(JSON.parse(execFileSync(process.execPath, args, { cwd: deploy, encoding: 'utf8' }))).toEqual(createClient({ token: 'demo', dataPath: artifact }).searchCp('0981'));
+      expect(traced).toContain(`node_modules/cpmx/dist/${library}`);
     });
   }
 });

@@ -137,6 +137,7 @@ function libraryContract(name: string, load: () => Promise<Lib>, clientOf: (lib:
 }
 
 libraryContract('dist/cpmx.js (ES module)', () => importDist<Lib>('cpmx.js'), (lib) => lib.createClient({ token: 'demo', dataPath }));
+libraryContract('dist/cpmx.bundlers.js (what app bundlers get, package.json `module`)', () => importDist<Lib>('cpmx.bundlers.js'), (lib) => lib.createClient({ token: 'demo', dataPath }));
 libraryContract('dist/cpmx.cjs (CommonJS)', async () => require(join(dist, 'cpmx.cjs')) as Lib, (lib) => lib.createClient({ token: 'demo', dataPath }));
 libraryContract('dist/cpmx.web.js (browsers and workers)', () => importDist<Lib>('cpmx.web.js'), (lib) => lib.createClient({ token: 'demo', data: readFileSync(dataPath) }));
 

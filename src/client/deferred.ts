@@ -1,0 +1,11 @@
+/**
+ * What a first lookup does not need, in the library's Node bundles a file of its own
+ * (dist/cpmx-deferred.cjs) required at its first need (src/deferred-file.ts): the client's
+ * methods but a directly answered `infoCp` and the geo helpers, and with them the method table,
+ * the router, the credit step, every answer from the catalog but `info_cp`'s (the reading of
+ * written names and the settlement search, whose tables are most of it) and test mode's.
+ * Importing cpmx, `createClient` and a first `infoCp` parse none of it. It carries its own copy
+ * of what it inlines: nothing here is compared by identity with the entry's (the errors a caller
+ * tests with instanceof are thrown by the entry's own code); the catalog source is passed in.
+ */
+export { clientMethodNames, clientMethods } from './client-methods.js';
