@@ -19,4 +19,4 @@ const data = readFileSync(process.argv[2]);
 const client = createClient({ token: 'demo', data });
 Promise.resolve(createFetchHandler({ data })(new Request('http://app.test/query/search_cp/0981?token=demo')))
   .then((response) => response.json())
-  .then((search) => console.log(JSON.stringify({ dataPath: client.dataPath, info: client.infoCp('09810', { type: 'simplified' }), search, own: own() })));
+  .then((search) => console.log(JSON.stringify({ dataPath: client.dataPath, info: client.infoCp('09810', { type: 'simplified' }), lookup: client.searchCp('0981'), search, own: own() })));
