@@ -75,6 +75,9 @@ const commonJsBuiltins = {
       contents: `export const nodeFs = () => require('node:fs');
 export const nodeZlib = () => require('node:zlib');
 export const nodeWorkerThreads = () => require('node:worker_threads');
+export const nodeUrl = () => require('node:url');
+let required;
+export const requireFile = (path) => (required ??= require('node:module').createRequire('/'))(path);
 `,
     }));
   },

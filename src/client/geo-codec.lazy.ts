@@ -4,7 +4,6 @@
  * of them. Found beside the package's own files; inside an app's bundle that keeps no trace of
  * them, the geo calls say so (113).
  */
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { packageArtifactPath } from '../default-artifact.js';
 import type * as codec from './geo-codec.js';
@@ -13,9 +12,9 @@ import { GeodataError } from '../core/geo/geodata-error.js';
 import type { GeoHelpers } from '../core/geo/helpers.js';
 import type * as answers from '../core/geo/answers.js';
 import { failureSaying } from '../core/contract.js';
+import { requireFile } from './node-builtins.js';
 
 let loaded: typeof codec | undefined;
-let required: NodeJS.Require | undefined;
 
 /** dist/cpmx-geo.cjs, required once; undefined inside a bundle that keeps no trace of the package. */
 export function load(): typeof codec | undefined {
@@ -23,10 +22,7 @@ export function load(): typeof codec | undefined {
     const artifact = packageArtifactPath();
     if (artifact === undefined) return undefined;
     const file = join(dirname(artifact), '..', 'dist', 'cpmx-geo.cjs');
-    // A require made once from a constant and kept, given the absolute path: webpack, bundling an
-    // app with this file, warns of createRequire(variable) and of a direct call with an
-    // expression; a kept require is opaque to it (as in node-builtins.ts).
-    loaded = (required ??= createRequire('/'))(file) as typeof codec;
+    loaded = requireFile(file) as typeof codec;
   }
   return loaded;
 }
