@@ -3,6 +3,9 @@
  *   cpmx.js      the library, ES module, for Node (and Bun, Deno)
  *   cpmx.cjs     the same as CommonJS, for require() on every Node 20 (require of an ES module
  *                needs 20.19) and for CommonJS bundles
+ *   cpmx-deferred.cjs  what both need only after a first lookup (the client's other methods),
+ *                required at its first need
+ *   cpmx.bundlers.js   the library in one file for app bundlers (package.json's `module`)
  *   cpmx.web.js  the library for browsers, edge and worker runtimes: no `node:` import at all;
  *                the artifact is given as bytes (src/client/open-source.web.ts)
  *   web.js       `cpmx/web`: the client of an exported web tree (src/web), minified, fetch only
@@ -158,19 +161,23 @@ const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, pl
 /**
  * What a first lookup does not need (src/client/deferred.ts: the client's methods but a directly
  * answered infoCp and the geo helpers, with the method table, the router, every other answer
- * and test mode) is dist/cpmx-deferred.cjs beside the Node library bundles, required at its
- * first need by the stand-in src/client/client-methods.lazy.ts: importing cpmx, createClient
- * and a first infoCp parse none of it. The ES module finds the file with src/deferred-file.ts;
- * the CommonJS bundle gets a literal require, which file tracers follow. The client's methods
- * are own properties from the start: their names are read from the built file.
+ * and test mode; what the catalog calls only for other answers) is dist/cpmx-deferred.cjs beside
+ * the Node library bundles, required at its first need by the stand-ins
+ * src/client/client-methods.lazy.ts and catalog-parts.lazy.ts: importing cpmx, createClient and
+ * a first infoCp parse none of it. The ES module finds the file with src/deferred-file.ts; the
+ * CommonJS bundle gets a literal require, which file tracers follow. The client's methods are
+ * own properties from the start: their names are read from the built file.
  */
 refuseNonAscii(await build({ ...commonJs, entryPoints: { 'cpmx-deferred': 'src/client/deferred.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyGeo] }));
 const clientMethodNames = createRequire(import.meta.url)(resolve('dist/cpmx-deferred.cjs')).clientMethodNames();
-const lazyClientMethods = swap('lazy-client-methods', 'src/client/client-methods.ts', 'src/client/client-methods.lazy.ts');
+const deferredParts = [
+  swap('lazy-client-methods', 'src/client/client-methods.ts', 'src/client/client-methods.lazy.ts'),
+  ...['code-runs', 'copy-members', 'catalog-history'].map((name) => swap(`lazy-${name}`, `src/core/${name}.ts`, 'src/client/catalog-parts.lazy.ts')),
+];
 const deferredPlugin = (requireInCommonJs) => ({
   name: 'deferred',
   setup(bundler) {
-    lazyClientMethods.setup(bundler);
+    for (const part of deferredParts) part.setup(bundler);
     bundler.initialOptions.define = { ...bundler.initialOptions.define, CLIENT_METHOD_NAMES: JSON.stringify(clientMethodNames) };
     if (!requireInCommonJs) return;
     bundler.onResolve({ filter: /^\.\/cpmx-deferred\.cjs$/ }, (args) => ({ path: args.path, external: true }));
