@@ -1,7 +1,8 @@
 /**
  * One contract suite run against every entry the package ships, as tldts runs one suite
- * against every build: `cpmx` as ES module (dist/cpmx.js), as CommonJS (dist/cpmx.cjs) and as
- * the build for browsers and workers (dist/cpmx.web.js, the artifact given as bytes);
+ * against every build: `cpmx` as ES module (dist/cpmx.js), as CommonJS (dist/cpmx.cjs), as app
+ * bundlers get it (dist/cpmx.bundlers.js) and as the build for browsers and workers
+ * (dist/cpmx.web.js, the artifact given as bytes);
  * `cpmx/validate` as ES module and CommonJS (dist/validate.js, .cjs), each with a client from
  * the `cpmx` of its own kind and from the other; and `cpmx/web` (dist/web.js) over an exported
  * tree. Every public function of an entry is called through that entry and must answer as the
