@@ -78,7 +78,6 @@ const commonJsBuiltins = {
       contents: `export const nodeFs = () => require('node:fs');
 export const nodeZlib = () => require('node:zlib');
 export const nodeWorkerThreads = () => require('node:worker_threads');
-export const nodeUrl = () => require('node:url');
 let required;
 export const requireFile = (path) => (required ??= require('node:module').createRequire('/'))(path);
 `,
@@ -164,7 +163,7 @@ const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, pl
  * and test mode; what the catalog calls only for other answers) is dist/cpmx-deferred.cjs beside
  * the Node library bundles, required at its first need by the stand-ins
  * src/client/client-methods.lazy.ts and catalog-parts.lazy.ts: importing cpmx, createClient and
- * a first infoCp parse none of it. The ES module finds the file with src/deferred-file.ts; the
+ * a first infoCp parse none of it. The ES module finds the file with src/client/deferred-file.ts; the
  * CommonJS bundle gets a literal require, which file tracers follow. The client's methods are
  * own properties from the start: their names are read from the built file.
  */
@@ -181,7 +180,7 @@ const deferredPlugin = (requireInCommonJs) => ({
     bundler.initialOptions.define = { ...bundler.initialOptions.define, CLIENT_METHOD_NAMES: JSON.stringify(clientMethodNames) };
     if (!requireInCommonJs) return;
     bundler.onResolve({ filter: /^\.\/cpmx-deferred\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    bundler.onLoad({ filter: /src[\\/]deferred-file\.ts$/ }, () => ({
+    bundler.onLoad({ filter: /src[\\/]client[\\/]deferred-file\.ts$/ }, () => ({
       loader: 'js',
       contents: "let loaded;\nexport const deferred = () => (loaded ??= require('./cpmx-deferred.cjs'));\n",
     }));

@@ -12,11 +12,11 @@
  * module, `import.meta.url` is empty and the URL cannot be made. Then there is no package
  * folder to find the file in, and `undefined` says so (src/paths.ts turns it into advice).
  */
-import { nodeUrl } from './client/node-builtins.js';
+import { fileURLToPath } from 'node:url';
 
 export function packageArtifactPath(): string | undefined {
   try {
-    return nodeUrl().fileURLToPath(new URL('../data/cpmx.msgpack', import.meta.url));
+    return fileURLToPath(new URL('../data/cpmx.msgpack', import.meta.url));
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
  * code's history), so the real ones are in dist/cpmx-deferred.cjs, required at the first call.
  */
 import { forwarded } from '../core/forwarded.js';
-import { deferred } from '../deferred-file.js';
+import { deferred } from './deferred-file.js';
 
 type Parts = Pick<ReturnType<typeof deferred>, 'codesOfRuns' | 'mergeRuns' | 'copyStateMembers' | 'parseHistory'>;
 

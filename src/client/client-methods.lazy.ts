@@ -6,9 +6,9 @@
  * the bundle script reads from the built deferred file (CLIENT_METHOD_NAMES).
  */
 import { forwarded } from '../core/forwarded.js';
-import { deferred } from '../deferred-file.js';
+import { deferred } from './deferred-file.js';
 import type { CatalogSource } from './bytes-source.js';
-import type { ClientOptions } from './client.js';
+import type { ClientOptions } from './client-types.js';
 import type { ClientMethods } from './client-methods.js';
 
 declare const CLIENT_METHOD_NAMES: readonly (keyof ClientMethods)[];

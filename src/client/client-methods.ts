@@ -12,7 +12,7 @@ import { lostLeadingZero, lostLeadingZeroHint } from '../core/leading-zero.js';
 import type { Method, RawRequest } from '../core/request.js';
 import { handle, type Answer, type RouterContext } from '../core/router.js';
 import type { CatalogSource } from './bytes-source.js';
-import type { ClientOptions, CpmxClient, Lookups } from './client.js';
+import type { ClientOptions, CpmxClient, Lookups } from './client-types.js';
 import { lookupMethods, pathRequest } from './lookups.js';
 import { warnCpNumber } from './open-source.js';
 import type { GeoHelpers } from '../core/geo/helpers.js';

@@ -1,6 +1,6 @@
 /**
  * What a first lookup does not need, in the library's Node bundles a file of its own
- * (dist/cpmx-deferred.cjs) required at its first need (src/deferred-file.ts): the client's
+ * (dist/cpmx-deferred.cjs) required at its first need (deferred-file.ts): the client's
  * methods but a directly answered `infoCp` and the geo helpers, and with them the method table,
  * the router, the credit step, every answer from the catalog but `info_cp`'s (the reading of
  * written names and the settlement search, whose tables are most of it) and test mode's, and

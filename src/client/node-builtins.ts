@@ -1,11 +1,10 @@
 /**
- * Node's `fs` and `zlib` for reading and checking the artifact, and `url` for a file URL's path,
- * got at first use. An ES module's `import … from 'node:fs'` builds the module's ES facade,
- * which reads every export, `fs.promises` included: that loads fs/promises and the streams,
- * about 1.5 ms of a cold start (import, open, first answer) that reading one file does not need;
- * `node:zlib` loads the streams too, and each facade costs the import. `process.getBuiltinModule`
- * (Node 20.16, 22.3) hands the CommonJS module itself; older Nodes get it through
- * `createRequire`. Nothing here runs at import.
+ * Node's `fs` and `zlib` for reading and checking the artifact, got at first use. An ES module's
+ * `import … from 'node:fs'` builds the module's ES facade, which reads every export,
+ * `fs.promises` included: that loads fs/promises and the streams, about 1.5 ms of a cold start
+ * (import, open, first answer) that reading one file does not need; `node:zlib` loads the
+ * streams too. `process.getBuiltinModule` (Node 20.16, 22.3) hands the CommonJS module itself;
+ * older Nodes get it through `createRequire`. Nothing here runs at import.
  */
 import { createRequire } from 'node:module';
 
@@ -21,10 +20,9 @@ function builtin<T>(name: string): T {
 export const nodeFs = (): typeof import('node:fs') => builtin('node:fs');
 export const nodeZlib = (): typeof import('node:zlib') => builtin('node:zlib');
 export const nodeWorkerThreads = (): typeof import('node:worker_threads') => builtin('node:worker_threads');
-export const nodeUrl = (): typeof import('node:url') => builtin('node:url');
 
 /**
- * A CommonJS file of the package's own, by its absolute path (src/deferred-file.ts, the geo
+ * A CommonJS file of the package's own, by its absolute path (deferred-file.ts, the geo
  * codec's). A require made once from a constant and kept: webpack, bundling an app with this
  * file, warns of createRequire(variable) and of a direct call with an expression; a kept
  * require is opaque to it.
