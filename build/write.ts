@@ -1,5 +1,5 @@
 /**
- * Writes the artifact: encodes the model in format 5 (src/core/layout.ts), then writes it
+ * Writes the artifact: encodes the model in format 6 (src/core/layout.ts), then writes it
  * atomically: a temporary file beside the target, then a rename, so a failed or interrupted
  * build never leaves a half-written artifact nor replaces a good one. A process killed before
  * its rename (SIGKILL, power loss) cannot remove its temporary file; the next write to the
@@ -7,13 +7,13 @@
  * decided once for every command in src/output-file.ts.
  */
 import { CODE_LENGTH, compactUints, stringTableText, type Artifact, type StringTable } from '../src/core/format.js';
-import { ABSENT, COLUMNS, OTHER, PAYLOAD_AT, SECTIONS, STRING_BLOCK, STRING_TABLES, align, envelope, type ColumnName } from '../src/core/layout.js';
+import { ABSENT, COLUMNS, OTHER, PAYLOAD_AT, SECTIONS, STRING_BLOCK, STRING_TABLES, align, envelope, headCheck, peekFormat, type ColumnName } from '../src/core/layout.js';
+import { PAGE_BYTES, TABLE_PAGE_BITS, pageHashes } from '../src/core/pages.js';
 import { OutputError, planOutput, writeOutputFile } from '../src/output-file.js';
-import { crc32 } from './crc32.js';
 import { ArtifactWriteError } from './errors.js';
 
 /**
- * Encodes the artifact in format 5; the same artifact always gives the same bytes. The sums and
+ * Encodes the artifact in format 6; the same artifact always gives the same bytes. The sums and
  * indices the runtime needs (string-table offsets, settlement and state-city starts, the trie's
  * first children) are made here. Parts are written as given, even when they do not fit together
  * (tests forge such files): the runtime is the one that refuses them.
@@ -24,18 +24,34 @@ export function encodeArtifact(artifact: Artifact): Buffer {
     ...STRING_TABLES.flatMap((name) => stringSections(artifact.strings?.[name])),
     ...COLUMNS.map((name) => columnOf(artifact, name)),
   ];
-  let end = align(PAYLOAD_AT + 4 + header.length, 4) + 4 + 12 * SECTIONS.length;
+  // The head's size depends on the number of table pages, which depends on where the pages
+  // start: tried from the smallest head until the pages fit after it (one or two rounds).
+  const sizes = sections.reduce((total, section) => total + (section ? section.byteLength + 3 : 0), 0);
+  let dataStart = 0;
+  let roots = 0;
+  for (let fits = false; !fits; ) {
+    const head = align(PAYLOAD_AT + 8 + header.length, 4) + 4 + 12 * SECTIONS.length + 12 + 4 * roots;
+    dataStart = align(head, PAGE_BYTES);
+    const needed = Math.ceil(Math.ceil(sizes / PAGE_BYTES) / (1 << TABLE_PAGE_BITS));
+    fits = needed <= roots;
+    roots = Math.max(roots, needed);
+  }
+  let end = dataStart;
   const offsets = sections.map((section) => {
     if (!section) return 0;
     const offset = align(end, 4);
     end = offset + section.byteLength;
     return offset;
   });
-  const file = Buffer.alloc(end);
+  const pages = Math.ceil((end - dataStart) / PAGE_BYTES);
+  const tableAt = dataStart + pages * PAGE_BYTES;
+  const rootCount = Math.ceil(pages / (1 << TABLE_PAGE_BITS));
+  const file = Buffer.alloc(tableAt + rootCount * PAGE_BYTES);
   let at = PAYLOAD_AT;
-  file.writeUInt32LE(header.length, at);
-  file.set(header, at + 4);
-  at = align(at + 4 + header.length, 4);
+  file.writeUInt32LE(dataStart, at);
+  file.writeUInt32LE(header.length, at + 4);
+  file.set(header, at + 8);
+  at = align(at + 8 + header.length, 4);
   file.writeUInt32LE(SECTIONS.length, at);
   at += 4;
   sections.forEach((section, i) => {
@@ -45,8 +61,31 @@ export function encodeArtifact(artifact: Artifact): Buffer {
     at += 12;
     if (section) file.set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength), offsets[i]);
   });
-  const payload = file.subarray(PAYLOAD_AT);
-  file.set(envelope(artifact.header?.version ?? 0, crc32(payload), payload.length));
+  file.writeUInt32LE(pages, at);
+  file.writeUInt32LE(tableAt, at + 4);
+  file.writeUInt32LE(rootCount, at + 8);
+  return sealPages(file, artifact.header?.version ?? 0);
+}
+
+/**
+ * Writes the checksums of a laid-out file in place: each page's hash in the page table, each
+ * table page's in the head, then the head's in the envelope. The last step of encoding, and
+ * how tests make a file whose insides they changed check again (a forged file); `version` is
+ * the envelope's (by default the one the file names).
+ */
+export function sealPages(file: Buffer, version = Number(peekFormat(file)?.version ?? 0)): Buffer {
+  const dataStart = file.readUInt32LE(PAYLOAD_AT);
+  const headerEnd = align(PAYLOAD_AT + 8 + file.readUInt32LE(PAYLOAD_AT + 4), 4);
+  const rootsAt = headerEnd + 4 + 12 * file.readUInt32LE(headerEnd) + 12;
+  const pages = file.readUInt32LE(rootsAt - 12);
+  const tableAt = file.readUInt32LE(rootsAt - 8);
+  // Hashed in a copy: the words are read in place, so they must start at a multiple of 4, and a small Buffer may not.
+  const hashes = pageHashes(new Uint8Array(file), dataStart, pages);
+  file.set(new Uint8Array(hashes.table.buffer), tableAt);
+  file.set(new Uint8Array(hashes.roots.buffer), rootsAt);
+  // The envelope first: the head's hash covers the payload's length, in the word the payload starts in.
+  file.set(envelope(version, 0, file.length - PAYLOAD_AT));
+  file.set(envelope(version, headCheck(new Uint8Array(file), dataStart), file.length - PAYLOAD_AT));
   return file;
 }
 

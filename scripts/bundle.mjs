@@ -76,7 +76,6 @@ const commonJsBuiltins = {
     bundler.onLoad({ filter: /src[\\/]client[\\/]node-builtins\.ts$/ }, () => ({
       loader: 'js',
       contents: `export const nodeFs = () => require('node:fs');
-export const nodeZlib = () => require('node:zlib');
 export const nodeWorkerThreads = () => require('node:worker_threads');
 let required;
 export const requireFile = (path) => (required ??= require('node:module').createRequire('/'))(path);

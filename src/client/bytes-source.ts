@@ -4,7 +4,7 @@
  * read by the app itself). Nothing here touches `node:`, so every runtime can run it.
  */
 import type { GeoIndex } from '../core/geo/geo-index.js';
-import { ArtifactError, decodeCatalog, type Catalog, type DecodeOptions } from '../core/catalog.js';
+import { ArtifactError, decodeCatalog, type Catalog } from '../core/catalog.js';
 
 export interface CatalogSource {
   /** What is read: the artifact's path, or DATA_NAME for bytes. */
@@ -36,16 +36,16 @@ export function checkData(data: unknown): asserts data is ArtifactData {
 
 /**
  * The source of a catalog given as bytes, decoded on first need (the bytes must not change
- * after); `options` as for decodeCatalog (Node passes its own CRC-32).
+ * after).
  */
-export function bytesSource(data: ArtifactData, options: DecodeOptions = {}): CatalogSource {
+export function bytesSource(data: ArtifactData): CatalogSource {
   checkData(data);
   return {
     path: DATA_NAME,
     get() {
       let catalog = decoded.get(data);
       if (!catalog) {
-        catalog = decodeCatalog(data instanceof Uint8Array ? data : new Uint8Array(data), DATA_NAME, options);
+        catalog = decodeCatalog(data instanceof Uint8Array ? data : new Uint8Array(data), DATA_NAME);
         decoded.set(data, catalog);
       }
       return catalog;

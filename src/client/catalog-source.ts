@@ -5,10 +5,10 @@
  */
 import { dirname, join } from 'node:path';
 import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
-import { crc32 } from '../core/crc32.js';
 import { packageArtifactPath } from '../default-artifact.js';
 import type { CatalogSource } from './bytes-source.js';
-import { nodeFs, nodeZlib } from './node-builtins.js';
+import type { Fill } from '../core/pages.js';
+import { nodeFs } from './node-builtins.js';
 import { geoForCatalog } from './geodata.js';
 
 export type { CatalogSource } from './bytes-source.js';
@@ -32,25 +32,35 @@ function ownArtifactMissing(path: string): string {
 export const NO_DATA_YET =
   'cpmx was installed without data (an install from git, or with no catalog to build from, makes none): run `npx cpmx build --download` to download the official catalog and build it here; `npx cpmx build --download --out FILE` with CPMX_DATA=FILE keeps it outside node_modules';
 
-let checksum: ((data: Uint8Array) => number) | undefined;
-
-/** zlib's CRC-32 (Node 20.15 and later) checks the artifact four times faster than the core's own, which older Nodes use. */
-export function nodeCrc32(data: Uint8Array): number {
-  checksum ??= (nodeZlib() as { crc32?: (data: Uint8Array) => number }).crc32 ?? crc32;
-  return checksum(data);
-}
-
 /** The largest artifact read: a hundred times the official catalog's (2 MB), and a bound on memory. */
 export const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
 
+/** What is read of the file at open: its head, in all but a forged file (the rest is read as its pages are needed). */
+const FIRST_READ = 16 * 1024;
+/** A lazily read file is read in aligned blocks of this size: one read for the few pages of a lookup that lie together. */
+const READ_BLOCK = 16 * 1024;
+
+/** Closes a lazily read file's descriptor when its catalog is collected before every page was read. */
+const closer = new FinalizationRegistry<number>((fd) => {
+  try {
+    nodeFs().closeSync(fd);
+  } catch {
+    // Already closed: nothing to release.
+  }
+});
+
 /**
- * The artifact's bytes: a regular file only, of at most MAX_ARTIFACT_BYTES. Opened without
- * blocking, so a FIFO is refused at once rather than waited on, and a device (`/dev/zero`)
- * is never read without end.
+ * Opens the artifact file: a regular file only, of at most MAX_ARTIFACT_BYTES. Opened without
+ * blocking, so a FIFO is refused at once rather than waited on, and a device (`/dev/zero`) is
+ * never read without end. Returns the whole file's buffer with its first bytes read, and the
+ * `fill` that reads the rest where it is needed (pages.ts): the file stays open until every
+ * block has been read, so a file replaced meanwhile (a rebuild renames a new one over it) is
+ * never mixed with the one opened.
  */
-function readArtifactFile(path: string): Buffer {
+function openArtifactFile(path: string): { file: Uint8Array; fill: Fill; release: (owner: object | undefined) => void } {
   const { closeSync, constants, fstatSync, openSync, readSync } = nodeFs();
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let fd: number | undefined = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let opened = false;
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) {
@@ -58,27 +68,79 @@ function readArtifactFile(path: string): Buffer {
       throw new ArtifactError(path, `is ${kind}, not an artifact file; give the path of the artifact (a regular file)`);
     }
     if (stats.size > MAX_ARTIFACT_BYTES) throw new ArtifactError(path, `is ${stats.size} bytes, more than an artifact can be (${MAX_ARTIFACT_BYTES}); ${REBUILD}`);
-    const bytes = Buffer.allocUnsafe(stats.size);
-    let read = 0;
-    for (let n = 1; read < bytes.length && n > 0; read += n) n = readSync(fd, bytes, read, bytes.length - read, read);
-    return read === bytes.length ? bytes : bytes.subarray(0, read);
+    // Zero-filled and untouched until read: memory the system gives page by page as it is written.
+    const file = new Uint8Array(stats.size);
+    const blocks = Math.ceil(stats.size / READ_BLOCK);
+    const read = new Uint8Array(blocks);
+    let unread = blocks;
+    const readRange = (from: number, to: number) => {
+      for (let at = from; at < to; ) {
+        const n = readSync(fd!, file, at, to - at, at);
+        if (n <= 0) throw new ArtifactError(path, `is damaged (it is shorter than when it was opened: ${at} of ${file.length} bytes); ${REBUILD}`);
+        at += n;
+      }
+    };
+    const fill: Fill = (from, to) => {
+      if (unread === 0) return;
+      let block = Math.max(0, Math.floor(from / READ_BLOCK));
+      const last = Math.min(blocks, Math.ceil(to / READ_BLOCK));
+      while (block < last) {
+        if (read[block] === 1) {
+          block++;
+          continue;
+        }
+        let end = block + 1;
+        while (end < last && read[end] === 0) end++;
+        readRange(block * READ_BLOCK, Math.min(file.length, end * READ_BLOCK));
+        read.fill(1, block, end);
+        unread -= end - block;
+        block = end;
+      }
+      if (unread === 0 && fd !== undefined) {
+        closer.unregister(read);
+        closeSync(fd);
+        fd = undefined;
+      }
+    };
+    fill(0, Math.min(file.length, FIRST_READ));
+    opened = true;
+    /** The descriptor closed with `owner` (the catalog), or now when there is none (the file was refused). */
+    const release = (owner: object | undefined) => {
+      if (fd === undefined) return;
+      if (owner) closer.register(owner, fd, read);
+      else {
+        closeSync(fd);
+        fd = undefined;
+      }
+    };
+    return { file, fill, release };
   } finally {
-    closeSync(fd);
+    if (!opened && fd !== undefined) closeSync(fd);
   }
 }
 
-/** Reads and decodes the artifact at `path`. */
-export function loadCatalog(path: string): Catalog {
-  let bytes: Buffer;
+/**
+ * Opens the artifact at `path`: its head read and checked now, its pages where they are first
+ * needed; with `whole`, every page now (a server refusing a damaged file before it swaps it in).
+ */
+export function loadCatalog(path: string, { whole = false } = {}): Catalog {
+  let opened: ReturnType<typeof openArtifactFile>;
   try {
-    bytes = readArtifactFile(path);
+    opened = openArtifactFile(path);
   } catch (error) {
     if (error instanceof ArtifactError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && path === packageArtifactPath()) throw new ArtifactError(path, ownArtifactMissing(path));
     throw new ArtifactError(path, code === 'ENOENT' ? `no artifact here; ${REBUILD}` : `cannot be read (${code}); ${REBUILD}`);
   }
-  return decodeCatalog(bytes, path, { crc32: nodeCrc32 });
+  let catalog: Catalog | undefined;
+  try {
+    catalog = decodeCatalog(opened.file, path, opened.fill);
+    if (whole) catalog.checkWhole();
+    return catalog;
+  } finally {
+    opened.release(catalog);
+  }
 }
 
 /** The process-wide source of the artifact at `path` (an absolute path). */

@@ -1,9 +1,9 @@
 /**
- * Node's `fs` and `zlib` for reading and checking the artifact, got at first use. An ES module's
+ * Node's `fs` for reading the artifact, got at first use. An ES module's
  * `import … from 'node:fs'` builds the module's ES facade, which reads every export,
  * `fs.promises` included: that loads fs/promises and the streams, about 1.5 ms of a cold start
- * (import, open, first answer) that reading one file does not need; `node:zlib` loads the
- * streams too. `process.getBuiltinModule` (Node 20.16, 22.3) hands the CommonJS module itself;
+ * (import, open, first answer) that reading one file does not need (`node:zlib`, which the
+ * artifact's check once used, loads the streams too: pages.ts). `process.getBuiltinModule` (Node 20.16, 22.3) hands the CommonJS module itself;
  * older Nodes get it through `createRequire`. Nothing here runs at import.
  */
 import { createRequire } from 'node:module';
@@ -18,7 +18,6 @@ function builtin<T>(name: string): T {
 }
 
 export const nodeFs = (): typeof import('node:fs') => builtin('node:fs');
-export const nodeZlib = (): typeof import('node:zlib') => builtin('node:zlib');
 export const nodeWorkerThreads = (): typeof import('node:worker_threads') => builtin('node:worker_threads');
 
 /**

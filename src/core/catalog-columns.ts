@@ -1,20 +1,21 @@
 /**
- * The artifact's sections as the catalog's typed columns and string tables, with everything
- * checked that is cheap to check at load: every section's size and kind, each total (string
- * tables, settlement starts, state cities, the trie's levels), the small municipality and
- * state-city columns against their tables. The per-code columns are checked at first use
- * (catalog-in-place.ts): checking 300,000 indices at load would cost more than the rest of it.
+ * The artifact's sections as the catalog's typed columns and string tables, with what needs no
+ * read of the data checked at load: every section's size and kind and how the sizes fit. Each
+ * total (string tables, settlement starts, state cities, the trie's levels) and the small
+ * municipality and state-city columns are checked before the first method that reads whole
+ * columns (`wholeChecks`, the trie's own); what a code's first lookup reads, where it reads it
+ * (catalog-in-place.ts, strings.ts, code-trie.ts): checking 300,000 indices at load would cost
+ * more than the rest of it. What is read is read through `pages`, which reads and checks each
+ * page first (pages.ts).
  */
 import { CodeTrie } from './code-trie.js';
-import { FORMAT_NAME, FORMAT_VERSION, SETTLEMENT_BYTES, type ArtifactHeader, type UintArray } from './format.js';
-import { COLUMNS, STRING_TABLES, type ColumnName, type Section, type StringTableName } from './layout.js';
+import { FORMAT_NAME, FORMAT_VERSION, SETTLEMENT_BYTES, type UintArray } from './format.js';
+import { COLUMNS, STRING_TABLES, type ColumnName, type Payload, type Section, type StringTableName } from './layout.js';
+import type { Pages } from './pages.js';
 import { Strings } from './strings.js';
 
-/** The artifact's header and sections as read from a file (see layout.ts). */
-export interface ArtifactSections {
-  header: ArtifactHeader;
-  sections: Section[];
-}
+/** The artifact's header, sections and pages as read from a file (see layout.ts). */
+export type ArtifactSections = Payload;
 
 /** The catalog's parts, checked to fit together (the names are the artifact's, layout.ts). */
 export interface CatalogColumns {
@@ -38,6 +39,8 @@ export interface CatalogColumns {
   stateCities: UintArray;
   history: Uint8Array | undefined;
   trie: CodeTrie;
+  /** The checks of whole columns, for the catalog to run once every page is checked. */
+  wholeChecks: () => void;
 }
 
 /**
@@ -45,7 +48,7 @@ export interface CatalogColumns {
  * do not fit together. `fail` is what a check made at first use calls (the string tables' and
  * the trie's): it throws the error that says to rebuild.
  */
-export function checkedColumns({ header, sections }: ArtifactSections, fail: (reason: string) => never): CatalogColumns {
+export function checkedColumns({ header, sections }: ArtifactSections, pages: Pages, fail: (reason: string) => never): CatalogColumns {
   expect(header !== null && typeof header === 'object', 'its header is not an object');
   expect(header.format === FORMAT_NAME && header.version === FORMAT_VERSION, 'its header does not match its envelope');
   const { codes, rows } = header;
@@ -54,14 +57,14 @@ export function checkedColumns({ header, sections }: ArtifactSections, fail: (re
     const at = STRING_TABLES.indexOf(name) * 3;
     const [bytes, lengths, starts] = [sections[at]!, sections[at + 1]!, sections[at + 2]!];
     expect(bytes.kind === 1 && bytes.column instanceof Uint8Array, 'a string table is not bytes');
-    return new Strings(bytes.column, unsigned(lengths, 'a string table'), unsigned(starts, 'a string table'), fail);
+    return new Strings(bytes.column, unsigned(lengths, 'a string table'), unsigned(starts, 'a string table'), pages, fail);
   };
   const column = (name: ColumnName, what: string) => unsigned(sections[STRING_TABLES.length * 3 + COLUMNS.indexOf(name)]!, what);
   const optional = (name: ColumnName, what: string) => {
     const section = sections[STRING_TABLES.length * 3 + COLUMNS.indexOf(name)]!;
     return section.kind === 0 ? undefined : unsigned(section, what);
   };
-  const c: Omit<CatalogColumns, 'trie' | 'history'> = {
+  const c: Omit<CatalogColumns, 'trie' | 'history' | 'wholeChecks'> = {
     codes,
     rows,
     states: table('states'),
@@ -84,8 +87,7 @@ export function checkedColumns({ header, sections }: ArtifactSections, fail: (re
   const history = optional('history', 'the history section');
   expect(history === undefined || history instanceof Uint8Array, 'the history section is not bytes');
   const { states, municipalities } = header;
-  expect(c.settlementStart.length === codes + 1 && c.settlementStart[0] === 0, 'settlement counts do not match the code count');
-  expect(c.settlementStart[codes] === rows, 'settlement counts do not add up to the row count');
+  expect(c.settlementStart.length === codes + 1, 'settlement counts do not match the code count');
   expect(c.settlements instanceof Uint8Array && c.settlements.length === rows * SETTLEMENT_BYTES, 'settlement table has the wrong size');
   expect(c.codeMunicipality.length === codes && c.codeCity.length === codes, 'code columns have the wrong length');
   expect(
@@ -94,17 +96,29 @@ export function checkedColumns({ header, sections }: ArtifactSections, fail: (re
   );
   expect(c.states.size === states && c.stateKeys.length === states, 'state table has the wrong size');
   expect(c.settlementRanks === undefined || c.settlementRanks.length === rows, 'settlement ranks have the wrong length');
-  expect(c.stateCityStart.length === states + 1 && c.stateCityStart[0] === 0, 'state cities are missing');
-  expect(c.stateCityStart[states] === c.stateCities.length, 'state cities do not add up');
-  const trie = new CodeTrie(column('trie', 'the trie'), column('trieFirstChild', 'the trie'), column('trieLevels', 'the trie'), codes, fail);
+  expect(c.stateCityStart.length === states + 1, 'state cities are missing');
+  const trie = new CodeTrie(column('trie', 'the trie'), column('trieFirstChild', 'the trie'), column('trieLevels', 'the trie'), codes, pages, fail);
 
-  // The small columns are checked whole; the per-code ones when a code is first read.
-  expectBelow(c.municipalityState, c.states.size, 'a municipality names a state');
-  expectBelow(c.municipalityName, c.municipalityNames.size, 'a municipality names a name');
-  expectBelow(c.stateCities, c.cities.size, 'a state names a city');
-  expectAscending(c.stateCityStart, 'state cities do not add up');
-  if (c.settlementRanks) expectBelow(c.settlementRanks, rows, 'a settlement ranks');
-  return { ...c, history, trie };
+  // The totals and the small columns are checked whole, with every page read (a code's first
+  // lookup reads none of them: its own reads are checked where they are made); the per-code
+  // columns when a code is first read.
+  const wholeChecks = () => {
+    try {
+      expect(c.settlementStart[0] === 0, 'settlement counts do not match the code count');
+      expect(c.settlementStart[codes] === rows, 'settlement counts do not add up to the row count');
+      expect(c.stateCityStart[0] === 0, 'state cities are missing');
+      expect(c.stateCityStart[states] === c.stateCities.length, 'state cities do not add up');
+      expectAscending(c.stateCityStart, 'state cities do not add up');
+      for (const strings of [c.states, c.municipalityNames, c.cities, c.types, c.names]) strings.checkTotal();
+      expectBelow(c.municipalityState, c.states.size, 'a municipality names a state');
+      expectBelow(c.municipalityName, c.municipalityNames.size, 'a municipality names a name');
+      expectBelow(c.stateCities, c.cities.size, 'a state names a city');
+      if (c.settlementRanks) expectBelow(c.settlementRanks, rows, 'a settlement ranks');
+    } catch (error) {
+      fail((error as Error).message);
+    }
+  };
+  return { ...c, history, trie, wholeChecks };
 }
 
 function expect(condition: boolean, reason: string): asserts condition {

@@ -5,10 +5,13 @@
  * are gathered once, on its first lookup, and kept: an answer then costs only the objects
  * handed to the caller.
  *
- * What is checked when. At load: what catalog-columns.ts checks. At first use: the per-code
- * columns (a code's municipality, city, settlements and their names and types) when that code
- * is first read, and each string-table entry when first decoded. A damaged index there throws
- * the ArtifactError that says to rebuild (never a wrong or undefined answer).
+ * What is checked when. At load: the head's checksum and what catalog-columns.ts checks. At
+ * first use: each page's checksum where a page is first read (pages.ts), the per-code columns
+ * (a code's municipality, city, settlements and their names and types) when that code is first
+ * read, and each string-table entry when first decoded. A code's first lookup reads and checks
+ * only its own pages; every other method has every page read and checked, and the whole small
+ * columns, before its first read (`#whole`). A damaged page or index throws the ArtifactError
+ * that says to rebuild (never a wrong or undefined answer).
  */
 import { ArtifactError, REBUILD } from './artifact-error.js';
 import { parseHistory, type HistoryData } from './catalog-history.js';
@@ -20,6 +23,7 @@ import { codesOfRuns, mergeRuns } from './code-runs.js';
 import { copyStateMembers } from './copy-members.js';
 import { CODE_LENGTH, SETTLEMENT_BYTES, SETTLEMENT_NAME_BITS, SETTLEMENT_NAME_MASK, type ArtifactHeader, type UintArray } from './format.js';
 import { utf8Reader } from './layout.js';
+import { Pages, type Fill } from './pages.js';
 import type { Strings } from './strings.js';
 
 export class Catalog implements CatalogReader {
@@ -46,6 +50,11 @@ export class Catalog implements CatalogReader {
   readonly #settlements: Uint8Array;
   /** The codes (code-trie.ts). */
   readonly #trie: CodeTrie;
+  /** Which pages are read and checked. */
+  readonly #pages: Pages;
+  /** The checks of whole columns, run once with every page checked (undefined once run). */
+  #wholeChecks: (() => void) | undefined;
+  #settlementTotalChecked = false;
   /** Each settlement's rank in its municipality's catalog order; undefined when settlements are already in that order. */
   readonly #settlementRanks: UintArray | undefined;
   /** Where each state's cities start in `stateCities` (one more entry than states). */
@@ -77,10 +86,14 @@ export class Catalog implements CatalogReader {
   readonly #stateCityLists: string[][] = [];
 
   /** Throws an Error saying what does not fit when the parts of the artifact do not fit together. */
-  constructor(artifact: ArtifactSections, path = 'the artifact') {
+  /** `file` is the buffer the artifact's sections view; `fill` reads its bytes where a lazily read source has not yet (pages.ts). */
+  constructor(artifact: ArtifactSections, path: string, file: Uint8Array, fill?: Fill) {
     this.header = artifact.header;
     this.path = path;
-    const c = checkedColumns(artifact, (reason) => this.#damaged(reason));
+    const fail = (reason: string) => this.#damaged(reason);
+    this.#pages = new Pages(file, artifact.pages, fill, fail);
+    const c = checkedColumns(artifact, this.#pages, fail);
+    this.#wholeChecks = c.wholeChecks;
     this.codeCount = c.codes;
     this.#rows = c.rows;
     this.#states = c.states;
@@ -103,6 +116,24 @@ export class Catalog implements CatalogReader {
     this.#trie = c.trie;
   }
 
+  /**
+   * Reads and checks the whole artifact now (every page, every whole-column check), as loading
+   * did before pages: for a process that must refuse a damaged file before serving it (a server
+   * swapping catalogs). Throws the ArtifactError of a damaged artifact.
+   */
+  checkWhole(): void {
+    this.#whole();
+    this.#trie.codesStartingWith('0');
+  }
+
+  /** Every page read and checked, and the whole small columns: before any read but a code's first lookup's. */
+  #whole(): void {
+    if (this.#wholeChecks === undefined) return;
+    this.#pages.all();
+    this.#wholeChecks();
+    this.#wholeChecks = undefined;
+  }
+
   /** Throws the ArtifactError of a damaged artifact (a check made at first use failed). */
   #damaged(reason: string): never {
     throw new ArtifactError(this.path, `is damaged (${reason}); ${REBUILD}`);
@@ -111,6 +142,7 @@ export class Catalog implements CatalogReader {
   /** The history section (codes of earlier catalogs), read on first use; undefined when the artifact has none. */
   history(): HistoryData | undefined {
     if (!this.#historyBytes) return undefined;
+    this.#whole();
     try {
       return (this.#historyData ??= parseHistory(this.#historyBytes, utf8Reader(this.#historyBytes)));
     } catch (error) {
@@ -140,32 +172,53 @@ export class Catalog implements CatalogReader {
 
   /** Municipality index of the code's first row. */
   municipalityIndexOf(code: number): number {
+    this.#pages.view(this.#codeMunicipality, code, code + 1);
     const municipality = this.#codeMunicipality[code]!;
     return municipality < this.#municipalityState.length ? municipality : this.#damaged(`a code names a municipality beyond its table (${municipality} of ${this.#municipalityState.length})`);
   }
 
   /** Municipality `m`: its keys (`c_estado`, `c_mnpio`), its name and its state's. */
   municipalityEntry(m: number): { stateKey: number; key: number; name: string; state: string } {
-    const state = this.#municipalityState[m]!;
-    return { stateKey: this.#stateKeys[state]!, key: this.#municipalityKey[m]!, name: this.#municipalityNames.get(this.#municipalityName[m]!), state: this.#states.get(state) };
+    const pages = this.#pages;
+    pages.view(this.#municipalityState, m, m + 1);
+    pages.view(this.#municipalityKey, m, m + 1);
+    const stateIndex = this.#municipalityState[m]!;
+    // The state's name first: it refuses an index beyond the table, before the key is read by it.
+    const state = this.#states.get(stateIndex);
+    pages.view(this.#stateKeys, stateIndex, stateIndex + 1);
+    return { stateKey: this.#stateKeys[stateIndex]!, key: this.#municipalityKey[m]!, name: this.nameOfMunicipality(m), state };
   }
 
   /** The first settlement of code `code`; its settlements end at `settlementEndOf(code)`, after at least one. */
   settlementStartOf(code: number): number {
+    if (!this.#settlementTotalChecked) this.#checkSettlementTotal();
+    this.#pages.view(this.#settlementStart, code, code + 2);
     const start = this.#settlementStart[code]!;
     if (!(start < this.#settlementStart[code + 1]! && this.#settlementStart[code + 1]! <= this.#rows)) this.#damaged('settlement counts do not add up');
     return start;
   }
 
   settlementEndOf(code: number): number {
+    if (!this.#settlementTotalChecked) this.#checkSettlementTotal();
+    this.#pages.view(this.#settlementStart, code, code + 2);
     const end = this.#settlementStart[code + 1]!;
     if (!(this.#settlementStart[code]! < end && end <= this.#rows)) this.#damaged('settlement counts do not add up');
     return end;
   }
 
+  /** The settlement starts' first and last: counts that do not add up would hand one code's settlements to another. */
+  #checkSettlementTotal(): void {
+    const starts = this.#settlementStart;
+    this.#pages.view(starts, 0, 1);
+    this.#pages.view(starts, this.codeCount, this.codeCount + 1);
+    if (starts[0] !== 0 || starts[this.codeCount] !== this.#rows) this.#damaged('settlement counts do not add up to the row count');
+    this.#settlementTotalChecked = true;
+  }
+
   #settlement(settlement: number): number {
     const at = settlement * SETTLEMENT_BYTES;
     const bytes = this.#settlements;
+    this.#pages.view(bytes, at, at + SETTLEMENT_BYTES);
     return bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
   }
 
@@ -210,13 +263,15 @@ export class Catalog implements CatalogReader {
   #makeEntry(code: number): CodeEntry {
     if (!(code >= 0 && code < this.codeCount)) throw new RangeError(`no code ${code} in the catalog`);
     const municipality = this.municipalityIndexOf(code);
+    this.#pages.view(this.#codeCity, code, code + 1);
     const city = this.#codeCity[code]!;
     if (city >= this.#cities.size) this.#damaged(`a code names a city beyond its table (${city} of ${this.#cities.size})`);
     const start = this.settlementStartOf(code);
     const count = this.settlementEndOf(code) - start;
     // Made at its exact size: an array grown by push keeps spare room, a third more memory.
     const entry = new Array<string>(ENTRY_NAMES + 2 * count);
-    entry[ENTRY_MUNICIPIO] = this.#municipalityNames.get(this.#municipalityName[municipality]!);
+    entry[ENTRY_MUNICIPIO] = this.nameOfMunicipality(municipality);
+    this.#pages.view(this.#municipalityState, municipality, municipality + 1);
     entry[ENTRY_ESTADO] = this.#states.get(this.#municipalityState[municipality]!);
     entry[ENTRY_CIUDAD] = this.#cities.get(city);
     for (let i = 0; i < count; i++) {
@@ -254,6 +309,7 @@ export class Catalog implements CatalogReader {
   /** Municipality names of state `state` (its index), each once, ordered by `c_mnpio`. */
   municipalitiesOf(state: number): readonly string[] {
     if (!this.#stateMunicipalities) {
+      this.#whole();
       const byState: string[][] = Array.from({ length: this.#states.size }, () => []);
       for (let m = 0; m < this.#municipalityState.length; m++) {
         const names = byState[this.#municipalityState[m]!]!;
@@ -272,22 +328,26 @@ export class Catalog implements CatalogReader {
 
   /** The state whose `c_estado` is `key`, or -1. */
   stateWithKey(key: number): number {
+    this.#pages.view(this.#stateKeys, 0, this.#stateKeys.length);
     for (let state = 0; state < this.#stateKeys.length; state++) if (this.#stateKeys[state] === key) return state;
     return -1;
   }
 
   /** Every state's name to its two-digit key, in key order (a fresh object). */
   stateKeysByName(): Record<string, string> {
+    this.#pages.view(this.#stateKeys, 0, this.#stateKeys.length);
     this.#stateKeyObject ??= Object.fromEntries(this.stateNames().map((name, state) => [name, twoDigits(this.#stateKeys[state]!)]));
     return { ...this.#stateKeyObject };
   }
 
   nameOfMunicipality(municipality: number): string {
+    this.#pages.view(this.#municipalityName, municipality, municipality + 1);
     return this.#municipalityNames.get(this.#municipalityName[municipality]!);
   }
 
   /** The state index of a municipality. */
   stateOfMunicipality(municipality: number): number {
+    this.#whole();
     return this.#municipalityState[municipality]!;
   }
 
@@ -295,6 +355,7 @@ export class Catalog implements CatalogReader {
   municipalityKeysOf(state: number): Record<string, string> {
     let keys = this.#municipalityKeyObjects[state];
     if (!keys) {
+      this.#whole();
       const entries: [string, string][] = [];
       const seen = new Set<string>();
       for (let m = 0; m < this.#municipalityState.length; m++) {
@@ -314,6 +375,7 @@ export class Catalog implements CatalogReader {
   citiesOf(state: number): string[] {
     let cities = this.#stateCityLists[state];
     if (!cities) {
+      this.#whole();
       const start = this.#stateCityStart[state]!;
       cities = this.#stateCityLists[state] = Array.from({ length: this.#stateCityStart[state + 1]! - start }, (_, i) => this.#cities.get(this.#stateCities[start + i]!));
     }
@@ -334,6 +396,7 @@ export class Catalog implements CatalogReader {
   /** Runs of consecutive code indices `[start, end, ...]` of a state, ascending. */
   codeRunsOfState(state: number): readonly number[] {
     if (!this.#stateRuns) {
+      this.#whole();
       const municipalityRuns = this.#codeRunsByMunicipality();
       this.#stateRuns = Array.from({ length: this.#states.size }, () => []);
       // Municipalities are ordered by state, so each state's runs come out ascending once merged.
@@ -350,6 +413,7 @@ export class Catalog implements CatalogReader {
 
   #codeRunsByMunicipality(): number[][] {
     if (!this.#municipalityRuns) {
+      this.#whole();
       const runs: number[][] = Array.from({ length: this.#municipalityState.length }, () => []);
       for (let code = 0; code < this.codeCount; code++) {
         const own = runs[this.municipalityIndexOf(code)]!;
@@ -391,6 +455,7 @@ export class Catalog implements CatalogReader {
     const key = municipalities.length === 1 ? municipalities[0]! : municipalities.join(',');
     let names = this.#settlementNameLists.get(key);
     if (!names) {
+      this.#whole();
       const byFirstCode = [...municipalities].sort((a, b) => this.codeRunsOfMunicipality(a)[0]! - this.codeRunsOfMunicipality(b)[0]!);
       const seen = new Set<number>();
       names = [];

@@ -5,9 +5,9 @@
  */
 import { ArtifactError, REBUILD } from './artifact-error.js';
 import { Catalog } from './catalog-in-place.js';
-import { crc32 } from './crc32.js';
 import { FORMAT_NAME, FORMAT_VERSION } from './format.js';
-import { openEnvelope, peekFormat, readPayload } from './layout.js';
+import { PAYLOAD_AT, headCheck, headEnd, openEnvelope, peekFormat, readPayload } from './layout.js';
+import type { Fill } from './pages.js';
 
 export { readArtifact } from './artifact-read.js';
 export { ArtifactError, CATALOG_URL, isArtifactError, REBUILD } from './artifact-error.js';
@@ -17,15 +17,15 @@ export type { CatalogReader } from './catalog-reader.js';
 export { ENTRY_CIUDAD, ENTRY_ESTADO, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, type CodeEntry } from './code-entry.js';
 
 /**
- * The payload checksum of a catalog decoded from a file's bytes (its envelope's CRC-32), kept on
+ * The check of a catalog decoded from a file's bytes (its envelope's hash of its head), kept on
  * the catalog under a registered symbol rather than in this module: the library's HTTP side is a
  * file of its own with its own copy of this module (scripts/bundle.mjs), and reads it too.
  */
 const CHECKSUM = Symbol.for('cpmx.catalogChecksum');
 
 /**
- * The build id of a decoded catalog: its artifact's CRC-32 (over everything but the envelope,
- * the header with its build time included), as 8 hex digits. Every build that changes a byte
+ * The build id of a decoded catalog: its artifact's check (the hash of its head, which holds the
+ * header with its build time and the hashes every other byte is checked by), as 8 hex digits. Every build that changes a byte
  * gets another; undefined for a catalog not decoded from bytes.
  */
 export function buildIdOf(catalog: Catalog): string | undefined {
@@ -33,17 +33,16 @@ export function buildIdOf(catalog: Catalog): string | undefined {
   return checksum === undefined ? undefined : checksum.toString(16).padStart(8, '0');
 }
 
-export interface DecodeOptions {
-  /** The CRC-32 to check the payload with; Node's zlib.crc32 is faster than the portable one. */
-  crc32?: ((bytes: Uint8Array) => number) | undefined;
-}
-
 /**
  * Opens an artifact from its bytes, reading them in place (they must not change after); `path`
  * names it in errors. The version is read first, so another version gets its own message; the
- * checksum is checked before anything else is read, so a damaged file is refused.
+ * head's checksum is checked before anything else is read, and each page where it is first
+ * read (pages.ts), so a damaged file never answers.
+ *
+ * `fill`, for a source that reads lazily: `bytes` is then the whole file's buffer with only its
+ * first bytes read, and `fill(from, to)` reads more of it where it is needed.
  */
-export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOptions = {}): Catalog {
+export function decodeCatalog(bytes: Uint8Array, path: string, fill?: Fill): Catalog {
   const named = peekFormat(bytes);
   if (!named) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
   if (named.format !== FORMAT_NAME) throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
@@ -51,16 +50,18 @@ export function decodeCatalog(bytes: Uint8Array, path: string, options: DecodeOp
     throw new ArtifactError(path, `is an artifact of format version ${String(named.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`);
   }
   const envelope = openEnvelope(bytes);
-  if (!envelope) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
-  if ((options.crc32 ?? crc32)(envelope.payload) !== envelope.crc32) {
-    throw new ArtifactError(path, `is damaged (its checksum does not match: it changed after it was built); ${REBUILD}`);
-  }
+  const head = envelope && headEnd(bytes);
+  if (!envelope || head === undefined || head > bytes.length || head < PAYLOAD_AT + 4 || head % 4 !== 0) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
+  fill?.(0, head);
   // Columns are viewed in place at offsets aligned from the file's first byte: bytes that do not
   // start at a multiple of 4 in their buffer (a slice of a larger one) are copied once.
   const file = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  if (headCheck(file, head) !== envelope.check) {
+    throw new ArtifactError(path, `is damaged (its checksum does not match: it changed after it was built); ${REBUILD}`);
+  }
   try {
-    const catalog = new Catalog(readPayload(file), path);
-    Object.defineProperty(catalog, CHECKSUM, { value: envelope.crc32 });
+    const catalog = new Catalog(readPayload(file), path, file, fill);
+    Object.defineProperty(catalog, CHECKSUM, { value: envelope.check });
     return catalog;
   } catch (error) {
     if (error instanceof ArtifactError) throw error;

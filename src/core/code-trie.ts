@@ -5,6 +5,7 @@
  * ascending: the trie is the only place the codes themselves are stored.
  */
 import { CODE_LENGTH, type UintArray } from './format.js';
+import type { Pages } from './pages.js';
 
 /** Trie walks before codeIndex makes its table of every code number. */
 const DIRECT_AFTER = 1000;
@@ -41,27 +42,33 @@ export class CodeTrie {
   /** First internal node id of each depth 0 to 4, and the node count after them. */
   readonly #levelStart: UintArray;
   readonly #codeCount: number;
+  /** Reads and checks the pages of what is read (pages.ts): a walk's nodes, or every page before a pass over the whole trie. */
+  readonly #pages: Pages;
   readonly #fail: (reason: string) => never;
   /** Code indices by number, made after DIRECT_AFTER trie walks (see codeIndex). */
   #direct: Int32Array | undefined;
   #trieWalks = 0;
+  #shapeChecked = false;
   #codeStrings: string[] | undefined;
 
-  /** Throws (by `fail`) unless the levels fit the masks and the code count. */
-  constructor(masks: UintArray, firstChild: UintArray, levelStart: UintArray, codeCount: number, fail: (reason: string) => never) {
+  /** Checks nothing yet: a walk checks what it reads, a pass over the whole trie checks its shape first (`#whole`). */
+  constructor(masks: UintArray, firstChild: UintArray, levelStart: UintArray, codeCount: number, pages: Pages, fail: (reason: string) => never) {
     this.#masks = masks;
     this.#firstChild = firstChild;
     this.#levelStart = levelStart;
     this.#codeCount = codeCount;
+    this.#pages = pages;
     this.#fail = fail;
-    this.#check();
   }
 
   /**
-   * The trie's shape, from its levels alone: each level's children end where the next level
-   * (or the codes) does. A node's own first child is checked where a lookup reads it.
+   * Every page read and checked, and the trie's shape, from its levels alone: each level's
+   * children end where the next level (or the codes) does; once, before a pass over the whole
+   * trie. A node's own first child is checked where a lookup reads it.
    */
-  #check(): void {
+  #whole(): void {
+    if (this.#shapeChecked) return;
+    this.#pages.all();
     const levels = this.#levelStart;
     const nodes = this.#masks.length;
     if (!(levels.length === CODE_LENGTH + 1 && levels[0] === 0 && levels[CODE_LENGTH] === nodes && this.#firstChild.length === nodes)) this.#fail('trie is truncated');
@@ -71,6 +78,15 @@ export class CodeTrie {
       const next = depth + 1 < CODE_LENGTH ? levels[depth + 1]! : 0;
       const end = depth + 1 < CODE_LENGTH ? levels[depth + 2]! : this.#codeCount;
       if (!(last >= first && this.#firstChild[first] === next && this.#firstChild[last]! + POPCOUNT[this.#masks[last]! & 0x3ff]! === end)) this.#fail('trie does not match the code count');
+    }
+    this.#shapeChecked = true;
+  }
+
+  /** Node `node`'s mask and first child read and checked (a node outside the trie reads as undefined, and is refused by its reader). */
+  #read(node: number): void {
+    if (node >= 0 && node < this.#masks.length) {
+      this.#pages.view(this.#masks, node, node + 1);
+      this.#pages.view(this.#firstChild, node, node + 1);
     }
   }
 
@@ -125,8 +141,10 @@ export class CodeTrie {
   #walk(postalCode: string): number {
     const masks = this.#masks;
     const firstChild = this.#firstChild;
+    const unchecked = !this.#pages.complete;
     let node = 0;
     for (let depth = 0; depth < CODE_LENGTH; depth++) {
+      if (unchecked) this.#read(node);
       const digit = postalCode.charCodeAt(depth) - 48;
       const mask = masks[node]! & 0x3ff;
       if (!(mask & (1 << digit))) return -1;
@@ -141,6 +159,7 @@ export class CodeTrie {
    * child checked against the count of children before it.
    */
   #directTable(): Int32Array {
+    this.#whole();
     const masks = this.#masks;
     const levels = this.#levelStart;
     let numbers = new Int32Array(1);
@@ -172,6 +191,7 @@ export class CodeTrie {
 
   /** The postal codes starting with `digits` (1 to 5 ASCII digits), ascending. */
   codesStartingWith(digits: string): string[] {
+    this.#whole();
     let node = 0;
     for (let i = 0; i < digits.length && node >= 0; i++) node = this.#child(node, digits.charCodeAt(i) - 48, i);
     if (node < 0) return [];
@@ -185,6 +205,7 @@ export class CodeTrie {
 
   /** Every code as a 5-character string, ascending: made once, on the first search. */
   #listCodes(): string[] {
+    this.#whole();
     const codes = new Array<string>(this.#codeCount);
     let listed = 0;
     const walk = (node: number, depth: number, prefix: string) => {

@@ -1,7 +1,7 @@
 /**
  * The artifact's model: what the compiler (`build/`) makes and what `readArtifact` gives back,
  * the one module both sides import, so they cannot drift apart. How the model is laid out in
- * the file (format 5, read in place) is layout.ts.
+ * the file (format 6, read in place) is layout.ts.
  *
  * Strings are interned per kind into string tables (one concatenated text plus the UTF-16
  * length of each entry). Integer columns are typed arrays of the narrowest unsigned width.
@@ -13,9 +13,10 @@ export const FORMAT_NAME = 'cpmx-catalog';
 /**
  * Bumped whenever the layout changes; the runtime refuses any other version. 3: the
  * checksummed envelope; 4: each state's cities and the settlement ranks (contract version 2);
- * 5: the payload read in place (aligned columns, UTF-8 string tables, sums made by the compiler).
+ * 5: the payload read in place (aligned columns, UTF-8 string tables, sums made by the compiler);
+ * 6: a checksum per page, checked where a page is first read, instead of one over the whole payload.
  */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 
 /** Settlement entries pack the name index into the low bits and the type index above it. */
 export const SETTLEMENT_NAME_BITS = 18;

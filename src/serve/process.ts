@@ -283,7 +283,7 @@ async function runWorker(options: ServeProcessOptions, announce: boolean): Promi
 /** The catalog at `path`, or undefined when none can be read there (a refresh then has nothing to compare with). */
 function tryLoad(path: string): Catalog | undefined {
   try {
-    return loadCatalog(path);
+    return loadCatalog(path, { whole: true });
   } catch {
     return undefined;
   }

@@ -19,7 +19,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIdOf, decodeCatalog, type Catalog } from '../core/catalog.js';
-import { nodeCrc32 } from '../client/catalog-source.js';
 import { OutputError, planOutput } from '../output-file.js';
 import type { Compiled } from '../../build/build.js';
 import type { DownloadResult } from '../../build/download/index.js';
@@ -126,7 +125,8 @@ export async function refreshOnce(options: RefreshOptions): Promise<Omit<Refresh
     }
     const { bytes, dropped } = compiled;
     // Read back as the servers will read it: what would not load is never written.
-    const fresh = decodeCatalog(bytes, `${options.path} (refreshed)`, { crc32: nodeCrc32 });
+    const fresh = decodeCatalog(bytes, `${options.path} (refreshed)`);
+    fresh.checkWhole();
     const lost = serving ? lostCodes(serving, fresh) : 0;
     const [servedDate, freshDate] = [serving?.header.source.date, fresh.header.source.date];
     if (datedAhead(freshDate)) {

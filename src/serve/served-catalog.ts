@@ -100,7 +100,7 @@ export class ServedCatalog implements CatalogSource, ReloadHistory {
     // The identity before the bytes: a file replaced while it is read leaves a stale identity,
     // and the next change event reads it again.
     this.#identity = fileIdentity(this.path);
-    return loadCatalog(this.path);
+    return loadCatalog(this.path, { whole: true });
   }
 
   #install(catalog: Catalog): Catalog {

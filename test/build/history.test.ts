@@ -10,11 +10,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildArtifact, CatalogError } from '../../build/build.js';
 import { openCatalog } from '../../build/open-catalog.js';
-import { crc32 } from '../../build/crc32.js';
 import { encodeArtifact } from '../../build/write.js';
 import { codeHistoryOf } from '../../src/core/catalog-history.js';
 import { ArtifactError, decodeCatalog, ENTRY_CIUDAD, ENTRY_MUNICIPIO, ENTRY_NAMES, entrySettlements, readArtifact } from '../../src/core/catalog.js';
-import { envelope, PAYLOAD_AT, readPayload, SECTIONS } from '../../src/core/layout.js';
 import { createClient } from '../../src/index.js';
 import { parseAddress, validateAddress } from '../../src/validate/index.js';
 import { BUILD_TIME, CLI, FIXTURE, ok, realCatalogPath, root, tempDir } from '../helpers.js';
@@ -202,30 +200,6 @@ describe('the history section in the file', async () => {
   const plain = join(dir, 'section-plain.msgpack');
   await buildArtifact({ source: FIXTURE, out: plain, builtAt: BUILD_TIME });
   const bytes = readFileSync(plain);
-
-  it('an artifact written before the section existed (one section fewer) still loads and answers alike', () => {
-    const { header } = readPayload(bytes);
-    const at = Math.ceil((PAYLOAD_AT + 4 + Buffer.byteLength(JSON.stringify(header))) / 4) * 4;
-    const count = bytes.readUInt32LE(at);
-    expect(count).toBe(SECTIONS.length);
-    expect(bytes.readUInt32LE(at + 4 + 12 * (count - 1))).toBe(0); // the history section: absent
-    const table = Buffer.alloc(4 + 12 * (count - 1));
-    table.writeUInt32LE(count - 1, 0);
-    for (let i = 0; i < count - 1; i++) {
-      const entry = at + 4 + 12 * i;
-      const offset = bytes.readUInt32LE(entry + 4);
-      table.writeUInt32LE(bytes.readUInt32LE(entry), 4 + 12 * i);
-      table.writeUInt32LE(offset ? offset - 12 : 0, 8 + 12 * i);
-      table.writeUInt32LE(bytes.readUInt32LE(entry + 8), 12 + 12 * i);
-    }
-    const older = Buffer.concat([bytes.subarray(0, at), table, bytes.subarray(at + 4 + 12 * count)]);
-    const payload = older.subarray(PAYLOAD_AT);
-    older.set(envelope(5, crc32(payload), payload.length));
-    const catalog = decodeCatalog(older, 'older.msgpack');
-    expect(catalog.history()).toBeUndefined();
-    expect(catalog.postalCodes()).toEqual(decodeCatalog(bytes, 'plain.msgpack').postalCodes());
-    expect(codeHistoryOf(catalog, '09810')).toMatchObject({ status: 'current', since: null });
-  });
 
   it('a history section that is not JSON is a damaged artifact, said when first read', () => {
     const artifact = readArtifact(bytes);

@@ -6,12 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { Packr, Unpackr } from 'msgpackr';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { encodeArtifact } from '../../build/write.js';
+import { encodeArtifact, sealPages } from '../../build/write.js';
 import { createClient } from '../../src/client/client.js';
 import { ArtifactError, decodeCatalog, readArtifact } from '../../src/core/catalog.js';
 import { FORMAT_NAME, FORMAT_VERSION } from '../../src/core/format.js';
-import { PAYLOAD_AT, SECTIONS, envelope, readPayload } from '../../src/core/layout.js';
-import { crc32 } from '../../src/core/crc32.js';
+import { PAYLOAD_AT, SECTIONS, headCheck, readPayload } from '../../src/core/layout.js';
 import { answerInfoCp, infoCpJson } from '../../src/core/answers/info-cp.js';
 import { answerAsText } from '../../src/core/answers/text.js';
 import { parseRequestPath } from '../../src/core/request.js';
@@ -137,19 +136,21 @@ describe('info_cp as JSON text (for adapters that write bytes)', () => {
   });
 });
 
-describe('the format-5 file', () => {
+describe('the format-6 file', () => {
   it('is a MessagePack map naming its format and version, so any MessagePack reader (an older cpmx) can say which it is', () => {
     const envelopeOnly = new Unpackr({ useRecords: false }).unpack(fixture) as Record<string, unknown>;
-    expect(Object.keys(envelopeOnly)).toEqual(['format', 'version', 'crc32', 'payload']);
-    expect(envelopeOnly).toMatchObject({ format: FORMAT_NAME, version: FORMAT_VERSION, crc32: crc32(fixture.subarray(PAYLOAD_AT)) });
+    expect(Object.keys(envelopeOnly)).toEqual(['format', 'version', 'check', 'payload']);
+    expect(envelopeOnly).toMatchObject({ format: FORMAT_NAME, version: FORMAT_VERSION, check: headCheck(new Uint8Array(fixture), fixture.readUInt32LE(PAYLOAD_AT)) });
     expect((envelopeOnly.payload as Uint8Array).length).toBe(fixture.length - PAYLOAD_AT);
   });
 
-  it('refuses a MessagePack artifact of format 4 (the one before) with the rebuild message', () => {
-    const old = new Packr({ useRecords: false, moreTypes: true }).pack({ format: FORMAT_NAME, version: 4, crc32: 1, payload: new Uint8Array(64) });
-    expect(() => decodeCatalog(old, '/x/v4.msgpack')).toThrow(
-      `/x/v4.msgpack: is an artifact of format version 4, and this cpmx reads version ${FORMAT_VERSION}; run \`cpmx build\``,
-    );
+  it('refuses a MessagePack artifact of formats 4 and 5 (the ones before) with the rebuild message', () => {
+    for (const version of [4, 5]) {
+      const old = new Packr({ useRecords: false, moreTypes: true }).pack({ format: FORMAT_NAME, version, crc32: 1, payload: new Uint8Array(64) });
+      expect(() => decodeCatalog(old, `/x/v${version}.msgpack`)).toThrow(
+        `/x/v${version}.msgpack: is an artifact of format version ${version}, and this cpmx reads version ${FORMAT_VERSION}; run \`cpmx build\``,
+      );
+    }
   });
 
   it('gives back the model it was built from, and is built again byte for byte from it', () => {
@@ -161,9 +162,7 @@ describe('the format-5 file', () => {
     const copy = Buffer.from(fixture);
     const column = readPayload(copy).sections[SECTIONS.indexOf(name)]!.column!;
     change(column);
-    const payload = copy.subarray(PAYLOAD_AT);
-    copy.set(envelope(FORMAT_VERSION, crc32(payload), payload.length));
-    return copy;
+    return sealPages(copy);
   }
 
   it('refuses a string table whose block offsets do not fit its lengths where the entry is first read', () => {
@@ -181,18 +180,15 @@ describe('the format-5 file', () => {
     expect(() => forged.settlementNameAt(names)).toThrow(/is damaged \(an index beyond its string table/);
   });
 
-  it('refuses at load a table whose total does not fit its bytes, and a section outside the file', () => {
-    expect(() => decodeCatalog(forgeSection('cities.starts', (starts) => (starts[starts.length - 1] = starts[starts.length - 1]! + 1)), '/x/f.msgpack')).toThrow(
-      /^\/x\/f\.msgpack: is damaged \(a string table does not match its lengths\)/,
-    );
+  it('refuses a table whose total does not fit its bytes at its first read, and a section outside the file at load', () => {
+    const total = decodeCatalog(forgeSection('cities.starts', (starts) => (starts[starts.length - 1] = starts[starts.length - 1]! + 1)), '/x/f.msgpack');
+    expect(() => total.cityOf(0)).toThrow(/^\/x\/f\.msgpack: is damaged \(a string table does not match its lengths\)/);
     const outside = Buffer.from(fixture);
     const table = readPayload(outside);
     // The section table follows the header: find the codeCity entry and point it past the end.
     const at = outside.indexOf(Buffer.from(new Uint32Array([table.sections[SECTIONS.indexOf('codeCity')]!.kind, table.sections[SECTIONS.indexOf('codeCity')]!.column!.byteOffset]).buffer));
     expect(at).toBeGreaterThan(PAYLOAD_AT);
     outside.writeUInt32LE(outside.length, at + 4);
-    const payload = outside.subarray(PAYLOAD_AT);
-    outside.set(envelope(FORMAT_VERSION, crc32(payload), payload.length));
-    expect(() => decodeCatalog(outside, '/x/f.msgpack')).toThrow(/is damaged \(the section codeCity lies outside the file\)/);
+    expect(() => decodeCatalog(sealPages(outside), '/x/f.msgpack')).toThrow(/is damaged \(the section codeCity lies outside the file's pages\)/);
   });
 });
