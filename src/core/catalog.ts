@@ -43,13 +43,16 @@ export function buildIdOf(catalog: Catalog): string | undefined {
  * first bytes read, and `fill(from, to)` reads more of it where it is needed.
  */
 export function decodeCatalog(bytes: Uint8Array, path: string, fill?: Fill): Catalog {
-  const named = peekFormat(bytes);
-  if (!named) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
-  if (named.format !== FORMAT_NAME) throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
-  if (named.version !== FORMAT_VERSION) {
-    throw new ArtifactError(path, `is an artifact of format version ${String(named.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`);
-  }
   const envelope = openEnvelope(bytes);
+  if (envelope?.version !== FORMAT_VERSION) {
+    // Not this format: what the file names says which message (read only then, as a first answer needs none of it).
+    const named = peekFormat(bytes);
+    if (!named) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
+    if (named.format !== FORMAT_NAME) throw new ArtifactError(path, `is not a cpmx artifact; ${REBUILD}`);
+    if (named.version !== FORMAT_VERSION) {
+      throw new ArtifactError(path, `is an artifact of format version ${String(named.version)}, and this cpmx reads version ${FORMAT_VERSION}; ${REBUILD}`);
+    }
+  }
   const head = envelope && headEnd(bytes);
   if (!envelope || head === undefined || head > bytes.length || head < PAYLOAD_AT + 4 || head % 4 !== 0) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
   fill?.(0, head);

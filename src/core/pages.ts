@@ -22,11 +22,21 @@ export const PAGE_BYTES = 1 << PAGE_BITS;
 export const TABLE_PAGE_BITS = PAGE_BITS - 2;
 
 const SEED = 0x811c9dc5 | 0;
+/** Odd, so that multiplying by it loses nothing: 2^32 divided by the golden ratio, as a signed 32-bit integer (a small integer to V8). */
+const MULTIPLIER = 0x9e3779b1 | 0;
 
 /** The hash of the 32-bit words `words[from]` to `words[to - 1]`, as an unsigned integer. */
 export function pageHash(words: Int32Array, from: number, to: number): number {
   let h = SEED;
-  for (let i = from; i < to; i++) h = Math.imul(((h << 5) | (h >>> 27)) ^ words[i]!, 0x9e3779b1);
+  let i = from;
+  // Four words a turn: a first answer runs this in V8's interpreter, where each turn of a loop costs as much as its work.
+  for (; i + 4 <= to; i += 4) {
+    h = Math.imul(((h << 5) | (h >>> 27)) ^ words[i]!, MULTIPLIER);
+    h = Math.imul(((h << 5) | (h >>> 27)) ^ words[i + 1]!, MULTIPLIER);
+    h = Math.imul(((h << 5) | (h >>> 27)) ^ words[i + 2]!, MULTIPLIER);
+    h = Math.imul(((h << 5) | (h >>> 27)) ^ words[i + 3]!, MULTIPLIER);
+  }
+  for (; i < to; i++) h = Math.imul(((h << 5) | (h >>> 27)) ^ words[i]!, MULTIPLIER);
   return h >>> 0;
 }
 

@@ -24,7 +24,8 @@ export class Strings {
   readonly #pages: Pages;
   readonly #fail: (reason: string) => never;
   readonly #decoded: (string | undefined)[][] = [];
-  readonly #read: (start: number, end: number) => string;
+  /** Made at the first decode: most tables a process loads are never read (a first answer reads a few entries of four). */
+  #read: ((start: number, end: number) => string) | undefined;
   readonly #byteLength: number;
   #totalChecked = false;
 
@@ -37,7 +38,6 @@ export class Strings {
     this.#fail = fail;
     this.size = lengths.length;
     if (starts.length !== Math.ceil(this.size / STRING_BLOCK) + 1) fail('a string table does not match its lengths');
-    this.#read = utf8Reader(bytes);
     this.#byteLength = bytes.length;
   }
 
@@ -73,7 +73,7 @@ export class Strings {
     }
     if (at !== this.#starts[block + 1] || at > this.#byteLength) this.#fail('a string table does not match its lengths');
     this.#pages.view(this.#bytes, start, start + lengths[i]!);
-    const text = this.#read(start, start + lengths[i]!);
+    const text = (this.#read ??= utf8Reader(this.#bytes))(start, start + lengths[i]!);
     (this.#decoded[i >>> GROUP_BITS] ??= new Array<string | undefined>(GROUP_MASK + 1))[i & GROUP_MASK] = text;
     return text;
   }
