@@ -61,9 +61,9 @@ const FIRST_ANSWER = "const c = m.createClient(); if (c.infoCp('09810').length <
  * dist/cpmx-deferred.cjs, required at the first call of one (src/client/deferred.ts), with the
  * catalog's code only their answers call: 61,174 bytes (CommonJS: 62,894). Artifact format 6
  * (a checksum per page, checked where a page is first read: core/pages.ts) brought them to
- * 70,931 (CommonJS: 72,571).
+ * 71,429 (CommonJS: 73,069).
  */
-const LIBRARY_BUDGET = 73_000;
+const LIBRARY_BUDGET = 74_000;
 /**
  * Bytes of cpmx's files `cpmx info_cp 09810` loads: 140,000 when set (217 KB before commands
  * loaded on demand); the geocoding rows, the option checks (a negative value named) and the
