@@ -69,20 +69,25 @@ export function packageArtifactPath() {
   },
 };
 
-/** The CommonJS bundles' built-ins: `require`, at first use (src/client/node-builtins.ts is the ES modules' way). */
-const commonJsBuiltins = {
-  name: 'commonjs-builtins',
+/** src/node-builtins.ts as a bundle writes it (`contents`: the same exports), swapped in by a plugin. */
+const builtinsAs = (name, contents) => ({
+  name,
   setup(bundler) {
-    bundler.onLoad({ filter: /src[\\/]client[\\/]node-builtins\.ts$/ }, () => ({
-      loader: 'js',
-      contents: `export const nodeFs = () => require('node:fs');
+    bundler.onLoad({ filter: /src[\\/]node-builtins\.ts$/ }, () => ({ loader: 'js', contents }));
+  },
+});
+
+/** The CommonJS bundles' built-ins: `require`, at first use. */
+const commonJsBuiltins = builtinsAs(
+  'commonjs-builtins',
+  `export const nodeFs = () => require('node:fs');
+export const nodePath = () => require('node:path');
+export const nodeUrl = () => require('node:url');
 export const nodeWorkerThreads = () => require('node:worker_threads');
 let required;
 export const requireFile = (path) => (required ??= require('node:module').createRequire('/'))(path);
 `,
-    }));
-  },
-};
+);
 
 const common = {
   bundle: true,
@@ -186,7 +191,9 @@ const deferredPlugin = (requireInCommonJs) => ({
   },
 });
 
-refuseNonAscii(await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js'), lazyGeo, deferredPlugin(false)] }));
+refuseNonAscii(
+  await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js'), lazyGeo, deferredPlugin(false)] }),
+);
 /**
  * What app bundlers get (package.json's `module` condition, which esbuild, webpack, Rollup and
  * Vite read and Node does not): the library with its deferred answers inlined, since a bundler

@@ -12,11 +12,11 @@
  * module, `import.meta.url` is empty and the URL cannot be made. Then there is no package
  * folder to find the file in, and `undefined` says so (src/paths.ts turns it into advice).
  */
-import { fileURLToPath } from 'node:url';
+import { nodeUrl } from './node-builtins.js';
 
 export function packageArtifactPath(): string | undefined {
   try {
-    return fileURLToPath(new URL('../data/cpmx.msgpack', import.meta.url));
+    return nodeUrl().fileURLToPath(new URL('../data/cpmx.msgpack', import.meta.url));
   } catch {
     return undefined;
   }

@@ -3,9 +3,9 @@
  * else the installed package's own (src/default-artifact.ts says how that is found). Resolved
  * when first asked, never at import, so that loading cpmx cannot throw.
  */
-import { resolve } from 'node:path';
 import { ArtifactError } from './core/catalog.js';
 import { packageArtifactPath } from './default-artifact.js';
+import { nodePath } from './node-builtins.js';
 import { VERSION } from './version.js';
 
 /** What the package's own artifact is called where its file cannot be located. */
@@ -29,7 +29,7 @@ export function defaultArtifactPath(): string {
 
 /** The artifact to read: the one given, else CPMX_DATA, else the package's own (absolute). */
 export function artifactPath(given?: string | undefined): string {
-  return resolve(given ?? (process.env.CPMX_DATA || defaultArtifactPath()));
+  return nodePath().resolve(given ?? (process.env.CPMX_DATA || defaultArtifactPath()));
 }
 
 /** cpmx's version. */

@@ -20,8 +20,13 @@ export interface Target {
 
 /** What the page pays for cpmx/web's module, gzipped at level 9 (measure/web.ts); test/web/web-browser.test.ts holds dist/web.js to it. */
 export const WEB_MODULE_BUDGET = 8 * 1024;
-/** What the page pays for the library's browser bundle's entry, gzipped (measure/embed.ts `browserBundle`); test/embed/browser-size.test.ts holds it to it. */
-export const BROWSER_BUNDLE_BUDGET = 20 * 1024;
+/**
+ * What the page pays for the library's browser bundle's entry, gzipped (measure/embed.ts
+ * `browserBundle`); test/embed/browser-size.test.ts holds it to it. 20 KB until artifact format 6,
+ * whose page checks (about 1 KB gzipped) spare a page hashing the whole 2.3 MB artifact in
+ * JavaScript before its first answer: a choice, re-set from that measurement (20,985 bytes).
+ */
+export const BROWSER_BUNDLE_BUDGET = 21 * 1024;
 
 /** Judges one target, or gives null when its part was not measured (--no-http, --no-validate). */
 export type TargetRule = (results: Results) => Target | null;

@@ -3,12 +3,11 @@
  * path for the whole process. A load that fails is tried again on the next need, so a server
  * started before `cpmx build` picks up the artifact once it is written.
  */
-import { dirname, join } from 'node:path';
 import { ArtifactError, REBUILD, decodeCatalog, type Catalog } from '../core/catalog.js';
 import { packageArtifactPath } from '../default-artifact.js';
 import type { CatalogSource } from './bytes-source.js';
 import type { Fill } from '../core/pages.js';
-import { nodeFs } from './node-builtins.js';
+import { nodeFs, nodePath } from '../node-builtins.js';
 import { geoForCatalog } from './geodata.js';
 
 export type { CatalogSource } from './bytes-source.js';
@@ -21,6 +20,7 @@ const loaded = new Map<string, Catalog>();
  * artifact was not copied where that bundle looks.
  */
 function ownArtifactMissing(path: string): string {
+  const { dirname, join } = nodePath();
   if (nodeFs().existsSync(join(dirname(path), '..', 'package.json'))) return NO_DATA_YET;
   return 'no artifact here: cpmx runs from a bundle, and data/cpmx.msgpack was not copied there; give the artifact to createClient as dataPath (node_modules/cpmx/data/cpmx.msgpack copied beside the bundle) or as data (its bytes), or set CPMX_DATA to its path';
 }

@@ -7,13 +7,12 @@
  * `require('./cpmx-deferred.cjs')` (scripts/bundle.mjs). App bundlers, which can follow neither,
  * get the library in one file (package.json's `module`).
  */
-import { fileURLToPath } from 'node:url';
-import { requireFile } from './node-builtins.js';
+import { nodeUrl, requireFile } from '../node-builtins.js';
 
 type Deferred = typeof import('./deferred.js');
 
 let loaded: Deferred | undefined;
 
 export function deferred(): Deferred {
-  return (loaded ??= requireFile(fileURLToPath(new URL('./cpmx-deferred.cjs', import.meta.url))) as Deferred);
+  return (loaded ??= requireFile(nodeUrl().fileURLToPath(new URL('./cpmx-deferred.cjs', import.meta.url))) as Deferred);
 }

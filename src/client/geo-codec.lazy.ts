@@ -4,7 +4,6 @@
  * of them. Found beside the package's own files; inside an app's bundle that keeps no trace of
  * them, the geo calls say so (113).
  */
-import { dirname, join } from 'node:path';
 import { packageArtifactPath } from '../default-artifact.js';
 import type * as codec from './geo-codec.js';
 import type { GeoIndex } from '../core/geo/geo-index.js';
@@ -12,7 +11,7 @@ import { GeodataError } from '../core/geo/geodata-error.js';
 import type { GeoHelpers } from '../core/geo/helpers.js';
 import type * as answers from '../core/geo/answers.js';
 import { failureSaying } from '../core/contract.js';
-import { requireFile } from './node-builtins.js';
+import { nodePath, requireFile } from '../node-builtins.js';
 
 let loaded: typeof codec | undefined;
 
@@ -21,6 +20,7 @@ export function load(): typeof codec | undefined {
   if (!loaded) {
     const artifact = packageArtifactPath();
     if (artifact === undefined) return undefined;
+    const { dirname, join } = nodePath();
     const file = join(dirname(artifact), '..', 'dist', 'cpmx-geo.cjs');
     loaded = requireFile(file) as typeof codec;
   }

@@ -6,7 +6,7 @@
  */
 import { GeoFormatError } from '../core/geo/format.js';
 import { openGeo, type GeoIndex } from '../core/geo/geo-index.js';
-import { nodeFs } from './node-builtins.js';
+import { nodeFs } from '../node-builtins.js';
 
 export { geoHelpers } from '../core/geo/helpers.js';
 export { answerGeocoding, answerGeocodingReverse, checkCoordinates, testGeocoding, testGeocodingReverse } from '../core/geo/answers.js';

@@ -7,7 +7,7 @@
  * the library's.
  */
 import { catalogAge, type ArtifactHeader } from '../core/format.js';
-import { nodeWorkerThreads } from './node-builtins.js';
+import { nodeWorkerThreads } from '../node-builtins.js';
 import { OLD_CATALOG_CODE, firstTime } from './said-once.js';
 
 export { OLD_CATALOG_CODE, markOldCatalogSaid } from './said-once.js';

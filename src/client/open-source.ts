@@ -4,11 +4,11 @@
  * open-source.web.ts, which reads no file, so nothing from `node:` is bundled for browsers and
  * edge runtimes (scripts/bundle.mjs).
  */
-import { fileURLToPath } from 'node:url';
 import { ArtifactError } from '../core/catalog.js';
 import { artifactPath } from '../paths.js';
 import { bytesSource, missingSource, type ArtifactData, type CatalogSource } from './bytes-source.js';
 import { catalogSource } from './catalog-source.js';
+import { nodeUrl } from '../node-builtins.js';
 
 /** Where a process is, an old catalog and a code passed as a number are said once (old-catalog.ts); the web build says nothing. */
 export { emitCpNumberWarning as warnCpNumber, emitOldCatalogWarning as warnIfOld } from './old-catalog.js';
@@ -21,7 +21,7 @@ export interface SourceOptions {
 }
 
 export function openSource({ data, dataPath }: SourceOptions): CatalogSource {
-  if (data === undefined) return fileSource(dataPath instanceof URL ? fileURLToPath(dataPath) : dataPath);
+  if (data === undefined) return fileSource(dataPath instanceof URL ? nodeUrl().fileURLToPath(dataPath) : dataPath);
   if (dataPath !== undefined) throw new TypeError('cpmx: give the artifact as data or as dataPath, not both');
   return bytesSource(data);
 }

@@ -71,9 +71,11 @@ const LIBRARY_BUDGET = 74_000;
  * (dist/cli-lookup.cjs) beside the entry (dist/cli.cjs), 126,817 bytes in 2 files; the code
  * cache of Node 20 (src/cli/code-cache.ts, in the entry) and the spelling hints' package
  * bundled in (a script compiled with cached bytecode has no loader for an import()) brought
- * them to 134,481, of which a run with its cache compiles little.
+ * them to 134,481, of which a run with its cache compiles little. Artifact format 6's page
+ * checks (core/pages.ts, and the reads through them) brought them to 145,156: what lets a lookup
+ * read and check some forty pages of the file instead of the whole of it.
  */
-const CLI_BUDGET = 136_000;
+const CLI_BUDGET = 146_500;
 
 describe('the lookup path loads only what a lookup needs', () => {
   it('import of cpmx (ES module), createClient and a first answer stay within the budget, and load neither the HTTP handlers, the OpenAPI builder nor the deferred methods', () => {
