@@ -71,7 +71,7 @@ function coldSteps(cold: Results['cold']): string[] {
   const named = COLD_CONTESTANTS.filter((name) => name !== 'none' && cold[name]?.stepsMs);
   if (!named.length) return [];
   return [
-    'The same time in its steps (medians [min – max] of the same runs): importing the module, opening the data (cpmx: `createClient` reading the artifact, checking its CRC-32 and its sections; SQLite: opening the database and preparing), and the first answer.',
+    'The same time in its steps (medians [min – max] of the same runs): importing the module, opening the data (cpmx: `createClient` reading the artifact\'s head and checking it and its sections; its first answer reads and checks the pages it touches; SQLite: opening the database and preparing), and the first answer.',
     '',
     ...head(['contestant', 'import', 'open', 'first answer'], ['---', '---:', '---:', '---:']),
     ...named.map((name) => {

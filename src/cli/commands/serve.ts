@@ -215,7 +215,8 @@ default a refresh never goes back in time: it is refused, and said)`,
  */
 function headerOf(path: string): ArtifactHeader | undefined {
   try {
-    return (catalogSource(path).loaded() ?? loadCatalog(path)).header;
+    // Read whole, as the server reads it: a file read lazily would stay open until collected.
+    return (catalogSource(path).loaded() ?? loadCatalog(path, { whole: true })).header;
   } catch {
     return undefined;
   }
