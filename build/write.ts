@@ -24,18 +24,11 @@ export function encodeArtifact(artifact: Artifact): Buffer {
     ...STRING_TABLES.flatMap((name) => stringSections(artifact.strings?.[name])),
     ...COLUMNS.map((name) => columnOf(artifact, name)),
   ];
-  // The head's size depends on the number of table pages, which depends on where the pages
-  // start: tried from the smallest head until the pages fit after it (one or two rounds).
+  // The head holds a root for each table page, so its room for them is counted from the most
+  // pages the sections can fill (each may add up to 3 bytes of alignment); the pages follow it.
   const sizes = sections.reduce((total, section) => total + (section ? section.byteLength + 3 : 0), 0);
-  let dataStart = 0;
-  let roots = 0;
-  for (let fits = false; !fits; ) {
-    const head = align(PAYLOAD_AT + 8 + header.length, 4) + 4 + 12 * SECTIONS.length + 12 + 4 * roots;
-    dataStart = align(head, PAGE_BYTES);
-    const needed = Math.ceil(Math.ceil(sizes / PAGE_BYTES) / (1 << TABLE_PAGE_BITS));
-    fits = needed <= roots;
-    roots = Math.max(roots, needed);
-  }
+  const rootRoom = Math.ceil(Math.ceil(sizes / PAGE_BYTES) / (1 << TABLE_PAGE_BITS));
+  const dataStart = align(align(PAYLOAD_AT + 8 + header.length, 4) + 4 + 12 * SECTIONS.length + 12 + 4 * rootRoom, PAGE_BYTES);
   let end = dataStart;
   const offsets = sections.map((section) => {
     if (!section) return 0;
@@ -85,7 +78,7 @@ export function sealPages(file: Buffer, version = Number(peekFormat(file)?.versi
   file.set(new Uint8Array(hashes.roots.buffer), rootsAt);
   // The envelope first: the head's hash covers the payload's length, in the word the payload starts in.
   file.set(envelope(version, 0, file.length - PAYLOAD_AT));
-  file.set(envelope(version, headCheck(new Uint8Array(file), dataStart), file.length - PAYLOAD_AT));
+  file.set(envelope(version, headCheck(new Uint8Array(file.subarray(0, dataStart)), dataStart), file.length - PAYLOAD_AT));
   return file;
 }
 

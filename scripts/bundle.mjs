@@ -69,25 +69,22 @@ export function packageArtifactPath() {
   },
 };
 
-/** src/node-builtins.ts as a bundle writes it (`contents`: the same exports), swapped in by a plugin. */
-const builtinsAs = (name, contents) => ({
-  name,
+/** The CommonJS bundles' built-ins: `require`, at first use (src/node-builtins.ts is the ES modules' way, with the same exports). */
+const commonJsBuiltins = {
+  name: 'commonjs-builtins',
   setup(bundler) {
-    bundler.onLoad({ filter: /src[\\/]node-builtins\.ts$/ }, () => ({ loader: 'js', contents }));
-  },
-});
-
-/** The CommonJS bundles' built-ins: `require`, at first use. */
-const commonJsBuiltins = builtinsAs(
-  'commonjs-builtins',
-  `export const nodeFs = () => require('node:fs');
+    bundler.onLoad({ filter: /src[\\/]node-builtins\.ts$/ }, () => ({
+      loader: 'js',
+      contents: `export const nodeFs = () => require('node:fs');
 export const nodePath = () => require('node:path');
 export const nodeUrl = () => require('node:url');
 export const nodeWorkerThreads = () => require('node:worker_threads');
 let required;
 export const requireFile = (path) => (required ??= require('node:module').createRequire('/'))(path);
 `,
-);
+    }));
+  },
+};
 
 const common = {
   bundle: true,

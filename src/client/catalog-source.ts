@@ -133,10 +133,12 @@ export function loadCatalog(path: string, { whole = false } = {}): Catalog {
     if (code === 'ENOENT' && path === packageArtifactPath()) throw new ArtifactError(path, ownArtifactMissing(path));
     throw new ArtifactError(path, code === 'ENOENT' ? `no artifact here; ${REBUILD}` : `cannot be read (${code}); ${REBUILD}`);
   }
+  // Released with the catalog, or closed now when the file is refused (checked whole, it is read and closed already).
   let catalog: Catalog | undefined;
   try {
-    catalog = decodeCatalog(opened.file, path, opened.fill);
-    if (whole) catalog.checkWhole();
+    const decoded = decodeCatalog(opened.file, path, opened.fill);
+    if (whole) decoded.checkWhole();
+    catalog = decoded;
     return catalog;
   } finally {
     opened.release(catalog);

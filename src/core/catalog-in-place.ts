@@ -85,8 +85,11 @@ export class Catalog implements CatalogReader {
   readonly #municipalityKeyObjects: Record<string, string>[] = [];
   readonly #stateCityLists: string[][] = [];
 
-  /** Throws an Error saying what does not fit when the parts of the artifact do not fit together. */
-  /** `file` is the buffer the artifact's sections view; `fill` reads its bytes where a lazily read source has not yet (pages.ts). */
+  /**
+   * Throws an Error saying what does not fit when the parts of the artifact do not fit together.
+   * `file` is the buffer the artifact's sections view; `fill` reads its bytes where a lazily read
+   * source has not yet (pages.ts).
+   */
   constructor(artifact: ArtifactSections, path: string, file: Uint8Array, fill?: Fill) {
     this.header = artifact.header;
     this.path = path;
@@ -123,13 +126,14 @@ export class Catalog implements CatalogReader {
    */
   checkWhole(): void {
     this.#whole();
-    this.#trie.codesStartingWith('0');
+    this.#trie.checkWhole();
   }
 
   /** Every page read and checked, and the whole small columns: before any read but a code's first lookup's. */
   #whole(): void {
     if (this.#wholeChecks === undefined) return;
     this.#pages.all();
+    if (!this.#settlementTotalChecked) this.#checkSettlementTotal();
     this.#wholeChecks();
     this.#wholeChecks = undefined;
   }

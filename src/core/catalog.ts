@@ -25,8 +25,8 @@ const CHECKSUM = Symbol.for('cpmx.catalogChecksum');
 
 /**
  * The build id of a decoded catalog: its artifact's check (the hash of its head, which holds the
- * header with its build time and the hashes every other byte is checked by), as 8 hex digits. Every build that changes a byte
- * gets another; undefined for a catalog not decoded from bytes.
+ * header with its build time and the hashes every other byte is checked by), as 8 hex digits.
+ * Every build that changes a byte gets another; undefined for a catalog not decoded from bytes.
  */
 export function buildIdOf(catalog: Catalog): string | undefined {
   const checksum = Reflect.get(catalog, CHECKSUM) as number | undefined;

@@ -51,7 +51,7 @@ export class CodeTrie {
   #shapeChecked = false;
   #codeStrings: string[] | undefined;
 
-  /** Checks nothing yet: a walk checks what it reads, a pass over the whole trie checks its shape first (`#whole`). */
+  /** Checks nothing yet: a walk checks what it reads, a pass over the whole trie checks its shape first (`checkWhole`). */
   constructor(masks: UintArray, firstChild: UintArray, levelStart: UintArray, codeCount: number, pages: Pages, fail: (reason: string) => never) {
     this.#masks = masks;
     this.#firstChild = firstChild;
@@ -64,9 +64,10 @@ export class CodeTrie {
   /**
    * Every page read and checked, and the trie's shape, from its levels alone: each level's
    * children end where the next level (or the codes) does; once, before a pass over the whole
-   * trie. A node's own first child is checked where a lookup reads it.
+   * trie (or for a process that checks the whole artifact at once). A node's own first child is
+   * checked where a lookup reads it.
    */
-  #whole(): void {
+  checkWhole(): void {
     if (this.#shapeChecked) return;
     this.#pages.all();
     const levels = this.#levelStart;
@@ -159,7 +160,7 @@ export class CodeTrie {
    * child checked against the count of children before it.
    */
   #directTable(): Int32Array {
-    this.#whole();
+    this.checkWhole();
     const masks = this.#masks;
     const levels = this.#levelStart;
     let numbers = new Int32Array(1);
@@ -191,7 +192,7 @@ export class CodeTrie {
 
   /** The postal codes starting with `digits` (1 to 5 ASCII digits), ascending. */
   codesStartingWith(digits: string): string[] {
-    this.#whole();
+    this.checkWhole();
     let node = 0;
     for (let i = 0; i < digits.length && node >= 0; i++) node = this.#child(node, digits.charCodeAt(i) - 48, i);
     if (node < 0) return [];
@@ -205,7 +206,7 @@ export class CodeTrie {
 
   /** Every code as a 5-character string, ascending: made once, on the first search. */
   #listCodes(): string[] {
-    this.#whole();
+    this.checkWhole();
     const codes = new Array<string>(this.#codeCount);
     let listed = 0;
     const walk = (node: number, depth: number, prefix: string) => {

@@ -101,15 +101,15 @@ export function envelope(version: number, check: number, length: number): Uint8A
   return bytes;
 }
 
-/** The envelope's version, check and payload, or undefined when the bytes are not a whole envelope of this layout. */
-export function openEnvelope(bytes: Uint8Array): { version: number; check: number; payload: Uint8Array } | undefined {
+/** The envelope's version and check, or undefined when the bytes are not a whole envelope of this layout. */
+export function openEnvelope(bytes: Uint8Array): { version: number; check: number } | undefined {
   if (bytes.length < PAYLOAD_AT) return undefined;
   for (let i = 0; i < VERSION_AT; i++) if (bytes[i] !== ENVELOPE_HEAD[i]) return undefined;
   for (let i = 0; i < CHECK_KEY.length; i++) if (bytes[VERSION_AT + 1 + i] !== CHECK_KEY[i]) return undefined;
   for (let i = 0; i < PAYLOAD_KEY.length; i++) if (bytes[CHECK_AT + 4 + i] !== PAYLOAD_KEY[i]) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, PAYLOAD_AT);
   if (view.getUint32(LENGTH_AT) !== bytes.length - PAYLOAD_AT) return undefined;
-  return { version: bytes[VERSION_AT]!, check: view.getUint32(CHECK_AT), payload: bytes.subarray(PAYLOAD_AT) };
+  return { version: bytes[VERSION_AT]!, check: view.getUint32(CHECK_AT) };
 }
 
 /**

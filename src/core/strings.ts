@@ -26,7 +26,6 @@ export class Strings {
   readonly #decoded: (string | undefined)[][] = [];
   /** Made at the first decode: most tables a process loads are never read (a first answer reads a few entries of four). */
   #read: ((start: number, end: number) => string) | undefined;
-  readonly #byteLength: number;
   #totalChecked = false;
 
   /** Throws (by `fail`) unless there is an offset for each block of lengths. */
@@ -38,15 +37,15 @@ export class Strings {
     this.#fail = fail;
     this.size = lengths.length;
     if (starts.length !== Math.ceil(this.size / STRING_BLOCK) + 1) fail('a string table does not match its lengths');
-    this.#byteLength = bytes.length;
   }
 
   /** Throws (by `fail`) unless the table's first and last offsets are its bytes' ends (each entry's own block is checked where it is decoded). */
   checkTotal(): void {
+    if (this.#totalChecked) return;
     const starts = this.#starts;
     this.#pages.view(starts, 0, 1);
     this.#pages.view(starts, starts.length - 1, starts.length);
-    if (starts[starts.length - 1] !== this.#byteLength || starts[0] !== 0) this.#fail('a string table does not match its lengths');
+    if (starts[starts.length - 1] !== this.#bytes.length || starts[0] !== 0) this.#fail('a string table does not match its lengths');
     this.#totalChecked = true;
   }
 
@@ -71,7 +70,7 @@ export class Strings {
       if (j === i) start = at;
       at += lengths[j]!;
     }
-    if (at !== this.#starts[block + 1] || at > this.#byteLength) this.#fail('a string table does not match its lengths');
+    if (at !== this.#starts[block + 1] || at > this.#bytes.length) this.#fail('a string table does not match its lengths');
     this.#pages.view(this.#bytes, start, start + lengths[i]!);
     const text = (this.#read ??= utf8Reader(this.#bytes))(start, start + lengths[i]!);
     (this.#decoded[i >>> GROUP_BITS] ??= new Array<string | undefined>(GROUP_MASK + 1))[i & GROUP_MASK] = text;
