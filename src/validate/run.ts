@@ -195,6 +195,14 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     );
     const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null, canonical: options.canonical === true };
     if (options.coordinates) plan.coordinates = input.header ? pointColumns(input.header.names) : [-1, -1];
+    const startPool = async () => {
+      const { ValidationPool } = await import('./worker.js');
+      pool = new ValidationPool(options.jobs - 1, { token: options.token, dataPath: options.client.dataPath, plan });
+    };
+    // A file of more than one range has its workers start loading now, while this thread
+    // judges the first range (and keys the catalog's settlements if a record needs them);
+    // stdin's, when a second range comes. An input of one range starts none.
+    if (options.jobs > 1 && size !== undefined && size > READ_BYTES) await startPool();
     const validator = validatorFor(options.client);
     const judge: RangeJudge = await createJudge(validator, plan);
 
@@ -221,8 +229,10 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     };
     // Ranges being judged, in input order: bounded, so memory is too however large the input.
     const queue: Slot[] = [];
-    // Room for this thread to run ahead of a worker the system has paused for a while.
-    const inFlight = Math.max(2, options.jobs * 8);
+    // Room for this thread to run ahead of a worker still starting or paused by the system
+    // (measured: with 8 ranges a worker, this thread waited on a starting worker's first
+    // ranges; 32 ranges are about 2 MB of input and its results).
+    const inFlight = Math.max(2, options.jobs * 32);
     const writeReady = async (atMost: number) => {
       while (queue.length > atMost || (queue.length && (queue[0]!.outcome || queue[0]!.error))) {
         const slot = queue.shift()!;
@@ -237,6 +247,8 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     const pieces = input.pieces[Symbol.asyncIterator]();
     // This thread judges ranges too, whenever the workers have enough to do: with --jobs N
     // there are N - 1 workers, and this thread's cutting and writing leave it mostly free.
+    // It judges the first range itself, so that an index it makes there reaches the workers
+    // before any range does (messages arrive in order): no worker keys the settlements again.
     let ranges = 0;
     // The settlement index, once a record here has needed it, goes to the workers (at most once).
     let indexShared = false;
@@ -253,13 +265,9 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       const piece = next.value;
       if (piece.kind === 'overlong') queue.push(slotOf(judge.overlong(piece.line), failed));
       else {
-        // A file of one range starts no worker.
-        if (++ranges === 2 && options.jobs > 1) {
-          const { ValidationPool } = await import('./worker.js');
-          pool = new ValidationPool(options.jobs - 1, { token: options.token, dataPath: options.client.dataPath, plan });
-        }
+        if (++ranges === 2 && options.jobs > 1 && !pool) await startPool();
         shareIndex();
-        const here = !pool || pool.pending >= pool.size * WORKER_QUEUE;
+        const here = !pool || ranges === 1 || pool.pending >= pool.size * WORKER_QUEUE;
         queue.push(slotOf(here ? judge.judge(piece.bytes, piece.line) : pool!.run(piece.bytes, piece.line), failed));
         // Let the workers' answers in (reading the input may not wait for the event loop), so
         // they are given more work as soon as they are free.
