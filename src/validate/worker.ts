@@ -7,6 +7,7 @@
  * This module is also the workers' entry: a worker loads it again (by its own URL, so it is
  * found the same way from the compiled sources and from the command's bundle) and serves.
  */
+import { getHeapStatistics } from 'node:v8';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createClient } from '../client/client.js';
 import { validatorFor } from './address.js';
@@ -60,6 +61,27 @@ function workerArgv(): string[] {
   return argv;
 }
 
+/**
+ * A worker of this module. A small young generation keeps its memory flat (it collects more
+ * often, and almost everything it allocates dies with its range); its old generation may grow
+ * as far as this thread's, so `node --max-old-space-size=N` reaches the workers too.
+ */
+function startWorker(data: WorkerSetup): Worker {
+  const options = {
+    workerData: data,
+    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: Math.ceil(getHeapStatistics().heap_size_limit / 2 ** 20) },
+  };
+  try {
+    return new Worker(new URL(import.meta.url), { ...options, execArgv: workerArgv() });
+  } catch (error) {
+    // The parent was started with an option a worker may not take (a V8 or process-wide one,
+    // `node --max-old-space-size=8192 cpmx validate ...`): the worker, which needs none of
+    // them to load this module, starts with Node's defaults instead.
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(new URL(import.meta.url), { ...options, execArgv: [] });
+  }
+}
+
 interface Waiting {
   resolve: (outcome: RangeOutcome) => void;
   reject: (error: Error) => void;
@@ -76,9 +98,7 @@ export class ValidationPool {
   constructor(count: number, setup: Omit<WorkerSetup, 'cpmxValidateWorker'>) {
     const data: WorkerSetup = { cpmxValidateWorker: true, ...setup };
     for (let i = 0; i < count; i++) {
-      // A small young generation keeps each worker's memory flat (it collects more often,
-      // and almost everything it allocates dies with its range).
-      const worker = new Worker(new URL(import.meta.url), { workerData: data, execArgv: workerArgv(), resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      const worker = startWorker(data);
       worker.on('message', (reply: RangeReply) => this.settle(reply));
       worker.on('error', (error) => this.failAll(error));
       worker.on('exit', (code) => {

@@ -79,6 +79,16 @@ describe('cpmx validate on a 500,000-record file', () => {
     expect(piped.stderr).toBe('');
     expect(piped.stdout === single).toBe(true);
   });
+
+  it('starts its workers when Node itself was given options a worker may not take', () => {
+    // `node --max-old-space-size=N cpmx validate` is how a data team gives a big run memory;
+    // Node refuses those options to a worker, which once failed the run with a stack trace.
+    for (const option of ['--max-old-space-size=3072', '--single-threaded-gc']) {
+      const run = spawnSync(process.execPath, [option, CLI, 'validate', '--data', data, path, '--jobs', '2', '--quiet'], { encoding: 'utf8', maxBuffer: 512 * MB });
+      expect(run.stderr, option).toBe('');
+      expect(run.stdout === single, option).toBe(true);
+    }
+  });
 });
 
 describe('cpmx validate on a CRM export, every record with a quoted field', () => {
