@@ -46,12 +46,49 @@ export function settlementKey(text: string): string {
   return nameKey(text);
 }
 
+/**
+ * The key of a settlement named after its place, without that place: `monterrey centro` in the
+ * municipality of Monterrey, `nogales centro` in the municipality of Nogales, `zona centro`
+ * anywhere → `centro`; undefined for any other. The catalog names the downtown of 838 codes
+ * so, and people write `Centro` or `Col. Centro` for all of them. `municipalityKey` and
+ * `cityKey` are the keys of the code's municipality and city ('' for none).
+ */
+export function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
+  for (const place of [municipalityKey, cityKey, 'zona']) {
+    if (place && key.length > place.length + 1 && key.charCodeAt(place.length) === 0x20 && key.startsWith(place)) return key.slice(place.length + 1);
+  }
+  return undefined;
+}
+
+const PARENTHESES = /\s*\(([^()]*)\)/gu;
+
+/**
+ * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):
+ * the name without a part in parentheses and that part alone (`Centro (Área 1)` → centro, area 1;
+ * `Maclovio Herrera (Colonia Aviación)`: 8,630 settlements are written so), and `localKey`.
+ * A written name with one of these keys names that settlement, when none has it as its own.
+ */
+export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): string[] {
+  const keys: string[] = [];
+  const add = (other: string | undefined) => {
+    if (other && other !== key && !keys.includes(other)) keys.push(other);
+  };
+  if (name.includes('(')) {
+    add(nameKey(name.replace(PARENTHESES, ' ')));
+    for (const [, inside] of name.matchAll(PARENTHESES)) add(nameKey(inside!));
+  }
+  add(localKey(key, municipalityKey, cityKey));
+  return keys;
+}
+
 // Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
 const distinguishing = /* @__PURE__ */ new Set(DISTINGUISHING_TYPES);
 
 interface Keyed {
   /** The key of the name as written. */
   whole: string;
+  /** The catalog's name's other keys (`otherKeys`), for a name the code has under no key of its own. */
+  others?: string[];
   /** The key of the name with its leading type set aside; '' when none. */
   rest: string;
   /** The type set aside, or null. */
@@ -81,10 +118,22 @@ export class SettlementMatcher {
   constructor(
     readonly names: readonly string[],
     readonly types?: readonly string[],
+    /** The code's municipality and city, as the catalog writes them: a name that starts with either is also read without it. */
+    readonly places?: readonly [municipio: string, ciudad: string],
   ) {}
 
   private catalogKeys(): Keyed[] {
-    return (this.keys ??= this.names.map(keyed));
+    if (!this.keys) {
+      const [municipio, ciudad] = this.places ?? ['', ''];
+      const municipalityKey = municipio ? nameKey(municipio) : '';
+      const cityKey = ciudad ? nameKey(ciudad) : '';
+      this.keys = this.names.map((name) => {
+        const key = keyed(name);
+        key.others = otherKeys(name, key.whole, municipalityKey, cityKey);
+        return key;
+      });
+    }
+    return this.keys;
   }
 
   /** The index in `names` of the settlement `text` names, or -1. */
@@ -102,6 +151,9 @@ export class SettlementMatcher {
     if (found < 0 && given.rest) {
       found = this.preferType(given.type, (key, i) => key.rest === given.rest && (key.type === given.type || (this.mayDrop(given.type, i) && !distinguishing.has(key.type!))));
     }
+    // Last, the catalog's name by its other keys (`Monterrey Centro`, `Centro (Área 1)` for `Centro`, `Col. Centro`).
+    if (found < 0) found = keys.findIndex((key) => key.others!.includes(given.whole));
+    if (found < 0 && given.rest) found = this.preferType(given.type, (key, i) => key.others!.includes(given.rest) && this.mayDrop(given.type, i));
     return found;
   }
 
@@ -143,7 +195,7 @@ export function settlementMatcherOf(catalog: CatalogReader, code: number): Settl
       names.push(catalog.settlementName(s));
       types.push(catalog.settlementType(s));
     }
-    byCode.set(code, (matcher = new SettlementMatcher(names, types)));
+    byCode.set(code, (matcher = new SettlementMatcher(names, types, [catalog.municipalityOf(code), catalog.cityOf(code)])));
   }
   return matcher;
 }

@@ -9,7 +9,7 @@
  * and the collector never walks it.
  */
 import { buildIdOf, type Catalog } from '../core/catalog.js';
-import { settlementKey } from '../core/names.js';
+import { otherKeys, settlementKey } from '../core/names.js';
 
 const NONE: readonly number[] = [];
 /** A key's run of codes this short is read in turn rather than searched. */
@@ -39,40 +39,71 @@ export class SettlementIndex {
     private readonly codes: Int32Array,
   ) {}
 
-  /** Keys every settlement of the catalog (once per distinct name). */
+  /**
+   * Keys every settlement of the catalog (once per distinct name), each also by its other keys
+   * (`otherKeys`: `Monterrey Centro` in Monterrey and `Centro (Área 1)` by `centro`), so that a
+   * record that writes `Centro` names them too.
+   */
   static build(catalog: Catalog): SettlementIndex {
     const keys = new Map<string, number>();
+    const keyList: string[] = [];
+    const numberOf = (key: string): number => {
+      let k = keys.get(key);
+      if (k === undefined) {
+        k = keys.size;
+        keys.set(key, k);
+        keyList.push(key);
+        counts.push(0);
+        lastCode.push(-1);
+      }
+      return k;
+    };
     const municipalities = catalog.municipalityCount;
-    // The keys of the catalog's distinct names, each read once; per settlement, its key's number (-1: a code's second settlement of one key).
+    // The keys of the catalog's distinct names, each read once; per settlement, its keys' numbers (-1: none, or a code's second settlement of one key).
     let names = 0;
     const rows = catalog.codeCount ? catalog.settlementEndOf(catalog.codeCount - 1) : 0;
     for (let s = 0; s < rows; s++) names = Math.max(names, catalog.settlementNameIndex(s) + 1);
     const keyOfName = new Int32Array(names).fill(-1);
     const keyOfRow = new Int32Array(rows).fill(-1);
+    // Rows known by other keys too, with each such key's number, in the order of the walk.
+    const otherRows: number[] = [];
+    const otherNumbers: number[] = [];
     const counts: number[] = [];
     const lastCode: number[] = [];
+    const cityKeys = new Map<string, string>();
+    /** Counts `code` once under key `k`: whether it is the first time. */
+    const counted = (k: number, code: number): boolean => {
+      if (lastCode[k] === code) return false;
+      lastCode[k] = code;
+      counts[k]!++;
+      return true;
+    };
     for (let m = 0; m < municipalities; m++) {
       const runs = catalog.codeRunsOfMunicipality(m);
+      const municipalityKey = settlementKey(catalog.nameOfMunicipality(m));
       for (let r = 0; r < runs.length; r += 2) {
         for (let code = runs[r]!; code < runs[r + 1]!; code++) {
+          let cityKey: string | undefined;
           for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
             const name = catalog.settlementNameIndex(s);
             let k = keyOfName[name]!;
-            if (k < 0) {
-              const key = settlementKey(catalog.settlementNameAt(name));
-              const known = keys.get(key);
-              if (known === undefined) {
-                k = keys.size;
-                keys.set(key, k);
-                counts.push(0);
-                lastCode.push(-1);
-              } else k = known;
-              keyOfName[name] = k;
+            const text = catalog.settlementNameAt(name);
+            if (k < 0) keyOfName[name] = k = numberOf(settlementKey(text));
+            if (counted(k, code)) keyOfRow[s] = k;
+            const key = keyList[k]!;
+            // Only a name of several words has other keys (a place before it, a part in parentheses).
+            if (!key.includes(' ')) continue;
+            if (cityKey === undefined) {
+              const city = catalog.cityOf(code);
+              cityKey = cityKeys.get(city) ?? settlementKey(city);
+              cityKeys.set(city, cityKey);
             }
-            if (lastCode[k] === code) continue;
-            lastCode[k] = code;
-            counts[k]!++;
-            keyOfRow[s] = k;
+            for (const other of otherKeys(text, key, municipalityKey, cityKey)) {
+              const o = numberOf(other);
+              if (!counted(o, code)) continue;
+              otherRows.push(s);
+              otherNumbers.push(o);
+            }
           }
         }
       }
@@ -82,6 +113,7 @@ export class SettlementIndex {
     const codes = new Int32Array(start[counts.length]!);
     const next = start.slice(0, counts.length);
     // The same walk again: each key's codes come out by municipality, then by code.
+    let other = 0;
     for (let m = 0; m < municipalities; m++) {
       const runs = catalog.codeRunsOfMunicipality(m);
       for (let r = 0; r < runs.length; r += 2) {
@@ -89,6 +121,7 @@ export class SettlementIndex {
           for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
             const k = keyOfRow[s]!;
             if (k >= 0) codes[next[k]!++] = code;
+            for (; other < otherRows.length && otherRows[other] === s; other++) codes[next[otherNumbers[other]!]!++] = code;
           }
         }
       }

@@ -76,7 +76,7 @@ export class CodeEntry {
       const found = this.foldedNames().indexOf(foldForMatch(split.name));
       if (found >= 0) return this.names[found];
     }
-    return (this.matcher ??= new SettlementMatcher(this.names, this.types())).match(written);
+    return (this.matcher ??= new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad])).match(written);
   }
 
   /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */

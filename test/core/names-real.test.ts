@@ -121,6 +121,40 @@ describe('settlements on the real catalog', () => {
     expect(read).toBe(145_092);
   });
 
+  it('reads every settlement of the catalog by the names it gives beside its own (a place before it, a part in parentheses), in its own code only', () => {
+    let read = 0;
+    let downtowns = 0;
+    for (let code = 0; code < catalog.postalCodes().length; code++) {
+      const own = new Set<string>();
+      for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) own.add(settlementKey(catalog.settlementName(s)));
+      const municipality = settlementKey(catalog.municipalityOf(code));
+      const city = settlementKey(catalog.cityOf(code));
+      for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
+        const name = catalog.settlementName(s);
+        const key = settlementKey(name);
+        // The names given beside a settlement's own, read here from the name, not from the code under test.
+        const bare = name.includes('(') ? [name.replace(/\s*\([^()]*\)/gu, ' ').trim(), ...[...name.matchAll(/\(([^()]*)\)/gu)].map((m) => m[1]!)] : [];
+        const place = [municipality, city, 'zona'].find((p) => p && key.startsWith(`${p} `) && key.length > p.length + 1);
+        const others = [...bare, ...(place ? [key.slice(place.length + 1)] : [])].filter((other) => settlementKey(other) && !own.has(settlementKey(other)));
+        for (const other of others) {
+          // This settlement, or another of the code that the words name first (its own name, or with a type set aside).
+          expect(matchSettlement(catalog, code, other), `${catalog.postalCode(code)} ${name}: ${other}`).toBeDefined();
+          read++;
+          if (settlementKey(other) === 'centro') downtowns++;
+        }
+      }
+    }
+    expect(read).toBeGreaterThan(9000);
+    expect(downtowns).toBeGreaterThan(500);
+    // Only the code's own municipality or city before the name is set aside.
+    expect(matchSettlement(catalog, '03100', 'Centro')).toBeUndefined();
+    expect(matchSettlement(catalog, '64000', 'Col. Centro')).toBe('Monterrey Centro');
+    expect(matchSettlement(catalog, '22000', 'Centro')).toBe('Zona Centro');
+    expect(matchSettlement(catalog, '06000', 'COL. CENTRO')).toBe('Centro (Área 1)');
+    // A type that names another place is not set aside for them either.
+    expect(matchSettlement(catalog, '64000', 'Amp. Centro')).toBeUndefined();
+  });
+
   it('reads the colonia filter of search_cp_advanced as validation reads settlements, never naming a wrong one', () => {
     const codes = (estado: string, options: { colonia: string; municipio?: string; limit?: number }) => ok(client.searchCpAdvanced(estado, options)).response.cp;
     // The contract's substring filter is unchanged for what is written as the catalog writes it.

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/client/catalog-source.js';
 import type { Catalog } from '../../src/core/catalog.js';
-import { settlementKey } from '../../src/core/names.js';
+import { otherKeys, settlementKey } from '../../src/core/names.js';
 import { SettlementIndex } from '../../src/parse/settlement-index.js';
 import { root } from '../helpers.js';
 
@@ -20,13 +20,20 @@ beforeAll(() => {
   catalog = loadCatalog(join(root, 'data', 'cpmx.msgpack'));
   index = SettlementIndex.build(catalog);
   for (let code = 0; code < catalog.codeCount; code++) {
+    const municipality = settlementKey(catalog.municipalityOf(code));
+    const city = settlementKey(catalog.cityOf(code));
     for (let s = catalog.settlementStartOf(code); s < catalog.settlementEndOf(code); s++) {
-      const key = settlementKey(catalog.settlementName(s));
-      const codes = byKey.get(key) ?? [];
-      if (codes.at(-1) !== code) codes.push(code);
-      byKey.set(key, codes);
+      const name = catalog.settlementName(s);
+      const key = settlementKey(name);
+      // A settlement's own key, and the keys it is known by beside it (`Monterrey Centro` by centro).
+      for (const each of [key, ...otherKeys(name, key, municipality, city)]) {
+        const codes = byKey.get(each) ?? [];
+        if (!codes.includes(code)) codes.push(code);
+        byKey.set(each, codes);
+      }
     }
   }
+  for (const codes of byKey.values()) codes.sort((a, b) => a - b);
 });
 
 const municipalityOf = (code: number) => catalog.municipalityIndexOf(code);

@@ -95,9 +95,10 @@ describe('--fix against hostile rows', () => {
   });
 
   it('leaves a record whose names fit several codes, or none, as it was', () => {
-    // Benito Juárez is a municipality of two states in the fixture: without a state it names no one code.
-    const { text } = fix('ambiguous', ['99999,Centro,Benito Juárez,,Ana', '99999,No Existe,No Existe,No Existe,Beto', ',,,,Carla']);
-    expect(text.trimEnd().split('\n').slice(1)).toEqual(['99999,Centro,Benito Juárez,,Ana,invalid,105', '99999,No Existe,No Existe,No Existe,Beto,invalid,105', ',,,,Carla,invalid,101']);
+    // Benito Juárez is a municipality of two states in the fixture: without a state, and with a
+    // settlement of neither, it names no one code.
+    const { text } = fix('ambiguous', ['99999,Roma Sur,Benito Juárez,,Ana', '99999,No Existe,No Existe,No Existe,Beto', ',,,,Carla']);
+    expect(text.trimEnd().split('\n').slice(1)).toEqual(['99999,Roma Sur,Benito Juárez,,Ana,invalid,105', '99999,No Existe,No Existe,No Existe,Beto,invalid,105', ',,,,Carla,invalid,101']);
   });
 
   it('writes NDJSON back whole for hostile keys, changing only the field at fault', () => {

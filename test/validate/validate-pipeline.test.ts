@@ -100,6 +100,31 @@ describe('which field is wrong', () => {
     expect(misspelt.suggestions).toEqual({ asentamiento: 'Lomas de Chapultepec I Sección' });
   });
 
+  it('reads a downtown as people write it (Centro), and --fix never moves a right code to another Centro', () => {
+    // 64000's settlements are La Finca and Monterrey Centro; 64720 has a Fraccionamiento named Centro.
+    const right = [
+      { cp: '64000', asentamiento: 'Centro', municipio: 'Monterrey', estado: 'Nuevo León' },
+      { cp: '64000', asentamiento: 'Col. Centro', municipio: 'Monterrey', estado: 'N.L.' },
+      { cp: '22000', asentamiento: 'Centro', municipio: 'Tijuana', estado: 'Baja California' },
+      { cp: '06000', asentamiento: 'COL. CENTRO', municipio: 'Cuauhtémoc', estado: 'CDMX' },
+      { cp: '44100', asentamiento: 'Centro', municipio: 'Guadalajara', estado: 'Jalisco' },
+    ];
+    for (const record of right) expect(validateAddress(client, record), record.cp).toMatchObject({ valid: true, errors: [] });
+    // Del Valle is neither the municipality nor the city of 03100: Centro is not its Del Valle Centro.
+    expect(validateAddress(client, { cp: '03100', asentamiento: 'Centro', municipio: 'Benito Juárez', estado: 'CDMX' }).errors.map((e) => e.code_error)).toEqual([122]);
+    // Without a code, Centro in Monterrey names both codes: listed, not filled.
+    const missing = validateAddress(client, { cp: '', asentamiento: 'Centro', municipio: 'Monterrey', estado: 'Nuevo León' });
+    expect(missing.suggestions).toEqual({});
+    expect(missing.codes).toEqual(['64000', '64720']);
+
+    const input = join(dir, 'downtown.csv');
+    const fixed = join(dir, 'downtown.fixed.csv');
+    writeFileSync(input, `cp,asentamiento,municipio,estado\n${right.map((r) => `${r.cp},${r.asentamiento},${r.municipio},${r.estado}`).join('\n')}\n`);
+    const run = spawnSync(process.execPath, [CLI, 'validate', input, '--fix', fixed, '--data', artifact, '--quiet'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(readFileSync(fixed, 'utf8')).toBe(`${readFileSync(input, 'utf8').split('\n').map((line, i) => (line === '' ? line : `${line},${i === 0 ? 'cpmx_status,cpmx_errors' : 'valid,'}`)).join('\n')}`);
+  });
+
   it('mistypings are the codes one digit or one swap away that exist', () => {
     expect(mistypings(catalog, '11000')).toContain('01100');
     expect(mistypings(catalog, '11000')).not.toContain('11000');
