@@ -49,15 +49,33 @@ export function settlementKey(text: string): string {
 /**
  * The key of a settlement named after its place, without that place: `monterrey centro` in the
  * municipality of Monterrey, `nogales centro` in the municipality of Nogales, `zona centro`
- * anywhere → `centro`; undefined for any other. The catalog names the downtown of 838 codes
- * so, and people write `Centro` or `Col. Centro` for all of them. `municipalityKey` and
+ * anywhere → `centro`; undefined for any other. A downtown may also be named by the first words
+ * of its place (`jacala centro` in Jacala de Ledezma). The catalog names the downtown of 622
+ * codes so, and people write `Centro` or `Col. Centro` for all of them. `municipalityKey` and
  * `cityKey` are the keys of the code's municipality and city ('' for none).
  */
 export function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
   for (const place of [municipalityKey, cityKey, 'zona']) {
     if (place && key.length > place.length + 1 && key.charCodeAt(place.length) === 0x20 && key.startsWith(place)) return key.slice(place.length + 1);
   }
+  if (key.endsWith(DOWNTOWN_AFTER)) {
+    const before = `${key.slice(0, -DOWNTOWN_AFTER.length)} `;
+    if (before.length > 1 && (`${municipalityKey} `.startsWith(before) || `${cityKey} `.startsWith(before))) return DOWNTOWN;
+  }
   return undefined;
+}
+
+const DOWNTOWN = 'centro';
+const DOWNTOWN_AFTER = ` ${DOWNTOWN}`;
+
+/**
+ * The key of a downtown as people write it beyond the catalog's names: `Zona Centro` and
+ * `Centro Histórico` are `centro` (`zona` before any name is set aside); undefined for any other.
+ */
+export function writtenDowntownKey(key: string): string | undefined {
+  let read = key.startsWith('zona ') ? key.slice(5) : key;
+  if (read === 'centro historico') read = DOWNTOWN;
+  return read !== key && read ? read : undefined;
 }
 
 const PARENTHESES = /\s*\(([^()]*)\)/gu;
@@ -154,6 +172,9 @@ export class SettlementMatcher {
     // Last, the catalog's name by its other keys (`Monterrey Centro`, `Centro (Área 1)` for `Centro`, `Col. Centro`).
     if (found < 0) found = keys.findIndex((key) => key.others!.includes(given.whole));
     if (found < 0 && given.rest) found = this.preferType(given.type, (key, i) => key.others!.includes(given.rest) && this.mayDrop(given.type, i));
+    // A downtown written as people write it (`Zona Centro`, `Centro Histórico`): the code's Centro, by its name or another.
+    const downtown = found < 0 ? writtenDowntownKey(given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole) : undefined;
+    if (downtown) found = keys.findIndex((key) => key.whole === downtown || key.others!.includes(downtown));
     return found;
   }
 

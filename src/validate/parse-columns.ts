@@ -1,7 +1,7 @@
 /**
  * `cpmx parse FILE` without `--column`: is FILE a CSV, and which of its columns holds the
  * addresses? A file named `.csv` or `.tsv`, or whose first line reads as a header (two or
- * more names, one of them a known column), is a CSV; its address column is found by name
+ * more names, one of them a known column; or the one name of an address column), is a CSV; its address column is found by name
  * (`direccion`, `domicilio`, `address`, ...), or the command refuses, listing the columns.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -61,6 +61,8 @@ export function addressColumnOf(path: string, parse: ParseCsv): string | undefin
   const named = /\.(?:csv|tsv)$/i.test(path);
   const names = headerNames(line, parse);
   if (!names || names.length < 2) {
+    // A CSV of one column, the addresses': its header is the column's name (no address is `direccion`).
+    if (names?.length === 1 && ADDRESS_COLUMN_NAMES.includes(foldColumn(names[0]!))) return names[0];
     if (named) throw new InputError(`${path} is named as a CSV but its first line is no header: give one address a line, or a header and --column NAME`);
     return undefined;
   }

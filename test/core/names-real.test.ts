@@ -151,6 +151,12 @@ describe('settlements on the real catalog', () => {
     expect(matchSettlement(catalog, '64000', 'Col. Centro')).toBe('Monterrey Centro');
     expect(matchSettlement(catalog, '22000', 'Centro')).toBe('Zona Centro');
     expect(matchSettlement(catalog, '06000', 'COL. CENTRO')).toBe('Centro (Área 1)');
+    expect(matchSettlement(catalog, '42200', 'Centro')).toBe('Jacala Centro');
+    // A downtown as people write it.
+    expect(matchSettlement(catalog, '64000', 'Zona Centro')).toBe('Monterrey Centro');
+    expect(matchSettlement(catalog, '06000', 'Col. Centro Histórico')).toBe('Centro (Área 1)');
+    expect(matchSettlement(catalog, '97000', 'CENTRO HISTORICO')).toBe('Mérida Centro');
+    expect(matchSettlement(catalog, '03100', 'Zona Centro')).toBeUndefined();
     // A type that names another place is not set aside for them either.
     expect(matchSettlement(catalog, '64000', 'Amp. Centro')).toBeUndefined();
   });

@@ -108,14 +108,18 @@ describe('which field is wrong', () => {
       { cp: '22000', asentamiento: 'Centro', municipio: 'Tijuana', estado: 'Baja California' },
       { cp: '06000', asentamiento: 'COL. CENTRO', municipio: 'Cuauhtémoc', estado: 'CDMX' },
       { cp: '44100', asentamiento: 'Centro', municipio: 'Guadalajara', estado: 'Jalisco' },
+      { cp: '64000', asentamiento: 'Zona Centro', municipio: 'Monterrey', estado: 'Nuevo León' },
+      { cp: '06000', asentamiento: 'Centro Histórico', municipio: 'Cuauhtémoc', estado: 'Ciudad de México' },
     ];
     for (const record of right) expect(validateAddress(client, record), record.cp).toMatchObject({ valid: true, errors: [] });
     // Del Valle is neither the municipality nor the city of 03100: Centro is not its Del Valle Centro.
     expect(validateAddress(client, { cp: '03100', asentamiento: 'Centro', municipio: 'Benito Juárez', estado: 'CDMX' }).errors.map((e) => e.code_error)).toEqual([122]);
     // Without a code, Centro in Monterrey names both codes: listed, not filled.
-    const missing = validateAddress(client, { cp: '', asentamiento: 'Centro', municipio: 'Monterrey', estado: 'Nuevo León' });
-    expect(missing.suggestions).toEqual({});
-    expect(missing.codes).toEqual(['64000', '64720']);
+    for (const asentamiento of ['Centro', 'Zona Centro']) {
+      const missing = validateAddress(client, { cp: '', asentamiento, municipio: 'Monterrey', estado: 'Nuevo León' });
+      expect(missing.suggestions, asentamiento).toEqual({});
+      expect(missing.codes, asentamiento).toEqual(['64000', '64720']);
+    }
 
     const input = join(dir, 'downtown.csv');
     const fixed = join(dir, 'downtown.fixed.csv');
