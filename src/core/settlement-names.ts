@@ -49,15 +49,18 @@ export function settlementKey(text: string): string {
 /**
  * The key of a settlement named after its place, without that place: `monterrey centro` in the
  * municipality of Monterrey, `nogales centro` in the municipality of Nogales, `zona centro`
- * anywhere → `centro`; undefined for any other. A downtown may also be named by the first words
+ * anywhere, `saltillo zona centro` in Saltillo → `centro`; undefined for any other. A downtown may also be named by the first words
  * of its place (`jacala centro` in Jacala de Ledezma). The catalog names the downtown of 622
  * codes so, and people write `Centro` or `Col. Centro` for all of them. `municipalityKey` and
  * `cityKey` are the keys of the code's municipality and city ('' for none).
  */
 export function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
-  for (const place of [municipalityKey, cityKey, 'zona']) {
-    if (place && key.length > place.length + 1 && key.charCodeAt(place.length) === 0x20 && key.startsWith(place)) return key.slice(place.length + 1);
-  }
+  let rest = key;
+  const place = [municipalityKey, cityKey].find((name) => name && key.length > name.length + 1 && key.charCodeAt(name.length) === 0x20 && key.startsWith(name));
+  if (place) rest = key.slice(place.length + 1);
+  // `Saltillo Zona Centro` is Centro too.
+  if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
+  if (rest !== key) return rest;
   if (key.endsWith(DOWNTOWN_AFTER)) {
     const before = `${key.slice(0, -DOWNTOWN_AFTER.length)} `;
     if (before.length > 1 && (`${municipalityKey} `.startsWith(before) || `${cityKey} `.startsWith(before))) return DOWNTOWN;

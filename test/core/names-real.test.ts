@@ -152,6 +152,7 @@ describe('settlements on the real catalog', () => {
     expect(matchSettlement(catalog, '22000', 'Centro')).toBe('Zona Centro');
     expect(matchSettlement(catalog, '06000', 'COL. CENTRO')).toBe('Centro (Área 1)');
     expect(matchSettlement(catalog, '42200', 'Centro')).toBe('Jacala Centro');
+    expect(matchSettlement(catalog, '25000', 'Centro')).toBe('Saltillo Zona Centro');
     // A downtown as people write it.
     expect(matchSettlement(catalog, '64000', 'Zona Centro')).toBe('Monterrey Centro');
     expect(matchSettlement(catalog, '06000', 'Col. Centro Histórico')).toBe('Centro (Área 1)');

@@ -52,6 +52,18 @@ describe('cpmx parse FILE.csv without --column', () => {
     expect(results(cpmx(['parse', plain, '--quiet']).stdout).map((result) => result.line)).toEqual([1, 2]);
   });
 
+  it('reads a CSV of one column whose header is the address column, .csv or not', () => {
+    for (const name of ['addresses.csv', 'addresses.txt']) {
+      const file = join(dir, name);
+      writeFileSync(file, 'Direccion\n"Col. Minerva, Iztapalapa, C.P. 09810, CDMX"\n"Av. Madero 63, Centro, 58000 Morelia, Mich."\n');
+      const parsed = results(cpmx(['parse', file, '--quiet']).stdout);
+      expect(parsed.map((result) => [result.line, result.cp, result.valid]), name).toEqual([
+        [2, '09810', true],
+        [3, '58000', true],
+      ]);
+    }
+  });
+
   it('refuses a CSV without an address column, exit 2, listing its columns', () => {
     const file = join(dir, 'no-address.csv');
     writeFileSync(file, 'id,nombre,telefono\n1,Ana,555\n');
