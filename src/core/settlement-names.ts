@@ -56,8 +56,8 @@ export function settlementKey(text: string): string {
  */
 export function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
   let rest = key;
-  const place = [municipalityKey, cityKey].find((name) => name && key.length > name.length + 1 && key.charCodeAt(name.length) === 0x20 && key.startsWith(name));
-  if (place) rest = key.slice(place.length + 1);
+  if (startsWithWords(key, municipalityKey)) rest = key.slice(municipalityKey.length + 1);
+  else if (startsWithWords(key, cityKey)) rest = key.slice(cityKey.length + 1);
   // `Saltillo Zona Centro` is Centro too.
   if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
   if (rest !== key) return rest;
@@ -66,6 +66,11 @@ export function localKey(key: string, municipalityKey: string, cityKey: string):
     if (before.length > 1 && (`${municipalityKey} `.startsWith(before) || `${cityKey} `.startsWith(before))) return DOWNTOWN;
   }
   return undefined;
+}
+
+/** Whether `key` is the words of `place` and then more words. */
+function startsWithWords(key: string, place: string): boolean {
+  return place !== '' && key.length > place.length + 1 && key.charCodeAt(place.length) === 0x20 && key.startsWith(place);
 }
 
 const DOWNTOWN = 'centro';
@@ -89,18 +94,21 @@ const PARENTHESES = /\s*\(([^()]*)\)/gu;
  * `Maclovio Herrera (Colonia Aviación)`: 8,630 settlements are written so), and `localKey`.
  * A written name with one of these keys names that settlement, when none has it as its own.
  */
-export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): string[] {
+export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
+  const local = localKey(key, municipalityKey, cityKey);
+  // Most names have none: nothing is made for them (the settlement index asks for every name).
+  if (!name.includes('(')) return local === undefined ? NO_KEYS : [local];
   const keys: string[] = [];
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
   };
-  if (name.includes('(')) {
-    add(nameKey(name.replace(PARENTHESES, ' ')));
-    for (const [, inside] of name.matchAll(PARENTHESES)) add(nameKey(inside!));
-  }
-  add(localKey(key, municipalityKey, cityKey));
+  add(nameKey(name.replace(PARENTHESES, ' ')));
+  for (const [, inside] of name.matchAll(PARENTHESES)) add(nameKey(inside!));
+  add(local);
   return keys;
 }
+
+const NO_KEYS: readonly string[] = [];
 
 // Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
 const distinguishing = /* @__PURE__ */ new Set(DISTINGUISHING_TYPES);
@@ -109,7 +117,7 @@ interface Keyed {
   /** The key of the name as written. */
   whole: string;
   /** The catalog's name's other keys (`otherKeys`), for a name the code has under no key of its own. */
-  others?: string[];
+  others?: readonly string[];
   /** The key of the name with its leading type set aside; '' when none. */
   rest: string;
   /** The type set aside, or null. */

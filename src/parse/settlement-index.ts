@@ -47,6 +47,22 @@ export class SettlementIndex {
   static build(catalog: Catalog): SettlementIndex {
     const keys = new Map<string, number>();
     const keyList: string[] = [];
+    const municipalities = catalog.municipalityCount;
+    // The keys of the catalog's distinct names, each read once; per settlement, its key's number
+    // (-1: a code's second settlement of one key), and the numbers of its other keys.
+    let names = 0;
+    const rows = catalog.codeCount ? catalog.settlementEndOf(catalog.codeCount - 1) : 0;
+    for (let s = 0; s < rows; s++) names = Math.max(names, catalog.settlementNameIndex(s) + 1);
+    const keyOfName = new Int32Array(names).fill(-1);
+    const parenthesized = new Uint8Array(names);
+    const keyOfRow = new Int32Array(rows).fill(-1);
+    const counts: number[] = [];
+    const lastCode: number[] = [];
+    // Rows known by other keys too, with each such key's number, in the order of the walk.
+    const otherRows: number[] = [];
+    const otherNumbers: number[] = [];
+    const cityKeys = new Map<string, string>();
+    /** A key's number, the next one for a key not seen before. */
     const numberOf = (key: string): number => {
       let k = keys.get(key);
       if (k === undefined) {
@@ -58,26 +74,6 @@ export class SettlementIndex {
       }
       return k;
     };
-    const municipalities = catalog.municipalityCount;
-    // The keys of the catalog's distinct names, each read once; per settlement, its keys' numbers (-1: none, or a code's second settlement of one key).
-    let names = 0;
-    const rows = catalog.codeCount ? catalog.settlementEndOf(catalog.codeCount - 1) : 0;
-    for (let s = 0; s < rows; s++) names = Math.max(names, catalog.settlementNameIndex(s) + 1);
-    const keyOfName = new Int32Array(names).fill(-1);
-    const keyOfRow = new Int32Array(rows).fill(-1);
-    // Rows known by other keys too, with each such key's number, in the order of the walk.
-    const otherRows: number[] = [];
-    const otherNumbers: number[] = [];
-    const counts: number[] = [];
-    const lastCode: number[] = [];
-    const cityKeys = new Map<string, string>();
-    /** Counts `code` once under key `k`: whether it is the first time. */
-    const counted = (k: number, code: number): boolean => {
-      if (lastCode[k] === code) return false;
-      lastCode[k] = code;
-      counts[k]!++;
-      return true;
-    };
     for (let m = 0; m < municipalities; m++) {
       const runs = catalog.codeRunsOfMunicipality(m);
       const municipalityKey = settlementKey(catalog.nameOfMunicipality(m));
@@ -87,20 +83,31 @@ export class SettlementIndex {
           for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
             const name = catalog.settlementNameIndex(s);
             let k = keyOfName[name]!;
-            const text = catalog.settlementNameAt(name);
-            if (k < 0) keyOfName[name] = k = numberOf(settlementKey(text));
-            if (counted(k, code)) keyOfRow[s] = k;
-            const key = keyList[k]!;
+            if (k < 0) {
+              const text = catalog.settlementNameAt(name);
+              keyOfName[name] = k = numberOf(settlementKey(text));
+              if (text.includes('(')) parenthesized[name] = 1;
+            }
+            if (lastCode[k] !== code) {
+              lastCode[k] = code;
+              counts[k]!++;
+              keyOfRow[s] = k;
+            }
             // Only a name of several words has other keys (a place before it, a part in parentheses).
+            const key = keyList[k]!;
             if (!key.includes(' ')) continue;
             if (cityKey === undefined) {
               const city = catalog.cityOf(code);
               cityKey = cityKeys.get(city) ?? settlementKey(city);
               cityKeys.set(city, cityKey);
             }
-            for (const other of otherKeys(text, key, municipalityKey, cityKey)) {
-              const o = numberOf(other);
-              if (!counted(o, code)) continue;
+            // The name's text is read again only for the few with parentheses (`otherKeys` reads them from it).
+            const others = otherKeys(parenthesized[name] ? catalog.settlementNameAt(name) : '', key, municipalityKey, cityKey);
+            for (let i = 0; i < others.length; i++) {
+              const o = numberOf(others[i]!);
+              if (lastCode[o] === code) continue;
+              lastCode[o] = code;
+              counts[o]!++;
               otherRows.push(s);
               otherNumbers.push(o);
             }
