@@ -56,8 +56,9 @@ export function settlementKey(text: string): string {
  */
 export function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
   let rest = key;
-  if (startsWithWords(key, municipalityKey)) rest = key.slice(municipalityKey.length + 1);
-  else if (startsWithWords(key, cityKey)) rest = key.slice(cityKey.length + 1);
+  // The longer of the two when both lead it (`xalapa enriquez centro`: the city Xalapa-Enríquez, not the municipality Xalapa).
+  const place = [municipalityKey, cityKey].filter((name) => startsWithWords(key, name)).sort((a, b) => b.length - a.length)[0];
+  if (place) rest = key.slice(place.length + 1);
   // `Saltillo Zona Centro` is Centro too.
   if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
   if (rest !== key) return rest;
@@ -86,25 +87,28 @@ export function writtenDowntownKey(key: string): string | undefined {
   return read !== key && read ? read : undefined;
 }
 
-const PARENTHESES = /\s*\(([^()]*)\)/gu;
+const PARENTHESES = /\s*\([^()]*\)/gu;
 
 /**
  * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):
- * the name without a part in parentheses and that part alone (`Centro (Área 1)` → centro, area 1;
- * `Maclovio Herrera (Colonia Aviación)`: 8,630 settlements are written so), and `localKey`.
- * A written name with one of these keys names that settlement, when none has it as its own.
+ * the name without a part in parentheses (`Centro (Área 1)` → centro, `Los Laureles (Oriente)`
+ * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for
+ * it often says where in a place, `Los Laureles (Centro)`), `localKey`, and a downtown's
+ * (`Centro Histórico` → centro, `writtenDowntownKey`). A written name with one of these keys
+ * names that settlement, when none has it as its own.
  */
 export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
   const local = localKey(key, municipalityKey, cityKey);
+  const downtown = writtenDowntownKey(key);
   // Most names have none: nothing is made for them (the settlement index asks for every name).
-  if (!name.includes('(')) return local === undefined ? NO_KEYS : [local];
+  if (!name.includes('(') && downtown === undefined) return local === undefined ? NO_KEYS : [local];
   const keys: string[] = [];
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
   };
-  add(nameKey(name.replace(PARENTHESES, ' ')));
-  for (const [, inside] of name.matchAll(PARENTHESES)) add(nameKey(inside!));
+  if (name.includes('(')) add(nameKey(name.replace(PARENTHESES, ' ')));
   add(local);
+  add(downtown);
   return keys;
 }
 

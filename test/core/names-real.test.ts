@@ -133,8 +133,9 @@ describe('settlements on the real catalog', () => {
         const name = catalog.settlementName(s);
         const key = settlementKey(name);
         // The names given beside a settlement's own, read here from the name, not from the code under test.
-        const bare = name.includes('(') ? [name.replace(/\s*\([^()]*\)/gu, ' ').trim(), ...[...name.matchAll(/\(([^()]*)\)/gu)].map((m) => m[1]!)] : [];
-        const place = [municipality, city, 'zona'].find((p) => p && key.startsWith(`${p} `) && key.length > p.length + 1);
+        const bare = name.includes('(') ? [name.replace(/\s*\([^()]*\)/gu, ' ').trim()] : [];
+        // The longer of the municipality and the city when both lead the name (Parras de la Fuente Centro).
+        const place = [municipality, city].filter((p) => p && key.startsWith(`${p} `)).sort((a, b) => b.length - a.length)[0] ?? (key.startsWith('zona ') ? 'zona' : undefined);
         const others = [...bare, ...(place ? [key.slice(place.length + 1)] : [])].filter((other) => settlementKey(other) && !own.has(settlementKey(other)));
         for (const other of others) {
           // This settlement, or another of the code that the words name first (its own name, or with a type set aside).
@@ -153,6 +154,12 @@ describe('settlements on the real catalog', () => {
     expect(matchSettlement(catalog, '06000', 'COL. CENTRO')).toBe('Centro (Área 1)');
     expect(matchSettlement(catalog, '42200', 'Centro')).toBe('Jacala Centro');
     expect(matchSettlement(catalog, '25000', 'Centro')).toBe('Saltillo Zona Centro');
+    // The longer place leads: Xalapa-Enríquez (the city), not Xalapa (the municipality).
+    expect(matchSettlement(catalog, '91000', 'Centro')).toBe('Xalapa Enríquez Centro');
+    expect(matchSettlement(catalog, '58000', 'Col. Centro')).toBe('Centro Histórico');
+    // A part in parentheses is no name of its own: it often says where in a place.
+    expect(matchSettlement(catalog, '58350', 'Centro')).toBeUndefined();
+    expect(matchSettlement(catalog, '58350', 'Fracc. Los Laureles')).toMatch(/^Los Laureles/);
     // A downtown as people write it.
     expect(matchSettlement(catalog, '64000', 'Zona Centro')).toBe('Monterrey Centro');
     expect(matchSettlement(catalog, '06000', 'Col. Centro Histórico')).toBe('Centro (Área 1)');
