@@ -50,7 +50,8 @@ export function settlementKey(text: string): string {
  * The key of a settlement named after its place, without that place: `monterrey centro` in the
  * municipality of Monterrey, `nogales centro` in the municipality of Nogales, `zona centro`
  * anywhere, `saltillo zona centro` in Saltillo → `centro`; undefined for any other. A downtown may also be named by the first words
- * of its place (`jacala centro` in Jacala de Ledezma). The catalog names the downtown of 622
+ * of its place (`jacala centro` in Jacala de Ledezma), or by words that hold its place's
+ * (`villa milpa alta centro` in Milpa Alta). The catalog names the downtown of 678
  * codes so, and people write `Centro` or `Col. Centro` for all of them. `municipalityKey` and
  * `cityKey` are the keys of the code's municipality and city ('' for none).
  */
@@ -63,8 +64,10 @@ export function localKey(key: string, municipalityKey: string, cityKey: string):
   if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
   if (rest !== key) return rest;
   if (key.endsWith(DOWNTOWN_AFTER)) {
+    // The words before Centro are the first of the place's (`jacala` of Jacala de Ledezma) or hold all of them (`villa milpa alta` of Milpa Alta).
     const before = `${key.slice(0, -DOWNTOWN_AFTER.length)} `;
-    if (before.length > 1 && (`${municipalityKey} `.startsWith(before) || `${cityKey} `.startsWith(before))) return DOWNTOWN;
+    const names = (place: string) => place !== '' && (`${place} `.startsWith(before) || ` ${before}`.includes(` ${place} `));
+    if (before.length > 1 && (names(municipalityKey) || names(cityKey))) return DOWNTOWN;
   }
   return undefined;
 }

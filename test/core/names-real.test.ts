@@ -153,6 +153,7 @@ describe('settlements on the real catalog', () => {
     expect(matchSettlement(catalog, '22000', 'Centro')).toBe('Zona Centro');
     expect(matchSettlement(catalog, '06000', 'COL. CENTRO')).toBe('Centro (Área 1)');
     expect(matchSettlement(catalog, '42200', 'Centro')).toBe('Jacala Centro');
+    expect(matchSettlement(catalog, '12000', 'Centro')).toBe('Villa Milpa Alta Centro');
     expect(matchSettlement(catalog, '25000', 'Centro')).toBe('Saltillo Zona Centro');
     // The longer place leads: Xalapa-Enríquez (the city), not Xalapa (the municipality).
     expect(matchSettlement(catalog, '91000', 'Centro')).toBe('Xalapa Enríquez Centro');
