@@ -17,6 +17,15 @@ function leadingType(words: readonly string[]): { length: number; value: string 
   return leadingIn(words, typeForms);
 }
 
+/**
+ * The key of a name written after its type with `de` between them, without the `de` (`Barrio
+ * de San Martín` is the Barrio *San Martín*): the key after `de`, or undefined. Tried after the
+ * name with its `de`, which some names begin with (*De Caramagüey*).
+ */
+export function afterDe(rest: string): string | undefined {
+  return rest.startsWith('de ') && rest.length > 3 ? rest.slice(3) : undefined;
+}
+
 /** A settlement's type as written in front of its name, and the name after it (as written). */
 export interface SplitSettlement {
   /** The catalog's `tipo_asentamiento` the leading word names, or null when there is none. */
@@ -187,6 +196,9 @@ export class SettlementMatcher {
     if (found < 0 && given.rest) {
       found = this.preferType(given.type, (key, i) => key.rest === given.rest && (key.type === given.type || (this.mayDrop(given.type, i) && !distinguishing.has(key.type!))));
     }
+    // The type written with `de` after it (`Barrio de San Martín`).
+    const after = found < 0 && given.rest ? afterDe(given.rest) : undefined;
+    if (after) found = this.preferType(given.type, (key, i) => (key.whole === after || (key.rest === after && !distinguishing.has(key.type!))) && this.mayDrop(given.type, i));
     // Last, the catalog's name by its other keys (`Monterrey Centro`, `Centro (Área 1)` for `Centro`, `Col. Centro`).
     if (found < 0) found = keys.findIndex((key) => key.others!.includes(given.whole));
     if (found < 0 && given.rest) found = this.preferType(given.type, (key, i) => key.others!.includes(given.rest) && this.mayDrop(given.type, i));

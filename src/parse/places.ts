@@ -7,7 +7,7 @@
  * that needs it, never for records whose code agrees with their names.
  */
 import type { Catalog } from '../core/catalog.js';
-import { findMunicipalities, findState, settlementKey, splitSettlementType, writtenDowntownKey } from '../core/names.js';
+import { afterDe, findMunicipalities, findState, settlementKey, splitSettlementType, writtenDowntownKey } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
 import { SettlementIndex, type SettlementIndexData } from './settlement-index.js';
@@ -76,13 +76,16 @@ export class PlaceFinder {
     return [];
   }
 
-  /** The code indices of a settlement (its key as written, else without its type, else as a downtown: `writtenDowntownKey`) within the municipalities, else the state. */
+  /** The code indices of a settlement (its key as written, else without its type and a `de` after it, else as a downtown: `writtenDowntownKey`) within the municipalities, else the state. */
   settlementCodes(settlement: string, municipalities: readonly number[], state: number): readonly number[] {
     if (settlement.length > MAX_NAME_CHARS) return NONE;
     const whole = this.codesOfKey(this.keys.get(settlement), municipalities, state);
     if (whole.length) return whole;
     const rest = this.restKeys.get(settlement);
-    const byRest = rest === null ? whole : this.codesOfKey(rest, municipalities, state);
+    let byRest = rest === null ? whole : this.codesOfKey(rest, municipalities, state);
+    // The type written with `de` after it (`Barrio de San Martín`).
+    const after = rest === null ? undefined : afterDe(rest);
+    if (!byRest.length && after) byRest = this.codesOfKey(after, municipalities, state);
     if (byRest.length) return byRest;
     // A downtown as people write it (`Zona Centro`, `Centro Histórico`): where the catalog has a Centro.
     const downtown = writtenDowntownKey(rest ?? this.keys.get(settlement));

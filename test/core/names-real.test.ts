@@ -166,6 +166,10 @@ describe('settlements on the real catalog', () => {
     expect(matchSettlement(catalog, '06000', 'Col. Centro Histórico')).toBe('Centro (Área 1)');
     expect(matchSettlement(catalog, '97000', 'CENTRO HISTORICO')).toBe('Mérida Centro');
     expect(matchSettlement(catalog, '03100', 'Zona Centro')).toBeUndefined();
+    // A type written with `de` after it, and a name that begins with De.
+    expect(matchSettlement(catalog, '54600', 'Barrio de San Martín')).toBe('San Martín');
+    expect(matchSettlement(catalog, '54600', 'PUEBLO DE SAN MATEO XOLOC')).toBe('San Mateo Xoloc');
+    expect(matchSettlement(catalog, '54600', 'Barrio de San Juan')).toBeUndefined();
     // A type that names another place is not set aside for them either.
     expect(matchSettlement(catalog, '64000', 'Amp. Centro')).toBeUndefined();
   });
