@@ -3,11 +3,7 @@
  * (bench/measure.ts) part by part, and writes results.json, then renders RESULTS.md and
  * chart.svg from those results (bench/report/), as `npm run bench:report` does from the file.
  *
- *   node dist/bench/run.js [--publish | --out DIR] [--quick] [--catalog FILE] [--work DIR] [--time MS]
- *     [--cold-runs N] [--no-http] [--http-seconds S] [--no-validate] [--validate-records N]
- *     [--no-browser] [--no-geo] [--no-write] [--plan]
- *
- * Results go to the ignored bench/work/ (a run leaves the checkout as it was); --publish
+ * Its options: `npm run bench -- --help` (USAGE below). Results go to the ignored bench/work/ (a run leaves the checkout as it was); --publish
  * writes the committed bench/results.json, RESULTS.md and chart.svg (a whole run only), --out
  * DIR anywhere else. --quick measures the lookups and cold starts alone, in a minute or two,
  * into quick.json and QUICK.md. --plan says what a run would do and writes nothing; --no-write
@@ -31,8 +27,30 @@ import { publishReport } from './report/publish.js';
 import { renderQuick } from './report/quick.js';
 import type { Results } from './results.js';
 
-const { values: options } = parseArgs({
-  options: {
+const USAGE = `usage: npm run bench -- [--publish | --out DIR] [--quick] [--catalog FILE] [--work DIR] [--time MS]
+  [--cold-runs N] [--no-http] [--http-seconds S] [--no-validate] [--validate-records N]
+  [--no-browser] [--no-geo] [--no-write] [--plan]
+
+  --publish      a whole run into the committed bench/results.json, RESULTS.md and chart.svg
+  --out DIR      results into DIR (otherwise the ignored bench/work/)
+  --quick        the lookups and cold starts alone, in a minute or two (bench/work/QUICK.md)
+  --plan         say what a run would do, and how long it takes; measure nothing
+  --no-write     measure and print the targets, writing nothing
+  --no-http, --no-validate, --no-browser, --no-geo   leave that part out
+  --time MS, --cold-runs N, --http-seconds S, --validate-records N   how long or how many
+`;
+
+/** The options given, or the usage and exit status 2 for one that is not (a mistyped flag must not start a long run). */
+function readOptions() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const OPTIONS = {
     catalog: { type: 'string' },
     work: { type: 'string' },
     out: { type: 'string' },
@@ -48,8 +66,13 @@ const { values: options } = parseArgs({
     publish: { type: 'boolean' },
     quick: { type: 'boolean' },
     plan: { type: 'boolean' },
-  },
-});
+    help: { type: 'boolean', short: 'h' },
+} as const;
+const options = readOptions();
+if (options.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 // The catalog the bench can get is years old; a user with a current one pays no age warning
 // (one date comparison), and neither does what is measured here, in this process and its children.
