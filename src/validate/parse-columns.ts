@@ -1,8 +1,9 @@
 /**
  * `cpmx parse FILE` without `--column`: is FILE a CSV, and which of its columns holds the
  * addresses? A file named `.csv` or `.tsv`, or whose first line reads as a header (two or
- * more names, one of them a known column; or the one name of an address column), is a CSV; its address column is found by name
- * (`direccion`, `domicilio`, `address`, ...), or the command refuses, listing the columns.
+ * more names, one of them a known column; or the one name of an address column), is a CSV;
+ * its address column is found by name (`direccion`, `domicilio`, `address`, ...), or the
+ * command refuses, listing the columns.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError } from './errors.js';

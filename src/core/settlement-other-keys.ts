@@ -1,0 +1,79 @@
+/**
+ * The names the catalog gives a settlement beside its own, as keys (`settlementKey`'s): its name
+ * without its place in front (`Monterrey Centro` is also `centro`), without a part in
+ * parentheses (`Centro (Área 1)`), and a downtown as people write it (`Zona Centro`, `Centro
+ * Histórico`). The settlement matcher reads a written name by them when no settlement of the
+ * code has it as its own, and the settlement index keys them, so both read them alike.
+ */
+import { nameKey } from './name-keys.js';
+
+/**
+ * The key of a settlement named after its place, without that place: `monterrey centro` in the
+ * municipality of Monterrey, `nogales centro` in the municipality of Nogales, `zona centro`
+ * anywhere, `saltillo zona centro` in Saltillo → `centro`; undefined for any other. A downtown
+ * may also be named by the first words of its place (`jacala centro` in Jacala de Ledezma), or
+ * by words that hold its place's (`villa milpa alta centro` in Milpa Alta). The catalog names
+ * the downtown of 678 codes so, and people write `Centro` or `Col. Centro` for all of them.
+ * `municipalityKey` and `cityKey` are the keys of the code's municipality and city ('' for none).
+ */
+function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
+  let rest = key;
+  // The longer of the two when both lead it (`xalapa enriquez centro`: the city Xalapa-Enríquez, not the municipality Xalapa).
+  const place = [municipalityKey, cityKey].filter((name) => startsWithWords(key, name)).sort((a, b) => b.length - a.length)[0];
+  if (place) rest = key.slice(place.length + 1);
+  // `Saltillo Zona Centro` is Centro too.
+  if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
+  if (rest !== key) return rest;
+  if (key.endsWith(DOWNTOWN_AFTER)) {
+    // The words before Centro are the first of the place's (`jacala` of Jacala de Ledezma) or hold all of them (`villa milpa alta` of Milpa Alta).
+    const before = `${key.slice(0, -DOWNTOWN_AFTER.length)} `;
+    const names = (place: string) => place !== '' && (`${place} `.startsWith(before) || ` ${before}`.includes(` ${place} `));
+    if (before.length > 1 && (names(municipalityKey) || names(cityKey))) return DOWNTOWN;
+  }
+  return undefined;
+}
+
+/** Whether `key` is the words of `place` and then more words. */
+function startsWithWords(key: string, place: string): boolean {
+  return place !== '' && key.length > place.length + 1 && key.charCodeAt(place.length) === 0x20 && key.startsWith(place);
+}
+
+const DOWNTOWN = 'centro';
+const DOWNTOWN_AFTER = ` ${DOWNTOWN}`;
+
+/**
+ * The key of a downtown as people write it beyond the catalog's names: `Zona Centro` and
+ * `Centro Histórico` are `centro` (`zona` before any name is set aside); undefined for any other.
+ */
+export function writtenDowntownKey(key: string): string | undefined {
+  let read = key.startsWith('zona ') ? key.slice(5) : key;
+  if (read === 'centro historico') read = DOWNTOWN;
+  return read !== key && read ? read : undefined;
+}
+
+const PARENTHESES = /\s*\([^()]*\)/gu;
+
+/**
+ * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):
+ * the name without a part in parentheses (`Centro (Área 1)` → centro, `Los Laureles (Oriente)`
+ * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for
+ * it often says where in a place, `Los Laureles (Centro)`), `localKey`, and a downtown's
+ * (`Centro Histórico` → centro, `writtenDowntownKey`). A written name with one of these keys
+ * names that settlement, when none has it as its own.
+ */
+export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
+  const local = localKey(key, municipalityKey, cityKey);
+  const downtown = writtenDowntownKey(key);
+  // Most names have none: nothing is made for them (the settlement index asks for every name).
+  if (!name.includes('(') && downtown === undefined) return local === undefined ? NO_KEYS : [local];
+  const keys: string[] = [];
+  const add = (other: string | undefined) => {
+    if (other && other !== key && !keys.includes(other)) keys.push(other);
+  };
+  if (name.includes('(')) add(nameKey(name.replace(PARENTHESES, ' ')));
+  add(local);
+  add(downtown);
+  return keys;
+}
+
+const NO_KEYS: readonly string[] = [];
