@@ -332,6 +332,12 @@ export const TARGETS: TargetRule[] = [
       ? { name: `validate: records/s with --jobs ${jobs} vs csv-parse alone on one thread (${count(validate.records)} records)`, target: '≥ 100%', value: percent(share), pass: share >= 1 }
       : { name: `validate: records/s vs csv-parse alone (${count(validate.records)} records)`, target: '≥ 50%', value: percent(share), pass: share >= 0.5 };
   },
+  // Issue 33: the new judging, on one thread, at least half csv-parse's own rate.
+  ({ validate }) => {
+    if (!validate?.parallel) return null;
+    const share = validate.cpmx.recordsPerSecond / validate.csvParse.recordsPerSecond;
+    return { name: `validate: records/s with --jobs 1 vs csv-parse alone on one thread (${count(validate.records)} records)`, target: '≥ 50%', value: percent(share), pass: share >= 0.5 };
+  },
   ({ validate }) => {
     if (!validate?.quoted || !validate.quotedCsvParse) return null;
     const share = validate.quoted.recordsPerSecond / validate.quotedCsvParse.recordsPerSecond;

@@ -389,10 +389,10 @@ describe('npm run bench on the fixture, then npm run bench:report', () => {
     expect(printed.startsWith('## Design targets')).toBe(true);
 
     const report = renderReport(results);
-    // --no-http, --no-validate and --no-browser: no row for the 4 HTTP and 3 validation targets
+    // --no-http, --no-validate and --no-browser: no row for the 4 HTTP and 4 validation targets
     // nor for the web part's first answer in Chromium.
     expect(results.web?.firstAnswer).toBeNull();
-    expect(report.targets).toHaveLength(TARGETS.length - 8 - CREDIT_TARGETS.length - PANEL_TARGETS.length - GEO_TARGETS.length);
+    expect(report.targets).toHaveLength(TARGETS.length - 9 - CREDIT_TARGETS.length - PANEL_TARGETS.length - GEO_TARGETS.length);
     expect(readFileSync(join(out, 'RESULTS.md'), 'utf8')).toContain('Not measured in this run, so not judged: the geodata (issue 35).');
     expect(results.embed!.cold.bytes.importToAnswerMs.runs).toBe(1);
     expect(results.embed!.browserBundle.gzipBytes).toBeLessThan(results.embed!.browserBundle.bytes);
