@@ -95,10 +95,13 @@ export class CodeEntry {
     return written.folded === this.foldedMunicipio || keysOf(written).includes((this.municipioKey ??= nameKey(this.municipio)));
   }
 
-  /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City) is this code's city. */
+  /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City, `Puebla` for Heroica Puebla de Zaragoza) is this code's city. */
   isCity(written: WrittenName): boolean {
     if (written.folded === this.foldedCiudad) return true;
     if (this.ciudad && keysOf(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
+    // A city whose name holds its municipality's, written as the municipality (`Puebla` for
+    // Heroica Puebla de Zaragoza, `Querétaro` for Santiago de Querétaro), as people write it.
+    if (this.ciudad && ` ${this.ciudadKey} `.includes(` ${(this.municipioKey ??= nameKey(this.municipio))} `) && this.isMunicipality(written)) return true;
     const city = stateKeyOf(this.ciudad);
     return city >= 0 && stateKeyOfWritten(written) === city;
   }

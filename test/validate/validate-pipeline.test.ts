@@ -135,6 +135,21 @@ describe('which field is wrong', () => {
   });
 });
 
+describe('a city written as people write it', () => {
+  it('is its municipality’s name when the city’s name holds it (Puebla for Heroica Puebla de Zaragoza), never another city', () => {
+    const right = [
+      { cp: '72000', asentamiento: 'Centro', municipio: 'Puebla', estado: 'Puebla', ciudad: 'Puebla' },
+      { cp: '76000', asentamiento: 'Centro', municipio: 'Querétaro', estado: 'Querétaro', ciudad: 'Querétaro' },
+      { cp: '34000', asentamiento: 'Zona Centro', municipio: 'Durango', estado: 'Durango', ciudad: 'DURANGO' },
+    ];
+    for (const record of right) expect(validateAddress(client, record), record.cp).toMatchObject({ valid: true, errors: [] });
+    // Cancún's municipality is Benito Juárez: that name is no name of the city.
+    const cancun = validateAddress(client, { cp: '77500', asentamiento: 'Cancún Centro', municipio: 'Benito Juárez', estado: 'Quintana Roo', ciudad: 'Benito Juárez' });
+    expect(cancun.errors.map((e) => e.code_error)).toEqual([123]);
+    expect(cancun.suggestions).toEqual({ ciudad: 'Cancún' });
+  });
+});
+
 describe('a city the catalog cannot check', () => {
   it('is a warning (125), not error 123, where the code has no city; counted apart in the summary', () => {
     const codes = catalog.postalCodes();
