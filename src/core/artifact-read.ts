@@ -4,12 +4,12 @@
  * the file in place (catalog.ts).
  */
 import { compactUints, toStringTable, type Artifact, type StringTable, type UintArray } from './format.js';
-import { COLUMNS, STRING_TABLES, openEnvelope, readPayload, utf8Reader, type ColumnName, type Section } from './layout.js';
+import { COLUMNS, STRING_TABLES, aligned, openEnvelope, readPayload, utf8Reader, type ColumnName, type Section } from './layout.js';
 
-/** The model an artifact's bytes hold, unchecked beyond what reading them needs; throws an Error when they are no format-5 artifact. */
+/** The model an artifact's bytes hold, unchecked beyond what reading them needs; throws an Error when they are no artifact of this format. */
 export function readArtifact(bytes: Uint8Array): Artifact {
   if (!openEnvelope(bytes)) throw new Error('not a cpmx artifact of this format');
-  const { header, sections } = readPayload(bytes.byteOffset % 4 === 0 ? bytes : bytes.slice());
+  const { header, sections } = readPayload(aligned(bytes));
   const column = (name: ColumnName): UintArray | undefined => sections[STRING_TABLES.length * 3 + COLUMNS.indexOf(name)]!.column?.slice();
   const strings = Object.fromEntries(STRING_TABLES.map((name, i) => [name, stringTable(sections.slice(i * 3, i * 3 + 3))])) as Artifact['strings'];
   const ranks = column('settlementRanks');

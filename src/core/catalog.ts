@@ -6,7 +6,7 @@
 import { ArtifactError, REBUILD } from './artifact-error.js';
 import { Catalog } from './catalog-in-place.js';
 import { FORMAT_NAME, FORMAT_VERSION } from './format.js';
-import { PAYLOAD_AT, headCheck, headEnd, openEnvelope, peekFormat, readPayload } from './layout.js';
+import { PAYLOAD_AT, aligned, headCheck, headEnd, openEnvelope, peekFormat, readPayload } from './layout.js';
 import type { Fill } from './pages.js';
 
 export { readArtifact } from './artifact-read.js';
@@ -56,9 +56,7 @@ export function decodeCatalog(bytes: Uint8Array, path: string, fill?: Fill): Cat
   const head = envelope && headEnd(bytes);
   if (!envelope || head === undefined || head > bytes.length || head < PAYLOAD_AT + 4 || head % 4 !== 0) throw new ArtifactError(path, `is truncated or not a cpmx artifact; ${REBUILD}`);
   fill?.(0, head);
-  // Columns are viewed in place at offsets aligned from the file's first byte: bytes that do not
-  // start at a multiple of 4 in their buffer (a slice of a larger one) are copied once.
-  const file = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const file = aligned(bytes);
   if (headCheck(file, head) !== envelope.check) {
     throw new ArtifactError(path, `is damaged (its checksum does not match: it changed after it was built); ${REBUILD}`);
   }

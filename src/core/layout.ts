@@ -101,6 +101,15 @@ export function envelope(version: number, check: number, length: number): Uint8A
   return bytes;
 }
 
+/**
+ * The bytes of an artifact where its columns can be viewed in place (at offsets aligned from
+ * its first byte): as they are when they start at a multiple of 4 in their buffer, else a copy.
+ * A copy made by `new Uint8Array`, not `slice`: a Node Buffer's `slice` is a view, not a copy.
+ */
+export function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes);
+}
+
 /** The envelope's version and check, or undefined when the bytes are not a whole envelope of this layout. */
 export function openEnvelope(bytes: Uint8Array): { version: number; check: number } | undefined {
   if (bytes.length < PAYLOAD_AT) return undefined;

@@ -37,6 +37,19 @@ describe('createClient({ data })', () => {
     }
   });
 
+  it('answers from bytes that start anywhere in their buffer, a Buffer or a Uint8Array (a slice of a larger download)', () => {
+    const fromFile = createClient({ token: 'demo', dataPath });
+    for (const offset of [1, 2, 3, 5]) {
+      const larger = Buffer.alloc(bytes.length + offset);
+      bytes.copy(larger, offset);
+      for (const data of [larger.subarray(offset), new Uint8Array(larger.buffer, larger.byteOffset + offset, bytes.length)]) {
+        const client = createClient({ token: 'demo', data });
+        expect(client.infoCp('09810'), `${data.constructor.name} at ${offset}`).toEqual(fromFile.infoCp('09810'));
+        expect(client.searchCp('0')).toEqual(fromFile.searchCp('0'));
+      }
+    }
+  });
+
   it('decodes the same bytes once for every client and handler given them', () => {
     const data = new Uint8Array(bytes);
     createClient({ token: 'demo', data });
