@@ -195,14 +195,16 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     );
     const plan: JudgePlan = { ...input.plan, results: options.format, invalidOnly: options.invalidOnly, fix: fixed ? input.encoding : null, canonical: options.canonical === true };
     if (options.coordinates) plan.coordinates = input.header ? pointColumns(input.header.names) : [-1, -1];
+    /** The workers of --jobs N (N - 1 of them), started once. */
     const startPool = async () => {
+      if (pool || options.jobs < 2) return;
       const { ValidationPool } = await import('./worker.js');
       pool = new ValidationPool(options.jobs - 1, { token: options.token, dataPath: options.client.dataPath, plan });
     };
     // A file of more than one range has its workers start loading now, while this thread
     // judges the first range (and keys the catalog's settlements if a record needs them);
     // stdin's, when a second range comes. An input of one range starts none.
-    if (options.jobs > 1 && size !== undefined && size > READ_BYTES) await startPool();
+    if (size !== undefined && size > READ_BYTES) await startPool();
     const validator = validatorFor(options.client);
     const judge: RangeJudge = await createJudge(validator, plan);
 
@@ -265,7 +267,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       const piece = next.value;
       if (piece.kind === 'overlong') queue.push(slotOf(judge.overlong(piece.line), failed));
       else {
-        if (++ranges === 2 && options.jobs > 1 && !pool) await startPool();
+        if (++ranges === 2) await startPool();
         shareIndex();
         const here = !pool || ranges === 1 || pool.pending >= pool.size * WORKER_QUEUE;
         queue.push(slotOf(here ? judge.judge(piece.bytes, piece.line) : pool!.run(piece.bytes, piece.line), failed));
