@@ -16,10 +16,12 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { Script } from 'node:vm';
+import * as nodePath from 'node:path';
+import { basename, join } from 'node:path';
+import * as vm from 'node:vm';
+import { runCommonJs } from '../commonjs-script.js';
 
-type WithCompileCache = { enableCompileCache?: unknown; wrap(source: string): string; _nodeModulePaths(from: string): string[] };
+type WithCompileCache = { enableCompileCache?: unknown };
 
 /** This user's cache folder, made if missing; undefined where it cannot be trusted. */
 function cacheFolder(): string | undefined {
@@ -63,20 +65,10 @@ export function requireCached(file: string): { exports: unknown; settle(): void 
   } catch {
     cachedData = undefined;
   }
-  // The file holds no import() (scripts/bundle.mjs refuses one): a script compiled here has no
-  // module loader for it.
-  const script = new Script(nodeModule.wrap(source), { filename: file, cachedData });
-  // As require() would run it: its own module object in require's cache, require relative to
-  // it, __dirname beside it.
-  const module = new Module(file) as Module & { filename: string; paths: string[]; loaded: boolean };
-  module.filename = file;
-  module.paths = nodeModule._nodeModulePaths(dirname(file));
-  require.cache[file] = module;
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(module.exports, module.exports, require, module, file, dirname(file));
-  module.loaded = true;
+  // The file holds no import() (scripts/bundle.mjs refuses one): a script has no module loader for it.
+  const { exports, script } = runCommonJs(file, source, cachedData, { module: Module, vm, path: nodePath });
   return {
-    exports: module.exports,
+    exports,
     settle() {
       if (cachedData !== undefined && !script.cachedDataRejected) return;
       const fresh = join(folder, `${entry}.${process.pid}.tmp`);
