@@ -25,6 +25,7 @@
  * the command line uses are bundled in; every dependency stays a package, loaded only by what
  * uses it. msgpackr is used by no bundle (only tests write old MessagePack artifacts).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -54,31 +55,35 @@ function swap(name, from, to) {
   };
 }
 
-/** The CommonJS bundles' way to the package's artifact: `__dirname`, which tracers follow in CommonJS. */
+/** The CommonJS bundles' way to the package's artifact: `__dirname`, which tracers follow in CommonJS, with `node:path` required at first use (a require at import costs about 0.2 ms of a cold start). */
 const commonJsArtifact = {
   name: 'commonjs-default-artifact',
   setup(bundler) {
     bundler.onLoad({ filter: /src[\\/]default-artifact\.ts$/ }, () => ({
       loader: 'js',
-      contents: `import { join } from 'node:path';
-export function packageArtifactPath() {
-  return join(__dirname, '..', 'data', 'cpmx.msgpack');
+      contents: `export function packageArtifactPath() {
+  return require('node:path').join(__dirname, '..', 'data', 'cpmx.msgpack');
 }
 `,
     }));
   },
 };
 
-/** The CommonJS bundles' built-ins: `require`, at first use (src/node-builtins.ts is the ES modules' way, with the same exports). */
+/**
+ * The CommonJS bundles' built-ins, at first use: `process.getBuiltinModule` where Node has it
+ * (Node 20.16), `require` before (a first require costs about 0.2 ms of a cold start, the
+ * other not); src/node-builtins.ts is the ES modules' way, with the same exports.
+ */
 const commonJsBuiltins = {
   name: 'commonjs-builtins',
   setup(bundler) {
     bundler.onLoad({ filter: /src[\\/]node-builtins\.ts$/ }, () => ({
       loader: 'js',
-      contents: `export const nodeFs = () => require('node:fs');
-export const nodePath = () => require('node:path');
-export const nodeUrl = () => require('node:url');
-export const nodeWorkerThreads = () => require('node:worker_threads');
+      contents: `const builtin = (name) => (typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(name) : require(name));
+export const nodeFs = () => builtin('node:fs');
+export const nodePath = () => builtin('node:path');
+export const nodeUrl = () => builtin('node:url');
+export const nodeWorkerThreads = () => builtin('node:worker_threads');
 let required;
 export const requireFile = (path) => (required ??= require('node:module').createRequire('/'))(path);
 `,
@@ -162,11 +167,11 @@ const commonJs = { ...common, format: 'cjs', outExtension: { '.js': '.cjs' }, pl
  * What a first lookup does not need (src/client/deferred.ts: the client's methods but a directly
  * answered infoCp and the geo helpers, with the method table, the router, every other answer
  * and test mode; what the catalog calls only for other answers) is dist/cpmx-deferred.cjs beside
- * the Node library bundles, required at its first need by the stand-ins
- * src/client/client-methods.lazy.ts and catalog-parts.lazy.ts: importing cpmx, createClient and
- * a first infoCp parse none of it. The ES module finds the file with src/client/deferred-file.ts; the
- * CommonJS bundle gets a literal require, which file tracers follow. The client's methods are
- * own properties from the start: their names are read from the built file.
+ * the Node library bundle, required at its first need by the stand-ins
+ * src/client/client-methods.lazy.ts and catalog-parts.lazy.ts (through src/client/deferred-file.ts,
+ * a literal require, which file tracers follow): importing cpmx, createClient and a first infoCp
+ * parse none of it. The client's methods are own properties from the start: their names are
+ * read from the built file.
  */
 refuseNonAscii(await build({ ...commonJs, entryPoints: { 'cpmx-deferred': 'src/client/deferred.ts' }, outdir: 'dist', plugins: [...commonJs.plugins, lazyGeo] }));
 const clientMethodNames = createRequire(import.meta.url)(resolve('dist/cpmx-deferred.cjs')).clientMethodNames();
@@ -174,23 +179,15 @@ const deferredParts = [
   swap('lazy-client-methods', 'src/client/client-methods.ts', 'src/client/client-methods.lazy.ts'),
   ...['code-runs', 'copy-members', 'catalog-history'].map((name) => swap(`lazy-${name}`, `src/core/${name}.ts`, 'src/client/catalog-parts.lazy.ts')),
 ];
-const deferredPlugin = (requireInCommonJs) => ({
+const deferredPlugin = {
   name: 'deferred',
   setup(bundler) {
     for (const part of deferredParts) part.setup(bundler);
     bundler.initialOptions.define = { ...bundler.initialOptions.define, CLIENT_METHOD_NAMES: JSON.stringify(clientMethodNames) };
-    if (!requireInCommonJs) return;
     bundler.onResolve({ filter: /^\.\/cpmx-deferred\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    bundler.onLoad({ filter: /src[\\/]client[\\/]deferred-file\.ts$/ }, () => ({
-      loader: 'js',
-      contents: "let loaded;\nexport const deferred = () => (loaded ??= require('./cpmx-deferred.cjs'));\n",
-    }));
   },
-});
+};
 
-refuseNonAscii(
-  await build({ ...common, entryPoints: { cpmx: 'src/index.ts' }, outdir: 'dist', plugins: [lazyOpenApi('cpmx-openapi.js'), lazyHttp('cpmx-http.js'), lazyGeo, deferredPlugin(false)] }),
-);
 /**
  * What app bundlers get (package.json's `module` condition, which esbuild, webpack, Rollup and
  * Vite read and Node does not): the library with its deferred answers inlined, since a bundler
@@ -207,15 +204,48 @@ await build({ ...common, entryPoints: { validate: 'src/validate/index.ts' }, out
 // a CommonJS file may not import under `module: node16`; a .d.cts that re-exports it may.
 writeFileSync('dist/cpmx.d.cts', "export * from './src/index.js';\n");
 writeFileSync('dist/validate.d.cts', "export * from './src/validate/index.js';\n");
+/**
+ * The CommonJS library's request side, required at its first need (src/http/http-side-file.ts):
+ * the bundle is also run as a script with its shipped bytecode (src/node-entry.ts), which has
+ * no module loader for an import().
+ */
+const requireHttpSide = {
+  name: 'require-http-side',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\/cpmx-http\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    bundler.onLoad({ filter: /src[\\/]http[\\/]http-side-file\.ts$/ }, () => ({
+      loader: 'js',
+      contents: "export const loadHttpSide = async () => require('./cpmx-http.cjs');\n",
+    }));
+  },
+};
 for (const [name, entry, deferred] of [
-  ['cpmx', 'src/index.ts', [deferredPlugin(true)]],
+  ['cpmx', 'src/index.ts', [deferredPlugin, requireHttpSide]],
   ['cpmx-http', 'src/http/http-side.ts', []],
 ]) {
   const plugins = [...commonJs.plugins, lazyOpenApi('cpmx-openapi.cjs'), lazyHttp('cpmx-http.cjs'), lazyGeo, ...deferred];
   const result = await build({ ...commonJs, entryPoints: { [name]: entry }, outdir: 'dist', plugins });
   refuse(result, /import\.meta/, 'import.meta, which CommonJS has not');
   refuseNonAscii(result);
+  if (name === 'cpmx') refuse(result, /\bimport\(/, 'import(), which the bundle run as a script by src/node-entry.ts cannot run: require it (as src/http/http-side-file.ts does)');
 }
+/**
+ * The library's ES module entry for Node (package.json's `default`): src/node-entry.ts, which
+ * runs dist/cpmx.cjs with its shipped bytecode (scripts/code-cache.mjs makes it, below), and
+ * re-exports its exports by name, read from the built bundle.
+ */
+const libraryExports = Object.keys(createRequire(import.meta.url)(resolve('dist/cpmx.cjs')));
+refuseNonAscii(
+  await build({
+    ...common,
+    stdin: { contents: `import { library } from './src/node-entry.ts';\nexport const { ${libraryExports.join(', ')} } = library;\n`, resolveDir: resolve('.'), sourcefile: 'cpmx.js' },
+    outfile: 'dist/cpmx.js',
+    external: [...external, './cpmx.cjs'],
+    // The file has no import statement to open it: @vercel/nft parses a file as a script first,
+    // and takes it for a module only when an import or export statement is what fails.
+    banner: { js: 'export {};' },
+  }),
+);
 await build({ ...commonJs, entryPoints: { 'cpmx-openapi': 'src/http/openapi.ts' }, outdir: 'dist' });
 await build({ ...commonJs, entryPoints: { 'cpmx-geo': 'src/client/geo-codec.ts' }, outdir: 'dist' });
 refuse(await build({ ...commonJs, entryPoints: { validate: 'src/validate/index.ts' }, outdir: 'dist' }), /import\.meta/, 'import.meta, which CommonJS has not');
@@ -295,3 +325,6 @@ await build({
   // Beside the entries, not in a folder: see default-artifact above.
   chunkNames: 'cli-[name]-[hash]',
 });
+
+// Last, with every bundle built: the bytecode src/node-entry.ts compiles dist/cpmx.cjs with.
+execFileSync(process.execPath, ['scripts/code-cache.mjs'], { stdio: 'inherit' });

@@ -14,6 +14,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const node = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
 execFileSync('npm', ['run', 'compile'], { cwd: root, stdio: 'inherit' });
 node([join(root, 'dist', 'cli.cjs'), 'build', '--if-found']);
+// The bytecode of a first answer, now that there may be an artifact to answer with (scripts/code-cache.mjs).
+node([join(root, 'scripts', 'code-cache.mjs')]);
 
 if (!existsSync(join(root, 'data', 'cpmx.msgpack'))) {
   const note =

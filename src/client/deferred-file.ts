@@ -1,18 +1,15 @@
 /**
- * dist/cpmx-deferred.cjs (src/client/deferred.ts), required beside this bundle at its first need,
- * never at import. Written as a literal URL relative to the module, as default-artifact.ts is,
- * so that file tracers (@vercel/nft) find the file: only the library's ES bundle, which sits
- * directly in dist/ beside it, uses this module (through the stand-ins client-methods.lazy.ts
- * and catalog-parts.lazy.ts). The CommonJS bundle gets a version with
- * `require('./cpmx-deferred.cjs')` (scripts/bundle.mjs). App bundlers, which can follow neither,
- * get the library in one file (package.json's `module`).
+ * dist/cpmx-deferred.cjs (src/client/deferred.ts), required beside the library's CommonJS bundle
+ * (dist/cpmx.cjs, which the ES module entry for Node runs too: src/node-entry.ts) at its first
+ * need, never at import, through the stand-ins client-methods.lazy.ts and catalog-parts.lazy.ts.
+ * A literal require, which file tracers (@vercel/nft) follow; scripts/bundle.mjs leaves it to
+ * the file beside the bundle. App bundlers, which can follow no require made at first need, get
+ * the library in one file (package.json's `module`).
  */
-import { nodeUrl, requireFile } from '../node-builtins.js';
-
 type Deferred = typeof import('./deferred.js');
 
 let loaded: Deferred | undefined;
 
 export function deferred(): Deferred {
-  return (loaded ??= requireFile(nodeUrl().fileURLToPath(new URL('./cpmx-deferred.cjs', import.meta.url))) as Deferred);
+  return (loaded ??= require('./cpmx-deferred.cjs') as Deferred);
 }

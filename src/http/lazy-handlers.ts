@@ -2,7 +2,7 @@
  * `createFetchHandler` and `createMiddleware` as every library bundle exports them: made at once
  * (the prefix checked, the artifact opened and loaded now when it can be, so a mistake in the
  * options throws here), their request side (http-side.ts: dist/cpmx-http.js, .cjs, and
- * cpmx-http.web.js in the web build) loaded at their first request, so that importing cpmx for
+ * cpmx-http.web.js in the web build; http-side-file.ts) loaded at their first request, so that importing cpmx for
  * its lookups, in Node or in a page, parses none of it.
  */
 import { openSource } from '../client/open-source.js';
@@ -10,6 +10,7 @@ import { isArtifactError } from '../core/catalog.js';
 import { deferredMiddleware } from './deferred-middleware.js';
 import type { FetchHandler } from './fetch.js';
 import { mountPrefix, type HandlerOptions } from './handler.js';
+import { loadHttpSide } from './http-side-file.js';
 import type { Middleware } from './node-middleware.js';
 
 export type { FetchHandler } from './fetch.js';
@@ -26,7 +27,7 @@ function deferredResponder(options: HandlerOptions) {
     if (!isArtifactError(error)) throw error;
   }
   return async () => {
-    const side = await import('./http-side.js');
+    const side = await loadHttpSide();
     return { side, respond: side.responderOver(source, options), prefix };
   };
 }

@@ -171,6 +171,7 @@ describe('the folders', () => {
         'src/http/deferred-middleware.ts',
         'src/http/fetch.ts',
         'src/http/http-side.ts',
+        'src/http/http-side-file.ts',
       ].includes(local),
     'the MCP server': (local) => local.startsWith('src/core/') || local.startsWith('src/client/') || local.startsWith('src/validate/') || local.startsWith('src/mcp/'),
   };

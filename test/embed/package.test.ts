@@ -42,6 +42,7 @@ describe('the tarball', () => {
       'dist/cpmx-openapi.js',
       'dist/cpmx.bundlers.js',
       'dist/cpmx.cjs',
+      'dist/cpmx.cjs.cache',
       'dist/cpmx.d.cts',
       'dist/cpmx.js',
       'dist/cpmx.web.js',

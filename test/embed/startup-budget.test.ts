@@ -65,6 +65,12 @@ const FIRST_ANSWER = "const c = m.createClient(); if (c.infoCp('09810').length <
  */
 const LIBRARY_BUDGET = 74_000;
 /**
+ * The ES module entry is a loader of 2.9 KB (src/node-entry.ts) that runs the CommonJS bundle
+ * with the bytecode shipped beside it (dist/cpmx.cjs.cache): both files, 74,829 bytes when
+ * set, of which a first answer with that bytecode parses and compiles almost none.
+ */
+const ES_LIBRARY_BUDGET = 76_000;
+/**
  * Bytes of cpmx's files `cpmx info_cp 09810` loads: 140,000 when set (217 KB before commands
  * loaded on demand); the geocoding rows, the option checks (a negative value named) and the
  * leading-zero rule brought it to 144,099 in 27 files. Since a lookup is one file of its own
@@ -80,8 +86,8 @@ const CLI_BUDGET = 146_500;
 describe('the lookup path loads only what a lookup needs', () => {
   it('import of cpmx (ES module), createClient and a first answer stay within the budget, and load neither the HTTP handlers, the OpenAPI builder nor the deferred methods', () => {
     const files = filesLoaded(['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(dist, 'cpmx.js'))}); ${FIRST_ANSWER}`]);
-    expect(files.map((file) => file.slice(dist.length + 1))).toEqual(['cpmx.js']);
-    expect(bytesOf(files)).toBeLessThanOrEqual(LIBRARY_BUDGET);
+    expect(files.map((file) => file.slice(dist.length + 1))).toEqual(['cpmx.js', 'cpmx.cjs']);
+    expect(bytesOf(files)).toBeLessThanOrEqual(ES_LIBRARY_BUDGET);
   });
 
   it('require of cpmx (CommonJS), createClient and a first answer stay within the same budget', () => {
@@ -94,7 +100,7 @@ describe('the lookup path loads only what a lookup needs', () => {
   it('any other method loads the deferred file at its first call, the ES module and CommonJS alike, and answers as the first lookup did', () => {
     const other = "const c = m.createClient(); if (c.infoCp('09810').length < 1 || c.searchCp('0981').error || !Object.keys(c).includes('codeHistory')) process.exit(1);";
     const esm = filesLoaded(['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(dist, 'cpmx.js'))}); ${other}`]);
-    expect(esm.map((file) => file.slice(dist.length + 1))).toEqual(['cpmx.js', 'cpmx-deferred.cjs']);
+    expect(esm.map((file) => file.slice(dist.length + 1))).toEqual(['cpmx.js', 'cpmx.cjs', 'cpmx-deferred.cjs']);
     const cjs = filesLoaded(['-e', `const m = require(${JSON.stringify(join(dist, 'cpmx.cjs'))}); ${other}`]);
     expect(cjs.map((file) => file.slice(dist.length + 1))).toEqual(['cpmx.cjs', 'cpmx-deferred.cjs']);
   });
