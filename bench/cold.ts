@@ -1,11 +1,15 @@
 /**
  * One cold start, in its own process: import the contestant, open its data, answer one
  * query. Prints one JSON line.
- *   node dist/bench/cold.js <contestant|none|cpmx-bytes> <work> <cp>
+ *   node dist/bench/cold.js <contestant|none|cpmx-compiled|cpmx-bytes> <work> <cp>
  *
  * cpmx: what a user writes (import the package by its name, createClient, one infoCp), with
  * no module of the bench's in between (the other contestants go through their
  * bench/contestants module; that module cost cpmx about 0.3 ms).
+ *
+ * cpmx-compiled: the same as cpmx, with its shipped bytecode turned off (NODE_DISABLE_COMPILE_CACHE=1,
+ * src/node-entry.ts): the cold start of a Node other than the one the package was compiled by,
+ * which compiles the library from its source.
  *
  * cpmx-bytes: the app reads the artifact itself and gives cpmx its bytes (createClient({ data })),
  * as it does where cpmx cannot read files.
@@ -27,7 +31,8 @@ let ok = true;
 /** When the module was imported and the data opened: the steps of the time to the first answer. */
 let imported = started;
 let opened = started;
-if (name === 'cpmx') {
+if (name === 'cpmx' || name === 'cpmx-compiled') {
+  if (name === 'cpmx-compiled') process.env.NODE_DISABLE_COMPILE_CACHE = '1';
   // What a user writes: the package imported by its name, a client, one answer (no module of
   // the bench's in between, as for the SQLite least; the bytes path below is the same).
   const { createClient } = await import('cpmx');

@@ -12,14 +12,16 @@ import type { Spread } from './stats.js';
 /**
  * Cold-started in fresh processes, in this order; "none" is Node loading nothing, and
  * "sqlite-least" the least a SQLite user does (require better-sqlite3, open the database
- * read-only, prepare one statement, one query: bench/cold.ts), beside the SQLite contestant.
+ * read-only, prepare one statement, one query: bench/cold.ts), beside the SQLite contestant;
+ * "cpmx-compiled" is cpmx without its shipped bytecode (as on a Node other than the one that
+ * compiled the package).
  */
-export const COLD_CONTESTANTS = ['none', 'cpmx', 'sqlite', 'sqlite-least', 'json'] as const;
+export const COLD_CONTESTANTS = ['none', 'cpmx', 'cpmx-compiled', 'sqlite', 'sqlite-least', 'json'] as const;
 export type ColdName = (typeof COLD_CONTESTANTS)[number];
 /** Cold contestants added after runs were committed: absent from those runs' results. */
-export const LATER_COLD_CONTESTANTS: readonly ColdName[] = ['sqlite-least'];
+export const LATER_COLD_CONTESTANTS: readonly ColdName[] = ['sqlite-least', 'cpmx-compiled'];
 /** The cold starts of a run: those measured since the first runs always, later ones when measured. */
-export type ColdResults = Record<Exclude<ColdName, 'sqlite-least'>, ColdStat> & { 'sqlite-least'?: ColdStat };
+export type ColdResults = Record<Exclude<ColdName, 'sqlite-least' | 'cpmx-compiled'>, ColdStat> & { 'sqlite-least'?: ColdStat; 'cpmx-compiled'?: ColdStat };
 
 export interface ColdStat {
   importToAnswerMs: Spread;

@@ -4,7 +4,7 @@
  */
 import { CONTESTANTS, LABELS } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
-import { COLD_CONTESTANTS, type ColdName, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
+import { COLD_CONTESTANTS, type ColdName, type ColdStat, type CreditResults, type EmbedResults, type HandlerName, type HttpResults, type HttpStat, type PanelResults, type Results, type ValidateResults } from '../results.js';
 import { count, format, kilobytes, megabytes, percent, percentRange, ratio } from './format.js';
 import { medianInterval } from '../stats.js';
 import { geodata } from './geodata.js';
@@ -60,8 +60,20 @@ function designTargets(r: Results, targets: Target[]): string[] {
 }
 
 /** A cold contestant's name in the report. */
-const coldLabel = (name: ColdName) =>
-  name === 'none' ? 'none (Node alone)' : name === 'sqlite-least' ? 'SQLite, the least (require better-sqlite3, open read-only, prepare, one query)' : LABELS[name];
+const COLD_LABELS: Partial<Record<ColdName, string>> = {
+  none: 'none (Node alone)',
+  'cpmx-compiled': 'cpmx compiled from its source (no shipped bytecode: another Node, or NODE_DISABLE_COMPILE_CACHE=1)',
+  'sqlite-least': 'SQLite, the least (require better-sqlite3, open read-only, prepare, one query)',
+};
+const coldLabel = (name: ColdName) => COLD_LABELS[name] ?? LABELS[name as keyof typeof LABELS];
+
+/** cpmx without its shipped bytecode beside the least SQLite user, when the run measured it. */
+function compiledNote(cold: Results['cold'], least: ColdStat): string {
+  const compiled = cold['cpmx-compiled'];
+  if (!compiled) return '';
+  const ms = compiled.importToAnswerMs.median;
+  return ` Compiled from its source, where the bytecode shipped with it cannot be used (a Node other than the one that compiled the package), it takes ${ms.toFixed(1)} ms: ${(ms / least.importToAnswerMs.median).toFixed(2)}× the least SQLite user's.`;
+}
 
 /** A spread of milliseconds as the cold starts show it: median [min – max]. */
 const msSpread = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms [${s.min.toFixed(1)} – ${s.max.toFixed(1)}]`;
@@ -118,7 +130,7 @@ export function coldStarts(r: Pick<Results, 'cold' | 'settings' | 'commandLine'>
     '',
     ...(least
       ? [
-          `cpmx's cold start is ${(base / r.cold.sqlite.importToAnswerMs.median).toFixed(2)}× the SQLite contestant's (which prepares every method's statements and builds the envelope) and ${(base / least.importToAnswerMs.median).toFixed(2)}× the least a SQLite user does for one answer (rows, no envelope).`,
+          `cpmx's cold start is ${(base / r.cold.sqlite.importToAnswerMs.median).toFixed(2)}× the SQLite contestant's (which prepares every method's statements and builds the envelope) and ${(base / least.importToAnswerMs.median).toFixed(2)}× the least a SQLite user does for one answer (rows, no envelope).${compiledNote(r.cold, least)}`,
           '',
         ]
       : []),

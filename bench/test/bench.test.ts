@@ -82,7 +82,7 @@ describe('the contestants', () => {
   });
 
   it('start cold in a child process and answer', () => {
-    for (const name of ['none', 'cpmx', 'sqlite', 'sqlite-least', 'json']) {
+    for (const name of ['none', 'cpmx', 'cpmx-compiled', 'sqlite', 'sqlite-least', 'json']) {
       const out = execFileSync(process.execPath, [join(root, 'dist', 'bench', 'cold.js'), name, work, '09810'], { encoding: 'utf8' });
       const sample = JSON.parse(out);
       expect(sample, name).toMatchObject({ name, ok: true });
