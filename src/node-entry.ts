@@ -22,10 +22,21 @@ type Builtin = <T>(name: string) => T;
 
 /**
  * Node's own modules by `process.getBuiltinModule` (Node 20.16 and later): an ES import of
- * `node:module` would build its ES facade first, about 0.4 ms of a cold start. Before 20.16
- * there is none; `load` then requires the bundle as it is.
+ * `node:module` would build its ES facade first, about 0.4 ms of a cold start.
  */
 const builtin = (process as { getBuiltinModule?: Builtin }).getBuiltinModule;
+
+/**
+ * Whether the bundle can be run here as a script: in Node (not Bun or Deno, whose V8 or
+ * JavaScriptCore take no such bytecode), with `process.getBuiltinModule`, in Node's own context.
+ * A test runner that runs ES modules in a context of its own (Jest's `vm` modules) gets the
+ * bundle through its own loader instead, so its objects are of that context's realm.
+ */
+function runnable(): boolean {
+  const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
+  if (!builtin || runtime.Bun || runtime.Deno) return false;
+  return builtin<typeof import('node:vm')>('node:vm').runInThisContext('globalThis') === globalThis;
+}
 
 /** The bundle's exports, compiled with its shipped bytecode where it can be used. */
 function load(): Record<string, unknown> {
@@ -33,9 +44,8 @@ function load(): Record<string, unknown> {
   const { readFileSync } = builtin!<typeof import('node:fs')>('node:fs');
   // A path made from the URL, not require.resolve: resolving costs about 0.4 ms of a cold start.
   const file = builtin!<typeof import('node:url')>('node:url').fileURLToPath(new URL('./cpmx.cjs', import.meta.url));
-  const runtime = globalThis as { Bun?: unknown; Deno?: unknown };
-  const cache = (node.module as unknown as { _cache: Record<string, unknown> })._cache;
-  if (process.env.NODE_DISABLE_COMPILE_CACHE || runtime.Bun || runtime.Deno || cache[file]) return node.module.createRequire(file)(file);
+  // Required already (a require('cpmx') before this import): the same instance.
+  if ((node.module as unknown as { _cache: Record<string, unknown> })._cache[file]) return node.module.createRequire(file)(file);
   let source: Buffer;
   try {
     source = readFileSync(file);
@@ -45,7 +55,8 @@ function load(): Record<string, unknown> {
   }
   let bytecode: Buffer | undefined;
   try {
-    bytecode = bytecodeFor(readFileSync(new URL('./cpmx.cjs.cache', import.meta.url)), source);
+    // Turned off as Node's own compile cache is: compiled from its source, as on another Node.
+    bytecode = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : bytecodeFor(readFileSync(new URL('./cpmx.cjs.cache', import.meta.url)), source);
   } catch {
     // No bytecode shipped (a build that made none): compiled from its source.
     bytecode = undefined;
@@ -55,7 +66,8 @@ function load(): Record<string, unknown> {
 }
 
 /**
- * Before Node 20.16, the bundle as an ES import of CommonJS gives it (a top-level await only
- * there). File tracers follow this literal import to dist/cpmx.cjs and all it requires.
+ * Elsewhere (Node before 20.16, Bun, Deno, a test runner's own context), the bundle as an ES
+ * import of CommonJS gives it: a top-level await only there. File tracers follow this literal
+ * import to dist/cpmx.cjs and all it requires.
  */
-export const library: Record<string, unknown> = builtin ? load() : ((await import('./cpmx.cjs' as string)) as { default: Record<string, unknown> }).default;
+export const library: Record<string, unknown> = runnable() ? load() : ((await import('./cpmx.cjs' as string)) as { default: Record<string, unknown> }).default;

@@ -80,6 +80,14 @@ describe('the bytecode shipped with the ES module entry', () => {
     expect(notFound(none)).toBe(expected);
   });
 
+  it("is not used in a test runner's own context (Jest's ES modules): the bundle comes through the runner, its answers of that context's realm", () => {
+    const runner = join(root, 'test', 'embed', 'apps', 'vm-context.mjs');
+    const clean: NodeJS.ProcessEnv = { ...process.env, CPMX_NO_AGE_WARNING: '1' };
+    delete clean.NODE_OPTIONS;
+    const out = execFileSync(process.execPath, ['--experimental-vm-modules', '--no-warnings', runner, dist, dataPath], { encoding: 'utf8', env: clean });
+    expect(JSON.parse(out)).toEqual({ cp: '09810', ofContext: true });
+  });
+
   it('leaves one instance for both module systems, whichever loads first', () => {
     const esm = JSON.stringify(pathToFileURL(join(dist, 'cpmx.js')).href);
     const cjs = JSON.stringify(join(dist, 'cpmx.cjs'));
