@@ -28,9 +28,9 @@ export const nodeUrl = (): typeof import('node:url') => builtin('node:url');
 export const nodeWorkerThreads = (): typeof import('node:worker_threads') => builtin('node:worker_threads');
 
 /**
- * A CommonJS file of the package's own, by its absolute path (the geo
- * codec's). A require made once from a constant and kept: webpack, bundling an app with this
- * file, warns of createRequire(variable) and of a direct call with an expression; a kept
- * require is opaque to it.
+ * A CommonJS file of the package's own, by its absolute path (the geo codec's). A require made
+ * once from a constant and kept: webpack, bundling an app with this file, warns of
+ * createRequire(variable) and of a direct call with an expression; a kept require is opaque
+ * to it.
  */
 export const requireFile = (path: string): unknown => (required ??= createRequire('/'))(path);

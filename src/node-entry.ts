@@ -8,9 +8,9 @@
  *
  * Only cpmx's own file is compiled this way: nothing is turned on for the host's modules, and
  * nothing is written at run time. Where the bytecode cannot be used (another Node, other V8
- * flags, a bundle edited since, Bun or Deno) or NODE_DISABLE_COMPILE_CACHE is set, as Node's
- * own compile cache is turned off, the bundle is compiled from its source as require() does:
- * the same code, the same answers.
+ * flags, a bundle edited since) or NODE_DISABLE_COMPILE_CACHE is set, as Node's own compile
+ * cache is turned off, the bundle is compiled from its source: the same code, the same
+ * answers.
  *
  * One instance for both module systems: the bundle is in require's cache, so `require('cpmx')`
  * in the same process gets these same exports, and an import after a require gets the

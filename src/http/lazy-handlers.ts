@@ -2,8 +2,8 @@
  * `createFetchHandler` and `createMiddleware` as every library bundle exports them: made at once
  * (the prefix checked, the artifact opened and loaded now when it can be, so a mistake in the
  * options throws here), their request side (http-side.ts: dist/cpmx-http.js, .cjs, and
- * cpmx-http.web.js in the web build; http-side-file.ts) loaded at their first request, so that importing cpmx for
- * its lookups, in Node or in a page, parses none of it.
+ * cpmx-http.web.js in the web build) loaded at their first request (http-side-file.ts), so
+ * that importing cpmx for its lookups, in Node or in a page, parses none of it.
  */
 import { openSource } from '../client/open-source.js';
 import { isArtifactError } from '../core/catalog.js';
