@@ -3,13 +3,14 @@
  * (bench/measure.ts) part by part, and writes results.json, then renders RESULTS.md and
  * chart.svg from those results (bench/report/), as `npm run bench:report` does from the file.
  *
- * Its options: `npm run bench -- --help` (USAGE below). Results go to the ignored bench/work/ (a run leaves the checkout as it was); --publish
- * writes the committed bench/results.json, RESULTS.md and chart.svg (a whole run only), --out
- * DIR anywhere else. --quick measures the lookups and cold starts alone, in a minute or two,
- * into quick.json and QUICK.md. --plan says what a run would do and writes nothing; --no-write
- * measures and prints the targets, writing nothing; --no-browser leaves out what is measured
- * in Chromium (otherwise the one the tests use: npm's, unpacked on first need, bench/chromium.ts);
- * --no-geo leaves out the geodata, measured otherwise when ../shared/data/sepomex-geo/ is there.
+ * Its options: `npm run bench -- --help` (USAGE below). Results go to the ignored bench/work/ (a
+ * run leaves the checkout as it was); --publish writes the committed bench/results.json,
+ * RESULTS.md and chart.svg (a whole run only), --out DIR anywhere else. --quick measures the
+ * lookups and cold starts alone, in a minute or two, into quick.json and QUICK.md. --plan says
+ * what a run would do and writes nothing; --no-write measures and prints the targets, writing
+ * nothing; --no-browser leaves out what is measured in Chromium (otherwise the one the tests use:
+ * npm's, unpacked on first need, bench/chromium.ts); --no-geo leaves out the geodata, measured
+ * otherwise when ../shared/data/sepomex-geo/ is there.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -51,22 +52,22 @@ function readOptions() {
 }
 
 const OPTIONS = {
-    catalog: { type: 'string' },
-    work: { type: 'string' },
-    out: { type: 'string' },
-    time: { type: 'string' },
-    'cold-runs': { type: 'string' },
-    'no-write': { type: 'boolean' },
-    'no-http': { type: 'boolean' },
-    'no-validate': { type: 'boolean' },
-    'no-browser': { type: 'boolean' },
-    'no-geo': { type: 'boolean' },
-    'validate-records': { type: 'string' },
-    'http-seconds': { type: 'string' },
-    publish: { type: 'boolean' },
-    quick: { type: 'boolean' },
-    plan: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
+  catalog: { type: 'string' },
+  work: { type: 'string' },
+  out: { type: 'string' },
+  time: { type: 'string' },
+  'cold-runs': { type: 'string' },
+  'no-write': { type: 'boolean' },
+  'no-http': { type: 'boolean' },
+  'no-validate': { type: 'boolean' },
+  'no-browser': { type: 'boolean' },
+  'no-geo': { type: 'boolean' },
+  'validate-records': { type: 'string' },
+  'http-seconds': { type: 'string' },
+  publish: { type: 'boolean' },
+  quick: { type: 'boolean' },
+  plan: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 const options = readOptions();
 if (options.help) {

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderChart } from '../chart.js';
 import { CONTESTANTS, dataPaths, type ContestantModule, type ContestantName, type Lookups } from '../contestants/types.js';
 import { CPMX_EXTRAS, OPS } from '../ops.js';
+import { COLD_CONTESTANTS } from '../results.js';
 import { prepare } from '../prepare.js';
 import { makeWorkload, type Workload } from '../workload.js';
 import { FIXTURE, root, tempDir } from '../../test/helpers.js';
@@ -82,7 +83,7 @@ describe('the contestants', () => {
   });
 
   it('start cold in a child process and answer', () => {
-    for (const name of ['none', 'cpmx', 'cpmx-compiled', 'sqlite', 'sqlite-least', 'json']) {
+    for (const name of COLD_CONTESTANTS) {
       const out = execFileSync(process.execPath, [join(root, 'dist', 'bench', 'cold.js'), name, work, '09810'], { encoding: 'utf8' });
       const sample = JSON.parse(out);
       expect(sample, name).toMatchObject({ name, ok: true });

@@ -17,7 +17,6 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, st
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
-import { basename, join } from 'node:path';
 import * as vm from 'node:vm';
 import { runCommonJs } from '../commonjs-script.js';
 
@@ -27,7 +26,7 @@ type WithCompileCache = { enableCompileCache?: unknown };
 function cacheFolder(): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined || process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  const folder = join(tmpdir(), `cpmx-code-cache-${uid}`);
+  const folder = nodePath.join(tmpdir(), `cpmx-code-cache-${uid}`);
   try {
     let found = lstatSync(folder, { throwIfNoEntry: false });
     if (found === undefined) {
@@ -43,7 +42,7 @@ function cacheFolder(): string | undefined {
 /** The file's text and the name of its cache entry. */
 function readSource(file: string): { source: string; entry: string } {
   const stats = statSync(file);
-  const entry = `${basename(file)}-${stats.size}-${Math.trunc(stats.mtimeMs)}-${stats.ino}-${process.version}-${process.arch}.bin`;
+  const entry = `${nodePath.basename(file)}-${stats.size}-${Math.trunc(stats.mtimeMs)}-${stats.ino}-${process.version}-${process.arch}.bin`;
   return { source: readFileSync(file, 'utf8'), entry };
 }
 
@@ -58,7 +57,7 @@ export function requireCached(file: string): { exports: unknown; settle(): void 
   const folder = typeof nodeModule.enableCompileCache === 'function' ? undefined : cacheFolder();
   if (folder === undefined) return { exports: require(file), settle() {} };
   const { source, entry } = readSource(file);
-  const path = join(folder, entry);
+  const path = nodePath.join(folder, entry);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(path);
@@ -71,13 +70,13 @@ export function requireCached(file: string): { exports: unknown; settle(): void 
     exports,
     settle() {
       if (cachedData !== undefined && !script.cachedDataRejected) return;
-      const fresh = join(folder, `${entry}.${process.pid}.tmp`);
+      const fresh = nodePath.join(folder, `${entry}.${process.pid}.tmp`);
       try {
         writeFileSync(fresh, script.createCachedData(), { mode: 0o600, flag: 'wx' });
         renameSync(fresh, path);
         // Entries of this file as it was before (an upgrade, a rebuild) are never read again.
-        const stale = (name: string) => name.startsWith(`${basename(file)}-`) && name.endsWith('.bin') && name !== entry;
-        for (const name of readdirSync(folder).filter(stale)) rmSync(join(folder, name), { force: true });
+        const stale = (name: string) => name.startsWith(`${nodePath.basename(file)}-`) && name.endsWith('.bin') && name !== entry;
+        for (const name of readdirSync(folder).filter(stale)) rmSync(nodePath.join(folder, name), { force: true });
       } catch {
         // The next run compiles as this one did.
         rmSync(fresh, { force: true });

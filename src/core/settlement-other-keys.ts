@@ -62,6 +62,8 @@ const PARENTHESES = /\s*\([^()]*\)/gu;
  * names that settlement, when none has it as its own.
  */
 export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
+  // A name of one word has none (no place before it, no part in parentheses).
+  if (!key.includes(' ')) return NO_KEYS;
   const local = localKey(key, municipalityKey, cityKey);
   const downtown = writtenDowntownKey(key);
   // Most names have none: nothing is made for them (the settlement index asks for every name).

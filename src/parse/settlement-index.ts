@@ -79,7 +79,9 @@ export class SettlementIndex {
       const municipalityKey = settlementKey(catalog.nameOfMunicipality(m));
       for (let r = 0; r < runs.length; r += 2) {
         for (let code = runs[r]!; code < runs[r + 1]!; code++) {
-          let cityKey: string | undefined;
+          const city = catalog.cityOf(code);
+          const cityKey = cityKeys.get(city) ?? settlementKey(city);
+          cityKeys.set(city, cityKey);
           for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
             const name = catalog.settlementNameIndex(s);
             let k = keyOfName[name]!;
@@ -93,16 +95,8 @@ export class SettlementIndex {
               counts[k]!++;
               keyOfRow[s] = k;
             }
-            // Only a name of several words has other keys (a place before it, a part in parentheses).
-            const key = keyList[k]!;
-            if (!key.includes(' ')) continue;
-            if (cityKey === undefined) {
-              const city = catalog.cityOf(code);
-              cityKey = cityKeys.get(city) ?? settlementKey(city);
-              cityKeys.set(city, cityKey);
-            }
             // The name's text is read again only for the few with parentheses (`otherKeys` reads them from it).
-            const others = otherKeys(parenthesized[name] ? catalog.settlementNameAt(name) : '', key, municipalityKey, cityKey);
+            const others = otherKeys(parenthesized[name] ? catalog.settlementNameAt(name) : '', keyList[k]!, municipalityKey, cityKey);
             for (let i = 0; i < others.length; i++) {
               const o = numberOf(others[i]!);
               if (lastCode[o] === code) continue;
