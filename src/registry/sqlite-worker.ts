@@ -67,7 +67,8 @@ function open(): SqliteStore {
     store.close();
     store = undefined;
   }
-  const opened = new SqliteStore(path, { busyTimeoutMs: 0 });
+  // Batches wait out a lock in withStore; opening waits in SQLite (see the first open below).
+  const opened = new SqliteStore(path, { busyTimeoutMs: 0, openTimeoutMs: busyTimeoutMs });
   store = opened;
   port.postMessage({ type: 'opened', ...opened.identity } satisfies ThreadReply);
   sweep(opened);
@@ -133,7 +134,9 @@ port.on('message', (request: ThreadRequest) => {
 // the ones beside the file as the server starts, so one deleted later is noticed by every
 // worker. A worker that first opened after the deletion would make a fresh -shm and never see
 // anything wrong (it answered 200 while the other worker answered 503). What fails here is
-// reported by the first batch, as before.
+// reported by the first batch, as before. Workers start together, so one may find the file
+// busy (another recovering the WAL): it waits for it as a batch would, never gives up at once
+// to open only at its first paying request.
 try {
   open();
 } catch {

@@ -37,6 +37,12 @@ export interface SqliteOpenOptions {
   create?: boolean;
   /** How long to wait for another process's write lock before giving up (ms). */
   busyTimeoutMs?: number;
+  /**
+   * How long opening waits for a lock (another connection recovering the WAL, or holding the
+   * file exclusively), when that is not `busyTimeoutMs`: a server's thread, which waits out
+   * its batches' locks itself, still waits to open.
+   */
+  openTimeoutMs?: number;
 }
 
 interface TokenRow {
@@ -71,7 +77,7 @@ export class SqliteVisits {
       throw new RegistryError(`${path}: no registry there; \`cpmx tokens create --registry ${path} --name NAME\` creates one`);
     }
     try {
-      this.db = new Database(path, { fileMustExist: !options.create, timeout: options.busyTimeoutMs ?? 5000 });
+      this.db = new Database(path, { fileMustExist: !options.create, timeout: options.openTimeoutMs ?? options.busyTimeoutMs ?? 5000 });
     } catch (error) {
       throw new RegistryError(`${path}: cannot be opened as a token registry (${(error as Error).message})`);
     }
@@ -80,6 +86,7 @@ export class SqliteVisits {
       this.db.pragma('synchronous = FULL');
       this.db.pragma('foreign_keys = ON');
       this.migrate();
+      if (options.openTimeoutMs !== undefined) this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     } catch (error) {
       this.db.close();
       if (error instanceof RegistryError) throw error;

@@ -6,7 +6,7 @@
  * registry. And a refund that meets another process's lock was dropped after one try: now it
  * is tried again, with backoff, until the lock is let go.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -71,6 +71,36 @@ describe('the SQLite registry\'s -wal or -shm deleted while serving', () => {
       expect(creditsOf(path)).toEqual({ credits: 1000 - answered, spent: answered });
     });
   }
+});
+
+describe('a server thread whose first open meets a lock', () => {
+  // Workers start together and open at once; one may find the file busy (another connection
+  // recovering the WAL, or holding it exclusively). Its first open used to give up at once, so
+  // it opened only at its first paying request: after a -shm deleted meanwhile, on a fresh
+  // -shm of its own, answering 200 beside workers answering 503 (seen once under load).
+  it('waits for the lock like any batch, so a -shm deleted after it started is noticed', async () => {
+    const { path, token } = await registry('first-open.db', 10);
+    const holder = new Database(path);
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN IMMEDIATE; UPDATE accounts SET credits = credits; COMMIT');
+    const served = new SqliteThreadRegistry(path, { timeoutMs: 5000 });
+    try {
+      // Held until the thread has opened (it waits, with the fix) or gave up (it did not,
+      // before): a second at most, so a thread slow to start still meets the lock.
+      await Promise.race([served.started, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      holder.close();
+      await served.started;
+      // Started means opened: the connection holds the -wal and -shm beside the file.
+      expect(served.health().state).toBe('ok');
+      expect(existsSync(`${path}-shm`)).toBe(true);
+      rmSync(`${path}-shm`);
+      // A paying request is refused (503), never answered on a -shm of this thread's own.
+      await expect(served.consume(token)).rejects.toThrow(`${path}-shm was deleted while the registry was open`);
+      expect(served.health().problem).toContain(`${path}-shm was deleted while the registry was open`);
+    } finally {
+      await served.close();
+    }
+  });
 });
 
 describe('a refund that meets another process\'s lock', () => {
