@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
 import { buildArtifact } from '../build/build.js';
+import { loadCatalog } from '../src/client/catalog-source.js';
+import type { Catalog } from '../src/core/catalog.js';
 import { createClient, ERRORS, isSuccess, type Body, type CpmxClient, type ErrorCode, type ErrorEnvelope } from '../src/index.js';
 
 export const root = resolve(import.meta.dirname, '..');
@@ -38,6 +40,12 @@ export async function buildInto(source: string, dir: string, name = 'cpmx.msgpac
   const out = join(dir, name);
   await buildArtifact({ source, out, builtAt: BUILD_TIME });
   return out;
+}
+
+/** The real catalog (`realCatalogPath`) built into `dir`: the artifact's path, the catalog read from it, and a client on it with `token`. */
+export async function buildRealCatalog(dir: string, token: string): Promise<{ artifact: string; catalog: Catalog; client: CpmxClient }> {
+  const artifact = await buildInto(realCatalogPath(), dir);
+  return { artifact, catalog: loadCatalog(artifact), client: createClient({ token, dataPath: artifact }) };
 }
 
 /**

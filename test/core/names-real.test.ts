@@ -6,12 +6,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../src/client/catalog-source.js';
 import type { Catalog } from '../../src/core/catalog.js';
 import { MUNICIPALITY_TITLES, STATE_FORMS, STATE_PREFIXES } from '../../src/core/name-forms.js';
 import { findMunicipalities, findState, matchSettlement, settlementKey } from '../../src/core/names.js';
-import { createClient, type CpmxClient } from '../../src/index.js';
-import { buildInto, CLI, ok, realCatalogPath, tempDir } from '../helpers.js';
+import type { CpmxClient } from '../../src/index.js';
+import { buildRealCatalog, CLI, ok, tempDir } from '../helpers.js';
 import { DOORS, openDoor } from '../support/doors.js';
 
 const dir = tempDir();
@@ -19,11 +18,7 @@ let catalog: Catalog;
 let client: CpmxClient;
 let artifact: string;
 
-beforeAll(async () => {
-  artifact = await buildInto(realCatalogPath(), dir);
-  catalog = loadCatalog(artifact);
-  client = createClient({ token: 'names-real-test', dataPath: artifact });
-});
+beforeAll(async () => ({ artifact, catalog, client } = await buildRealCatalog(dir, 'names-real-test')));
 
 /** Full words of municipality names and the short forms people write for them. */
 const SHORTENINGS: [RegExp, string][] = [

@@ -5,22 +5,17 @@
  * test per class of character before a code, and 2,000 generated lines from the catalog.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../src/client/catalog-source.js';
 import type { Catalog } from '../../src/core/catalog.js';
-import { createClient, type CpmxClient } from '../../src/index.js';
+import type { CpmxClient } from '../../src/index.js';
 import { parseAddress } from '../../src/validate/index.js';
-import { buildInto, realCatalogPath, tempDir } from '../helpers.js';
+import { buildRealCatalog, tempDir } from '../helpers.js';
 import { accentedLines, codesLost } from '../support/pipeline-cases.js';
 
 const dir = tempDir();
 let catalog: Catalog;
 let client: CpmxClient;
 
-beforeAll(async () => {
-  const artifact = await buildInto(realCatalogPath(), dir);
-  catalog = loadCatalog(artifact);
-  client = createClient({ token: 'parse-edges', dataPath: artifact });
-});
+beforeAll(async () => ({ catalog, client } = await buildRealCatalog(dir, 'parse-edges')));
 
 describe('a written code after a word', () => {
   it('is kept after the issue’s lines, and judged against the catalog', () => {

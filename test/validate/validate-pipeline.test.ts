@@ -10,11 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../src/client/catalog-source.js';
 import type { Catalog } from '../../src/core/catalog.js';
-import { createClient, type CpmxClient } from '../../src/index.js';
+import type { CpmxClient } from '../../src/index.js';
 import { validateAddress } from '../../src/validate/index.js';
-import { buildInto, CLI, realCatalogPath, root, tempDir } from '../helpers.js';
+import { buildRealCatalog, CLI, root, tempDir } from '../helpers.js';
 import { everydayRecords, measurePipeline, mistypings, pipelineCases, typeForms } from '../support/pipeline-cases.js';
 
 const dir = tempDir();
@@ -22,11 +21,7 @@ let artifact: string;
 let catalog: Catalog;
 let client: CpmxClient;
 
-beforeAll(async () => {
-  artifact = await buildInto(realCatalogPath(), dir);
-  catalog = loadCatalog(artifact);
-  client = createClient({ token: 'pipeline-test', dataPath: artifact });
-});
+beforeAll(async () => ({ artifact, catalog, client } = await buildRealCatalog(dir, 'pipeline-test')));
 
 describe('5,000 records with mistyped or missing codes and right names (issue 33)', () => {
   it('rewrites no right name, leaves no record invalid with fields changed, suggests and fills the right code', () => {
