@@ -101,6 +101,20 @@ export const MUNICIPALITY_TITLES: readonly string[] = [
 ];
 
 /**
+ * Words that lead a municipality's name and that people leave out (`Escobedo` for *General
+ * Escobedo*, `Valles` for *Ciudad Valles*, `Ejutla` for *Heroica Ciudad de Ejutla de Crespo*),
+ * as keys hold them (`Gral.` is `general`). `de` after `ciudad` or `villa` goes with them.
+ */
+export const MUNICIPALITY_LEADING_TITLES: readonly string[] = ['general', 'heroica', 'heroico', 'ciudad', 'villa', 'doctor', 'ingeniero', 'licenciado', 'coronel', 'profesor'];
+
+/**
+ * Words that begin a saint's name leading a municipality's (`San Pedro Tlaquepaque` is written
+ * `Tlaquepaque`, `San Juan Bautista Tuxtepec` `Tuxtepec`): the saint's word and at least one
+ * more (the saint's own name) are left out together.
+ */
+export const MUNICIPALITY_LEADING_SAINTS: readonly string[] = ['san', 'santa', 'santo', 'santiago'];
+
+/**
  * Shortened words and their full word, read inside municipality, city and settlement names
  * (`Gral. Escobedo`, `Sta. Catarina`, `Fracc. Las Palmas`). Keys are folded (lower case, no
  * accents or dots); values are what the catalog writes, folded.

@@ -9,6 +9,7 @@
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, settlementKey, splitSettlementType, writtenDowntownKey } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
+import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
 import { SettlementIndex, type SettlementIndexData } from './settlement-index.js';
 
@@ -51,10 +52,16 @@ export class PlaceFinder {
     return state;
   }
 
-  /** The municipalities a name names (in `state` when one is given; a final dot set aside when needed). */
+  /**
+   * The municipalities a name names (in `state` when one is given; a final dot set aside when
+   * needed), else the one it names written short (`Ecatepec`, `Tlaquepaque`; see
+   * core/shortened-municipalities).
+   */
   municipalities(name: string, state: number): readonly number[] {
     const found = findMunicipalities(this.catalog, name, state);
-    return found.length || !name.endsWith('.') ? found : findMunicipalities(this.catalog, name.slice(0, -1), state);
+    if (found.length) return found;
+    const bare = name.endsWith('.') ? findMunicipalities(this.catalog, name.slice(0, -1), state) : found;
+    return bare.length ? bare : shortenedMunicipality(this.catalog, name, state);
   }
 
   /** Whether a settlement key names a place within the municipalities (any, when empty) or the state (any, when -1). */

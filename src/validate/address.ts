@@ -171,7 +171,9 @@ export class AddressValidator {
     // Past the folds, each field is read in the forms people write (core/names): only then.
     if (estado !== code.estado && estado.trim() && !code.isState(this.written.get(estado))) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && !code.isMunicipality(this.written.get(municipio))) failed = fail(failed, 'municipio', 121, code.municipio);
+    if (municipio !== code.municipio && municipio.trim() && !code.isMunicipality(this.written.get(municipio)) && !this.isCodesMunicipality(cp, municipio)) {
+      failed = fail(failed, 'municipio', 121, code.municipio);
+    }
     const asentamiento = text(asentamientoValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = foldForMatch(asentamiento);
@@ -189,6 +191,18 @@ export class AddressValidator {
       return failed.errors.some((error) => error.field !== 'ciudad') ? this.whichField(failed, cp, asentamiento, municipio, estado) : failed;
     }
     return unverifiable ? CITY_UNVERIFIABLE : VALID;
+  }
+
+  /**
+   * Whether a municipality written in a form the code's entry does not read names the code's
+   * municipality by the reading of names `cpmx parse` uses (`Ecatepec` for *Ecatepec de
+   * Morelos* in its state): asked only of a record whose municipality is not the code's as
+   * written or in a form the entry reads.
+   */
+  private isCodesMunicipality(cp: string, municipio: string): boolean {
+    const catalog = this.catalog;
+    const municipality = catalog.municipalityIndexOf(catalog.codeIndex(cp));
+    return this.finder.municipalities(municipio, catalog.stateOfMunicipality(municipality)).includes(municipality);
   }
 
   /** The places of this validator's catalog (read by the one door to a client's catalog, made at the first record that needs it). */

@@ -1,0 +1,122 @@
+/**
+ * Municipalities written short, as people write the long ones: without the words from a `de`
+ * on (`Ecatepec` for *Ecatepec de Morelos*, `San Nicolás` for *San Nicolás de los Garza*),
+ * without a title or a saint's name in front (`Escobedo` for *General Escobedo*, `Tlaquepaque`
+ * for *San Pedro Tlaquepaque*), or both (`Ejutla` for *Heroica Ciudad de Ejutla de Crespo*).
+ *
+ * A short form names a municipality only when the name names none as written (`Atizapán` is
+ * *Atizapán*, never *Atizapán de Zaragoza*; `Cuautitlán` is not *Cuautitlán Izcalli*) and
+ * exactly one of the state's municipalities (the country's, without a state) has it:
+ * `Cholula` (San Andrés Cholula, San Pedro Cholula) names none. A state's name (`Guerrero`
+ * for *Villa Guerrero*) and a single word of fewer than five letters are never short forms.
+ *
+ * Read by validation and `cpmx parse` past the names the router reads (names.ts), so the
+ * contract's methods answer as they did.
+ */
+import type { CatalogReader } from './catalog-reader.js';
+import { MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES, stateSpellings } from './name-forms.js';
+import { municipalityKeys, nameKey } from './name-keys.js';
+import { findMunicipalities, MAX_NAME_CHARS } from './names.js';
+import { ownCopy } from './own-copy.js';
+
+/** Words a short form never begins with: what is left after them is no name of its own. */
+const NOT_FIRST: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y']);
+/** A short form of one word is at least this long (`Lucas` is no San Lucas, `Maya` no Santa Ana Maya). */
+const MIN_ONE_WORD = 5;
+const NONE: readonly number[] = [];
+/** Distinct written names remembered per catalog. */
+const SEEN_LIMIT = 4096;
+
+/**
+ * Where a short form of `words` may begin: at the start, after a saint and at least one word
+ * of the saint's name, or after the leading titles (with a `de` that follows `ciudad` or
+ * `villa`), which a short form that begins at the start must then go past.
+ */
+function starts(words: readonly string[]): { at: number[]; titled: number } {
+  const at = [0];
+  if (MUNICIPALITY_LEADING_SAINTS.includes(words[0]!)) {
+    for (let i = 2; i < words.length; i++) if (!NOT_FIRST.has(words[i - 1]!)) at.push(i);
+    return { at, titled: 0 };
+  }
+  let i = 0;
+  while (i < words.length - 1 && (MUNICIPALITY_LEADING_TITLES.includes(words[i]!) || (i > 0 && words[i] === 'de' && (words[i - 1] === 'ciudad' || words[i - 1] === 'villa')))) i++;
+  if (i > 0) at.push(i);
+  return { at, titled: i };
+}
+
+/**
+ * The short forms of a municipality's key (`nameKey` of its name), each once: its words from
+ * where a short form may begin, to the end or to a `de`/`del`, other than the whole key;
+ * those in `never` (the states' keys) left out.
+ */
+export function shortenedKeys(key: string, never: ReadonlySet<string> = new Set()): string[] {
+  const words = key.split(' ');
+  const ends: number[] = [words.length];
+  for (let j = 1; j < words.length; j++) if (words[j] === 'de' || words[j] === 'del') ends.push(j);
+  const found = new Set<string>();
+  const { at, titled } = starts(words);
+  for (const i of at) {
+    if (NOT_FIRST.has(words[i]!)) continue;
+    for (const j of ends) {
+      // Not the whole name, and not its titles alone (`Villa` of Villa de Álvarez).
+      if (j <= i || (i === 0 && (j === words.length || j <= titled))) continue;
+      if (j - i === 1 && words[i]!.length < MIN_ONE_WORD) continue;
+      const short = words.slice(i, j).join(' ');
+      if (!never.has(short)) found.add(short);
+    }
+  }
+  return [...found];
+}
+
+interface ShortenedIndex {
+  /** Short form → the municipalities that have it, ascending. */
+  byShortKey: Map<string, number[]>;
+  /** The municipalities (all states) each written name may name short, as asked. */
+  seen: Map<string, readonly number[]>;
+  /** A list of one municipality, by its index, made once. */
+  singles: (readonly number[])[];
+}
+
+const indexes = new WeakMap<CatalogReader, ShortenedIndex>();
+
+function shortenedIndex(catalog: CatalogReader): ShortenedIndex {
+  let index = indexes.get(catalog);
+  if (!index) {
+    const never = new Set<string>();
+    for (const state of catalog.stateNames()) for (const spelling of stateSpellings(state)) never.add(nameKey(spelling));
+    const byShortKey = new Map<string, number[]>();
+    for (let m = 0; m < catalog.municipalityCount; m++) {
+      for (const short of shortenedKeys(nameKey(catalog.nameOfMunicipality(m)), never)) {
+        const same = byShortKey.get(short);
+        if (same) same.push(m);
+        else byShortKey.set(short, [m]);
+      }
+    }
+    index = { byShortKey, seen: new Map(), singles: new Array<readonly number[]>(catalog.municipalityCount) };
+    indexes.set(catalog, index);
+  }
+  return index;
+}
+
+/**
+ * The municipality `name` names written short, in `state` (any, when -1), as a list of one;
+ * empty when it names one as written, or none or several short.
+ */
+export function shortenedMunicipality(catalog: CatalogReader, name: string, state = -1): readonly number[] {
+  if (name.length > MAX_NAME_CHARS || findMunicipalities(catalog, name, state).length) return NONE;
+  const index = shortenedIndex(catalog);
+  let all = index.seen.get(name);
+  if (all === undefined) {
+    const found = new Set<number>();
+    for (const key of municipalityKeys(name)) for (const m of index.byShortKey.get(key) ?? NONE) found.add(m);
+    all = [...found].sort((a, b) => a - b);
+    if (index.seen.size < SEEN_LIMIT) index.seen.set(ownCopy(name), all);
+  }
+  let one = -1;
+  for (const m of all) {
+    if (state >= 0 && catalog.stateOfMunicipality(m) !== state) continue;
+    if (one >= 0) return NONE;
+    one = m;
+  }
+  return one < 0 ? NONE : (index.singles[one] ??= [one]);
+}

@@ -1,0 +1,146 @@
+/**
+ * Municipalities written short (`Ecatepec` for Ecatepec de Morelos, `Tlaquepaque` for San
+ * Pedro Tlaquepaque), on the real catalog: real records from public files that write them so
+ * are valid, and `cpmx parse` reads them as the municipality; a short form that names another
+ * municipality as written, or several, names none; the contract's methods answer as before.
+ * The catalog is built from ../shared/data/sepomex (these tests fail, never skip, without it).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog } from '../../src/core/catalog.js';
+import { findMunicipalities, findState, nameKey } from '../../src/core/names.js';
+import { shortenedKeys, shortenedMunicipality } from '../../src/core/shortened-municipalities.js';
+import type { CpmxClient } from '../../src/index.js';
+import { parseAddress, validateAddress } from '../../src/validate/index.js';
+import { validatorFor } from '../../src/validate/address.js';
+import { buildRealCatalog, root, tempDir } from '../helpers.js';
+
+const dir = tempDir();
+let catalog: Catalog;
+let client: CpmxClient;
+
+beforeAll(async () => ({ catalog, client } = await buildRealCatalog(dir, 'shortened-test')));
+
+interface Row {
+  cp: string;
+  municipio: string;
+  estado: string;
+  catalog_municipio: string;
+  source: string;
+}
+
+const rows = parseCsv(readFileSync(join(root, 'test', 'fixtures', 'shortened-municipalities.csv')), { columns: true }) as Row[];
+
+/** The index of a municipality by its catalog name within a state written as the catalog writes it. */
+function municipality(name: string, state: string): number {
+  const found = findMunicipalities(catalog, name, findState(catalog, state));
+  expect(found, `${name}, ${state}`).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('real records that write a municipality short', () => {
+  it('are valid, and --canonical writes the catalog name', () => {
+    expect(rows.filter((row) => row.catalog_municipio).length).toBeGreaterThanOrEqual(12);
+    for (const row of rows) {
+      expect(row.source, row.cp).toMatch(/github\.com|cpmx search index/);
+      const record = { cp: row.cp, municipio: row.municipio, estado: row.estado };
+      const result = validateAddress(client, record);
+      if (!row.catalog_municipio) {
+        // Atizapán is a municipality of its own: written for Atizapán de Zaragoza it is the wrong one.
+        expect(result.errors.map((error) => error.code_error), row.municipio).toEqual([121]);
+        continue;
+      }
+      expect(result, `${row.municipio} ${row.cp}`).toMatchObject({ valid: true, errors: [] });
+      const fix = validatorFor(client).fix(row.cp, '', row.municipio, row.estado, '', result, true);
+      expect(fix.changes.municipio, row.municipio).toBe(row.catalog_municipio);
+    }
+  });
+
+  it('are read by cpmx parse as the municipality, and name a code with a settlement when the line has none', () => {
+    for (const row of rows.filter((r) => r.catalog_municipio)) {
+      const parsed = parseAddress(client, `${row.municipio}, ${row.estado}, C.P. ${row.cp}`);
+      expect(parsed, row.municipio).toMatchObject({ cp: row.cp, municipio: row.catalog_municipio, valid: true });
+      expect(parsed.read, row.municipio).toContain('municipio');
+    }
+    // Public addresses without a code (cpmx search index files 40849018984 and 14967736266).
+    expect(parseAddress(client, 'Lauro Badillo Diaz #420, Col. Brisas de Chapala, Tlaquepaque, Jalisco')).toMatchObject({
+      cp: '45590',
+      municipio: 'San Pedro Tlaquepaque',
+      asentamiento: 'Brisas de Chapala',
+    });
+    expect(validateAddress(client, { asentamiento: 'Brisas de Chapala', municipio: 'Tlaquepaque', estado: 'Jalisco' }).suggestions.cp).toBe('45590');
+    // Before, `Tlalnepantla` was read as a settlement, and a code of another municipality was suggested.
+    expect(parseAddress(client, 'Av. San Juan Ixhuatepec S/N, Tlalnepantla, Estado de México, C.P. 54180')).toMatchObject({
+      municipio: 'Tlalnepantla de Baz',
+      valid: true,
+      suggestions: {},
+    });
+  });
+});
+
+describe('which short forms name a municipality', () => {
+  it('cuts at a `de`, and sets aside a title or a saint with the saint’s name, never leaving a state, an article or a short word', () => {
+    expect(shortenedKeys('ecatepec de morelos')).toEqual(['ecatepec']);
+    expect(shortenedKeys('san pedro tlaquepaque')).toEqual(['tlaquepaque']);
+    expect(shortenedKeys('heroica ciudad de ejutla de crespo')).toEqual(['heroica ciudad de ejutla', 'ejutla de crespo', 'ejutla']);
+    expect(shortenedKeys('villa de alvarez')).toEqual(['alvarez']);
+    expect(shortenedKeys('san nicolas de los garza')).toEqual(['san nicolas']);
+    expect(shortenedKeys('general escobedo')).toEqual(['escobedo']);
+    expect(shortenedKeys('san lucas')).toEqual([]);
+    expect(shortenedKeys('san felipe del progreso')).toEqual(['san felipe']);
+    expect(shortenedKeys('villa guerrero', new Set(['guerrero']))).toEqual([]);
+  });
+
+  it('names the one municipality of the state that has it, and none where a name is a municipality as written or several have it', () => {
+    const mexico = findState(catalog, 'México');
+    const puebla = findState(catalog, 'Puebla');
+    const nuevoLeon = findState(catalog, 'Nuevo León');
+    expect(shortenedMunicipality(catalog, 'Ecatepec', mexico)).toEqual([municipality('Ecatepec de Morelos', 'México')]);
+    expect(shortenedMunicipality(catalog, 'Mpio. de Ecatepec', mexico)).toEqual([municipality('Ecatepec de Morelos', 'México')]);
+    expect(shortenedMunicipality(catalog, 'Escobedo', nuevoLeon)).toEqual([municipality('General Escobedo', 'Nuevo León')]);
+    // Coahuila has an Escobedo of its own: without a state, the name is that one as written.
+    expect(shortenedMunicipality(catalog, 'Escobedo')).toEqual([]);
+    expect(shortenedMunicipality(catalog, 'Tlaquepaque')).toEqual([municipality('San Pedro Tlaquepaque', 'Jalisco')]);
+    expect(shortenedMunicipality(catalog, 'Cholula', puebla)).toEqual([]);
+    expect(shortenedMunicipality(catalog, 'Atizapán', mexico)).toEqual([]);
+    expect(shortenedMunicipality(catalog, 'Cuautitlán', mexico)).toEqual([]);
+    expect(shortenedMunicipality(catalog, 'Guerrero', mexico)).toEqual([]);
+    expect(shortenedMunicipality(catalog, 'Ecatepec', puebla)).toEqual([]);
+  });
+
+  it('holds for every municipality: a short form unique in its state names it, and no municipality’s own name is read short', () => {
+    const byState = new Map<string, number[]>();
+    for (let m = 0; m < catalog.municipalityCount; m++) {
+      const state = catalog.stateOfMunicipality(m);
+      for (const short of shortenedKeys(nameKey(catalog.nameOfMunicipality(m)))) {
+        const key = `${state}|${short}`;
+        byState.set(key, [...(byState.get(key) ?? []), m]);
+      }
+    }
+    let named = 0;
+    for (let m = 0; m < catalog.municipalityCount; m++) {
+      const state = catalog.stateOfMunicipality(m);
+      expect(shortenedMunicipality(catalog, catalog.nameOfMunicipality(m), state), catalog.nameOfMunicipality(m)).toEqual([]);
+      for (const short of shortenedKeys(nameKey(catalog.nameOfMunicipality(m)))) {
+        const found = shortenedMunicipality(catalog, short, state);
+        const asWritten = findMunicipalities(catalog, short, state).length > 0;
+        if (byState.get(`${state}|${short}`)!.length === 1 && !asWritten && found.length) {
+          expect(found, short).toEqual([m]);
+          named++;
+        } else expect(found.includes(m) && byState.get(`${state}|${short}`)!.length > 1, short).toBe(false);
+      }
+    }
+    expect(named).toBeGreaterThan(500);
+  });
+});
+
+describe('the contract', () => {
+  it('answers a short form as before: the router reads names as written and in their listed forms only', () => {
+    const state = findState(catalog, 'México');
+    expect(findMunicipalities(catalog, 'Ecatepec', state)).toEqual([]);
+    expect(client.query('/query/get_cp_por_municipio/Ecatepec')).toMatchObject({ status: 404, body: { error: true, code_error: 115 } });
+    expect(client.query('/query/get_cp_por_municipio/Ecatepec%20de%20Morelos')).toMatchObject({ status: 200, body: { error: false } });
+  });
+});
