@@ -181,7 +181,7 @@ export class AddressValidator {
     }
     const ciudad = text(ciudadValue);
     let unverifiable = false;
-    if (ciudad !== code.ciudad && ciudad.trim() && !code.isCity(this.written.get(ciudad))) {
+    if (ciudad !== code.ciudad && ciudad.trim() && !code.isCity(this.written.get(ciudad), (written) => code.isMunicipality(written) || this.isCodesMunicipality(cp, written.text))) {
       // A code without a city in the catalog cannot say a city is wrong: warned, not judged.
       if (code.ciudad) failed = fail(failed, 'ciudad', 123, code.ciudad);
       else unverifiable = true;

@@ -7,6 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
+import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
 /**
@@ -95,15 +96,29 @@ export class CodeEntry {
     return written.folded === this.foldedMunicipio || keysOf(written).includes((this.municipioKey ??= nameKey(this.municipio)));
   }
 
-  /** Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City, `Puebla` for Heroica Puebla de Zaragoza) is this code's city. */
-  isCity(written: WrittenName): boolean {
+  /**
+   * Whether a city written in any form (`Cd. Juárez`, `CDMX` for the city of Mexico City,
+   * `Puebla` for Heroica Puebla de Zaragoza) is this code's city. `namesMunicipality` says
+   * whether a name is this code's municipality in every form validation reads (written short
+   * too, which needs the catalog: see AddressValidator).
+   */
+  isCity(written: WrittenName, namesMunicipality: (written: WrittenName) => boolean = (name) => this.isMunicipality(name)): boolean {
     if (written.folded === this.foldedCiudad) return true;
     if (this.ciudad && keysOf(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
     // A city whose name holds its municipality's, written as the municipality (`Puebla` for
-    // Heroica Puebla de Zaragoza, `Querétaro` for Santiago de Querétaro), as people write it.
-    if (this.ciudad && ` ${this.ciudadKey} `.includes(` ${(this.municipioKey ??= nameKey(this.municipio))} `) && this.isMunicipality(written)) return true;
+    // Heroica Puebla de Zaragoza, `Querétaro` for Santiago de Querétaro, `Ecatepec` for
+    // Ecatepec de Morelos), or that is the municipality's name written short, written as the
+    // municipality (`San Pedro Tlaquepaque` for Tlaquepaque), as people write it.
+    if (this.ciudad && this.cityIsMunicipality() && namesMunicipality(written)) return true;
     const city = stateKeyOf(this.ciudad);
     return city >= 0 && stateKeyOfWritten(written) === city;
+  }
+
+  /** Whether this code's city is its municipality by name: its name holds the municipality's, or is a short form of it. */
+  private cityIsMunicipality(): boolean {
+    const city = (this.ciudadKey ??= nameKey(this.ciudad));
+    const municipality = (this.municipioKey ??= nameKey(this.municipio));
+    return ` ${city} `.includes(` ${municipality} `) || shortenedKeys(municipality).includes(city);
   }
 
   hasName(name: string): boolean {

@@ -2,7 +2,8 @@
  * Municipalities written short (`Ecatepec` for Ecatepec de Morelos, `Tlaquepaque` for San
  * Pedro Tlaquepaque), on the real catalog: real records from public files that write them so
  * are valid, and `cpmx parse` reads them as the municipality; a short form that names another
- * municipality as written, or several, names none; the contract's methods answer as before.
+ * municipality as written, or several, names none; a city that is its municipality by name
+ * is read the same way; the contract's methods answer as before.
  * The catalog is built from ../shared/data/sepomex (these tests fail, never skip, without it).
  */
 import { readFileSync } from 'node:fs';
@@ -56,6 +57,17 @@ describe('real records that write a municipality short', () => {
       const fix = validatorFor(client).fix(row.cp, '', row.municipio, row.estado, '', result, true);
       expect(fix.changes.municipio, row.municipio).toBe(row.catalog_municipio);
     }
+  });
+
+  it('are the city too where the code\'s city is its municipality by name (Ecatepec de Morelos), and the other way round', () => {
+    // Several of the sources write these as the city; a code without a city cannot check one (125).
+    for (const row of rows.filter((r) => r.catalog_municipio)) {
+      const result = validateAddress(client, { cp: row.cp, ciudad: row.municipio, estado: row.estado });
+      expect(result, `${row.municipio} ${row.cp}`).toMatchObject({ valid: true, errors: [] });
+    }
+    // The catalog's city of 45500 is Tlaquepaque, the short form of its municipality.
+    expect(validateAddress(client, { cp: '45500', ciudad: 'San Pedro Tlaquepaque' })).toMatchObject({ valid: true, errors: [] });
+    expect(validateAddress(client, { cp: '55000', ciudad: 'Naucalpan' }).errors.map((error) => error.code_error)).toEqual([123]);
   });
 
   it('are read by cpmx parse as the municipality, and name a code with a settlement when the line has none', () => {
