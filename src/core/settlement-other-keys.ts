@@ -13,7 +13,7 @@ import { nameKey } from './name-keys.js';
  * anywhere, `saltillo zona centro` in Saltillo → `centro`; undefined for any other. A downtown
  * may also be named by the first words of its place (`jacala centro` in Jacala de Ledezma), or
  * by words that hold its place's (`villa milpa alta centro` in Milpa Alta). The catalog names
- * the downtown of 678 codes so, and people write `Centro` or `Col. Centro` for all of them.
+ * the downtown of about 680 codes so, and people write `Centro` or `Col. Centro` for all of them.
  * `municipalityKey` and `cityKey` are the keys of the code's municipality and city ('' for none).
  */
 function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
@@ -53,11 +53,17 @@ export function writtenDowntownKey(key: string): string | undefined {
 
 const PARENTHESES = /\s*\([^()]*\)/gu;
 
+/** A name with its parts in parentheses taken out (`Centro (Área 1)` → `Centro `): keyed after, so spaces left do not count. */
+export function withoutParentheses(name: string): string {
+  return name.replace(PARENTHESES, ' ');
+}
+
 /**
  * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):
  * the name without a part in parentheses (`Centro (Área 1)` → centro, `Los Laureles (Oriente)`
  * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for
- * it often says where in a place, `Los Laureles (Centro)`), `localKey`, and a downtown's
+ * it often says where in a place, `Los Laureles (Centro)`), `localKey` of the name with and
+ * without that part (`Ciudad Obregón Centro (Fundo Legal)` → centro), and a downtown's
  * (`Centro Histórico` → centro, `writtenDowntownKey`). A written name with one of these keys
  * names that settlement, when none has it as its own.
  */
@@ -72,7 +78,12 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
   };
-  if (name.includes('(')) add(nameKey(name.replace(PARENTHESES, ' ')));
+  if (name.includes('(')) {
+    // Without its part, the name is read as any other: `Ciudad Obregón Centro (Fundo Legal)` is `Centro` in Ciudad Obregón.
+    const bare = nameKey(withoutParentheses(name));
+    add(bare);
+    add(localKey(bare, municipalityKey, cityKey));
+  }
   add(local);
   add(downtown);
   return keys;

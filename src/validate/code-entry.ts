@@ -7,6 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
+import { withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
@@ -104,7 +105,7 @@ export class CodeEntry {
    */
   isCity(written: WrittenName, namesMunicipality: (written: WrittenName) => boolean = (name) => this.isMunicipality(name)): boolean {
     if (written.folded === this.foldedCiudad) return true;
-    if (this.ciudad && keysOf(written).includes((this.ciudadKey ??= nameKey(this.ciudad)))) return true;
+    if (this.ciudad && keysOf(written).some((key) => this.cityKeys().includes(key))) return true;
     // A city whose name holds its municipality's, written as the municipality (`Puebla` for
     // Heroica Puebla de Zaragoza, `Querétaro` for Santiago de Querétaro, `Ecatepec` for
     // Ecatepec de Morelos), or that is the municipality's name written short, written as the
@@ -112,6 +113,23 @@ export class CodeEntry {
     if (this.ciudad && this.cityIsMunicipality() && namesMunicipality(written)) return true;
     const city = stateKeyOf(this.ciudad);
     return city >= 0 && stateKeyOfWritten(written) === city;
+  }
+
+  private cityKeyList: readonly string[] | undefined;
+
+  /**
+   * The keys this code's city is known by: its name's, and for a city with a part in
+   * parentheses (13 of the catalog's: `Juchitán (Juchitán de Zaragoza)`, `Fray Bernardino de
+   * Sahagún (Ciudad Sahagún)`, `Los Reyes Acaquilpan (La Paz)`) its name without the part and
+   * the part, which is the name people use. (A settlement's part is no name of its own.)
+   */
+  private cityKeys(): readonly string[] {
+    if (!this.cityKeyList) {
+      const own = (this.ciudadKey ??= nameKey(this.ciudad));
+      const part = /\(([^()]*)\)/u.exec(this.ciudad)?.[1];
+      this.cityKeyList = part === undefined ? [own] : [own, nameKey(withoutParentheses(this.ciudad)), nameKey(part)];
+    }
+    return this.cityKeyList;
   }
 
   /** Whether this code's city is its municipality by name: its name holds the municipality's, or is a short form of it. */

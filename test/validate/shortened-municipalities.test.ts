@@ -92,6 +92,20 @@ describe('real records that write a municipality short', () => {
   });
 });
 
+describe('names with a part in parentheses', () => {
+  // CESI offices (https://github.com/yurhii/myshpprocessing/blob/5fe903f8e7505dc2bbeb2065acebcb67c3e46b67/export/sqls/cesis.sql)
+  // and a fire station (https://github.com/Origenlab/FIREFIGHTER/blob/74040942bc1029d7ae1336b159d9d6813bea96be/src/content/stations/sonora/cuerpo-bomberos-cajeme-central.md).
+  it('read a downtown named after its place without the part (Ciudad Obregón Centro (Fundo Legal) is Centro), and a city by its name or its part', () => {
+    expect(validateAddress(client, { cp: '85000', asentamiento: 'CENTRO', municipio: 'CAJEME', estado: 'SONORA', ciudad: 'CIUDAD OBREGON' })).toMatchObject({ valid: true, errors: [] });
+    expect(validateAddress(client, { asentamiento: 'Centro', municipio: 'Cajeme', estado: 'Sonora' }).suggestions.cp).toBe('85000');
+    // The catalog's city of 70000 is `Juchitán (Juchitán de Zaragoza)`; its municipality Heroica Ciudad de Juchitán de Zaragoza.
+    expect(validateAddress(client, { cp: '70000', municipio: 'JUCHITAN DE ZARAGOZA', estado: 'OAXACA', ciudad: 'JUCHITAN DE ZARAGOZA' })).toMatchObject({ valid: true, errors: [] });
+    expect(validateAddress(client, { cp: '70000', ciudad: 'Juchitán' })).toMatchObject({ valid: true, errors: [] });
+    // A settlement's part alone still names nothing: Los Mochis' Primer Cuadro (Centro) is not `Centro`.
+    expect(validateAddress(client, { cp: '81200', asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA', ciudad: 'LOS MOCHIS' }).errors.map((error) => error.code_error)).toEqual([122]);
+  });
+});
+
 describe('which short forms name a municipality', () => {
   it('cuts at a `de`, and sets aside a title or a saint with the saint’s name, never leaving a state, an article or a short word', () => {
     expect(shortenedKeys('ecatepec de morelos')).toEqual(['ecatepec']);
