@@ -103,7 +103,7 @@ export class CodeEntry {
    * whether a name is this code's municipality in every form validation reads (written short
    * too, which needs the catalog: see AddressValidator).
    */
-  isCity(written: WrittenName, namesMunicipality: (written: WrittenName) => boolean = (name) => this.isMunicipality(name)): boolean {
+  isCity(written: WrittenName, namesMunicipality: (written: WrittenName) => boolean): boolean {
     if (written.folded === this.foldedCiudad) return true;
     if (this.ciudad && keysOf(written).some((key) => this.cityKeys().includes(key))) return true;
     // A city whose name holds its municipality's, written as the municipality (`Puebla` for
