@@ -99,6 +99,15 @@ function shortenedIndex(catalog: CatalogReader): ShortenedIndex {
 }
 
 /**
+ * Every short form of the catalog's municipalities, with the municipalities that have it: a
+ * name none of whose readings (`municipalityKeys`) is here names no municipality short, which
+ * a caller may ask first.
+ */
+export function shortForms(catalog: CatalogReader): ReadonlyMap<string, readonly number[]> {
+  return shortenedIndex(catalog).byShortKey;
+}
+
+/**
  * The municipality `name` names written short, in `state` (any, when -1), as a list of one;
  * empty when it names one as written, or none or several short.
  */

@@ -13,7 +13,8 @@ import type { Catalog } from '../core/catalog.js';
 import { foldForMatch, stateSpellings } from '../core/names.js';
 import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
-import { CatalogFolds, CodeEntry, NO_NAMES, NO_STATES, readWritten, suggestSettlement } from './code-entry.js';
+import { CatalogFolds, CodeEntry, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
+import { shortForms } from '../core/shortened-municipalities.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 import { Remembered } from '../parse/remembered.js';
 import {
@@ -171,7 +172,7 @@ export class AddressValidator {
     // Past the folds, each field is read in the forms people write (core/names): only then.
     if (estado !== code.estado && estado.trim() && !code.isState(this.written.get(estado))) failed = fail(failed, 'estado', 120, code.estado);
     const municipio = text(municipioValue);
-    if (municipio !== code.municipio && municipio.trim() && !code.isMunicipality(this.written.get(municipio)) && !this.isCodesMunicipality(cp, municipio)) {
+    if (municipio !== code.municipio && municipio.trim() && !this.isCodesMunicipality(code, cp, this.written.get(municipio))) {
       failed = fail(failed, 'municipio', 121, code.municipio);
     }
     const asentamiento = text(asentamientoValue);
@@ -181,7 +182,7 @@ export class AddressValidator {
     }
     const ciudad = text(ciudadValue);
     let unverifiable = false;
-    if (ciudad !== code.ciudad && ciudad.trim() && !code.isCity(this.written.get(ciudad), (written) => code.isMunicipality(written) || this.isCodesMunicipality(cp, written.text))) {
+    if (ciudad !== code.ciudad && ciudad.trim() && !code.isCity(this.written.get(ciudad), (written) => this.isCodesMunicipality(code, cp, written))) {
       // A code without a city in the catalog cannot say a city is wrong: warned, not judged.
       if (code.ciudad) failed = fail(failed, 'ciudad', 123, code.ciudad);
       else unverifiable = true;
@@ -194,16 +195,22 @@ export class AddressValidator {
   }
 
   /**
-   * Whether a municipality written in a form the code's entry does not read names the code's
-   * municipality by the reading of names `cpmx parse` uses (`Ecatepec` for *Ecatepec de
-   * Morelos* in its state): asked only of a record whose municipality is not the code's as
-   * written or in a form the entry reads.
+   * Whether a municipality written in any form is the code's: in a form its entry reads
+   * (`Mpio. de Iztapalapa`), else written short (`Ecatepec` for *Ecatepec de Morelos*), by
+   * the reading of names `cpmx parse` uses, asked of the catalog only for a name that is a
+   * short form of some municipality.
    */
-  private isCodesMunicipality(cp: string, municipio: string): boolean {
+  private isCodesMunicipality(code: CodeEntry, cp: string, written: WrittenName): boolean {
+    if (code.isMunicipality(written)) return true;
+    const short = (this.shortForms ??= shortForms(this.catalog));
+    if (!municipalityKeysOf(written).some((key) => short.has(key))) return false;
     const catalog = this.catalog;
-    const municipality = catalog.municipalityIndexOf(catalog.codeIndex(cp));
-    return this.finder.municipalities(municipio, catalog.stateOfMunicipality(municipality)).includes(municipality);
+    const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(catalog.codeIndex(cp)));
+    return this.finder.municipalities(written.text, catalog.stateOfMunicipality(municipality)).includes(municipality);
   }
+
+  /** The catalog's short forms of municipalities, asked of the catalog once. */
+  private shortForms: ReadonlyMap<string, readonly number[]> | undefined;
 
   /** The places of this validator's catalog (read by the one door to a client's catalog, made at the first record that needs it). */
   private finderCache: PlaceFinder | undefined;

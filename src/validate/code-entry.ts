@@ -44,6 +44,9 @@ export class CodeEntry {
    */
   private readonly nameLookup: string | Set<string>;
 
+  /** The catalog's index of this code's municipality, set by the validator (which has the catalog) the first time it needs it. */
+  municipalityIndex: number | undefined;
+
   /** Reads settlements written otherwise than the catalog writes them; made at the first such record. */
   private matcher: SettlementMatcher | undefined;
 
@@ -94,7 +97,7 @@ export class CodeEntry {
 
   /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
   isMunicipality(written: WrittenName): boolean {
-    return written.folded === this.foldedMunicipio || keysOf(written).includes((this.municipioKey ??= nameKey(this.municipio)));
+    return written.folded === this.foldedMunicipio || municipalityKeysOf(written).includes((this.municipioKey ??= nameKey(this.municipio)));
   }
 
   /**
@@ -105,7 +108,7 @@ export class CodeEntry {
    */
   isCity(written: WrittenName, namesMunicipality: (written: WrittenName) => boolean): boolean {
     if (written.folded === this.foldedCiudad) return true;
-    if (this.ciudad && keysOf(written).some((key) => this.cityKeys().includes(key))) return true;
+    if (this.ciudad && municipalityKeysOf(written).some((key) => this.cityKeys().includes(key))) return true;
     // A city whose name holds its municipality's, written as the municipality (`Puebla` for
     // Heroica Puebla de Zaragoza, `Querétaro` for Santiago de Querétaro, `Ecatepec` for
     // Ecatepec de Morelos), or that is the municipality's name written short, written as the
@@ -132,11 +135,16 @@ export class CodeEntry {
     return this.cityKeyList;
   }
 
+  private cityIsItsMunicipality: boolean | undefined;
+
   /** Whether this code's city is its municipality by name: its name holds the municipality's, or is a short form of it. */
   private cityIsMunicipality(): boolean {
-    const city = (this.ciudadKey ??= nameKey(this.ciudad));
-    const municipality = (this.municipioKey ??= nameKey(this.municipio));
-    return ` ${city} `.includes(` ${municipality} `) || shortenedKeys(municipality).includes(city);
+    if (this.cityIsItsMunicipality === undefined) {
+      const city = (this.ciudadKey ??= nameKey(this.ciudad));
+      const municipality = (this.municipioKey ??= nameKey(this.municipio));
+      this.cityIsItsMunicipality = ` ${city} `.includes(` ${municipality} `) || shortenedKeys(municipality).includes(city);
+    }
+    return this.cityIsItsMunicipality;
   }
 
   hasName(name: string): boolean {
@@ -192,9 +200,11 @@ function stateKeyOfWritten(written: WrittenName): number {
   return (written.stateKey ??= stateKeyOf(written.text));
 }
 
-function keysOf(written: WrittenName): string[] {
+/** The readings of a written municipality or city name (`municipalityKeys`), made once per name. */
+export function municipalityKeysOf(written: WrittenName): string[] {
   return (written.keys ??= municipalityKeys(written.text));
 }
+
 
 /** Between names in a joined lookup: a control character no name holds. */
 const SEPARATOR = '\u0001';
