@@ -1,6 +1,6 @@
 /**
- * The one-line address benchmark: `parseAddress` (what `cpmx parse` runs per line) on the 321
- * real addresses of test/fixtures/one-line-addresses.csv, next to csv-parse alone reading the
+ * The one-line address benchmark: `parseAddress` (what `cpmx parse` runs per line) on every
+ * real address of test/fixtures/one-line-addresses.csv, next to csv-parse alone reading the
  * same lines as a one-column CSV, side by side in one tinybench run in this process (one
  * core). Each sample is one pass over every line; addresses/s come from the median sample.
  */
