@@ -29,7 +29,7 @@ const SEEN_LIMIT = 4096;
 /** The longest name a catalog may hold (the build refuses longer ones). */
 export const MAX_NAME_CHARS = 128;
 /** Longer spellings than any catalog name are never remembered: memory bounded by characters, not only by count. */
-const remembers = (seen: Map<string, unknown>, name: string) => seen.size < SEEN_LIMIT && name.length <= MAX_NAME_CHARS;
+export const remembers = (seen: Map<string, unknown>, name: string) => seen.size < SEEN_LIMIT && name.length <= MAX_NAME_CHARS;
 
 function stateIndex(catalog: CatalogReader): StateIndex {
   let index = stateIndexes.get(catalog);

@@ -58,6 +58,11 @@ export function withoutParentheses(name: string): string {
   return name.replace(PARENTHESES, ' ');
 }
 
+/** The first part of a name in parentheses (`Juchitán (Juchitán de Zaragoza)` → `Juchitán de Zaragoza`), or undefined. */
+export function partInParentheses(name: string): string | undefined {
+  return /\(([^()]*)\)/u.exec(name)?.[1];
+}
+
 /**
  * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):
  * the name without a part in parentheses (`Centro (Área 1)` → centro, `Los Laureles (Oriente)`

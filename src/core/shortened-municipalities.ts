@@ -16,7 +16,7 @@
 import type { CatalogReader } from './catalog-reader.js';
 import { MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES, stateSpellings } from './name-forms.js';
 import { municipalityKeys, nameKey } from './name-keys.js';
-import { findMunicipalities, MAX_NAME_CHARS } from './names.js';
+import { findMunicipalities, MAX_NAME_CHARS, remembers } from './names.js';
 import { ownCopy } from './own-copy.js';
 
 /** Words a short form never begins with: what is left after them is no name of its own. */
@@ -24,8 +24,6 @@ const NOT_FIRST: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los',
 /** A short form of one word is at least this long (`Lucas` is no San Lucas, `Maya` no Santa Ana Maya). */
 const MIN_ONE_WORD = 5;
 const NONE: readonly number[] = [];
-/** Distinct written names remembered per catalog. */
-const SEEN_LIMIT = 4096;
 
 /**
  * Where a short form of `words` may begin: at the start, after a saint and at least one word
@@ -119,7 +117,7 @@ export function shortenedMunicipality(catalog: CatalogReader, name: string, stat
     const found = new Set<number>();
     for (const key of municipalityKeys(name)) for (const m of index.byShortKey.get(key) ?? NONE) found.add(m);
     all = [...found].sort((a, b) => a - b);
-    if (index.seen.size < SEEN_LIMIT) index.seen.set(ownCopy(name), all);
+    if (remembers(index.seen, name)) index.seen.set(ownCopy(name), all);
   }
   let one = -1;
   for (const m of all) {

@@ -80,8 +80,8 @@ export class SettlementIndex {
       for (let r = 0; r < runs.length; r += 2) {
         for (let code = runs[r]!; code < runs[r + 1]!; code++) {
           const city = catalog.cityOf(code);
-          const cityKey = cityKeys.get(city) ?? settlementKey(city);
-          cityKeys.set(city, cityKey);
+          let cityKey = cityKeys.get(city);
+          if (cityKey === undefined) cityKeys.set(city, (cityKey = settlementKey(city)));
           for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
             const name = catalog.settlementNameIndex(s);
             let k = keyOfName[name]!;

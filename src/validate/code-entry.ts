@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
-import { withoutParentheses } from '../core/settlement-other-keys.js';
+import { partInParentheses, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
@@ -129,7 +129,7 @@ export class CodeEntry {
   private cityKeys(): readonly string[] {
     if (!this.cityKeyList) {
       const own = (this.ciudadKey ??= nameKey(this.ciudad));
-      const part = /\(([^()]*)\)/u.exec(this.ciudad)?.[1];
+      const part = partInParentheses(this.ciudad);
       this.cityKeyList = part === undefined ? [own] : [own, nameKey(withoutParentheses(this.ciudad)), nameKey(part)];
     }
     return this.cityKeyList;
