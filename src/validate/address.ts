@@ -15,6 +15,7 @@ import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
 import { CatalogFolds, CodeEntry, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
 import { shortForms } from '../core/shortened-municipalities.js';
+import { citiesOfSeveralMunicipalities, cityOfState } from '../core/shared-cities.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 import { Remembered } from '../parse/remembered.js';
 import {
@@ -182,7 +183,7 @@ export class AddressValidator {
     }
     const ciudad = text(ciudadValue);
     let unverifiable = false;
-    if (ciudad !== code.ciudad && ciudad.trim() && !code.isCity(this.written.get(ciudad), (written) => this.isCodesMunicipality(code, cp, written))) {
+    if (ciudad !== code.ciudad && ciudad.trim() && !this.isCodesCity(code, cp, this.written.get(ciudad))) {
       // A code without a city in the catalog cannot say a city is wrong: warned, not judged.
       if (code.ciudad) failed = fail(failed, 'ciudad', 123, code.ciudad);
       else unverifiable = true;
@@ -208,6 +209,22 @@ export class AddressValidator {
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(catalog.codeIndex(cp)));
     return this.finder.municipalities(written.text, catalog.stateOfMunicipality(municipality)).includes(municipality);
   }
+
+  /**
+   * Whether a city written in any form is the code's: as its entry reads it (`Cd. Juárez`,
+   * `Ecatepec` for *Ecatepec de Morelos*), or, for a city of several municipalities (Ciudad de
+   * México), written as the code's municipality (`Iztapalapa` for 09770), as INEGI names the
+   * alcaldías' localities and shops and carriers write them.
+   */
+  private isCodesCity(code: CodeEntry, cp: string, written: WrittenName): boolean {
+    const namesMunicipality = (name: WrittenName) => this.isCodesMunicipality(code, cp, name);
+    if (code.isCity(written, namesMunicipality)) return true;
+    const shared = (this.sharedCities ??= citiesOfSeveralMunicipalities(this.catalog));
+    return shared.has(cityOfState(code.estado, code.ciudad)) && namesMunicipality(written);
+  }
+
+  /** The catalog's cities of several municipalities, asked of the catalog once. */
+  private sharedCities: ReadonlySet<string> | undefined;
 
   /** The catalog's short forms of municipalities, asked of the catalog once. */
   private shortForms: ReadonlyMap<string, readonly number[]> | undefined;
