@@ -229,13 +229,20 @@ export class AddressReader {
     return reading;
   }
 
-  /** Splits `Calle Hidalgo No. 103 Col. Centro` into the street and the settlement, or undefined. */
+  /**
+   * Splits `Calle Hidalgo No. 103 Col. Centro` into the street and the settlement, or
+   * undefined. Without a number, a street of more than its street word is split only before a
+   * settlement's type written as people mark one mid-line (`Calle Agustín Melgar Col. Centro`,
+   * `Av. Juárez Fracc. Las Palmas`): an abbreviation with its dot, or `Colonia`; a type word
+   * written whole may be the street's own name (`Av. Barrio Alto`).
+   */
   private splitGluedSettlement(piece: string): [string, string] | undefined {
-    if (!/\d|s\/n/i.test(piece)) return undefined;
+    const numbered = /\d|s\/n/i.test(piece);
+    if (!numbered && !looksLikeStreet(piece)) return undefined;
     for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
       const before = piece.slice(0, at);
-      if (!/\d|s\/n/i.test(before)) continue;
       const rest = piece.slice(at + 1);
+      if (/\d|s\/n/i.test(before) ? false : numbered || !before.includes(' ') || !MARKED_TYPE.test(rest)) continue;
       const split = this.types.get(rest);
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
@@ -365,6 +372,9 @@ export class AddressReader {
 
 /** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n)/iu;
+
+/** A settlement's type as it is marked inside a line: abbreviated with its dot (`Col.`, `Fracc.`, `U.H.`), or `Colonia`. */
+const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;
 
 const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)(?![\p{L}\p{N}])/iu;
 const LOT_IN_TEXT = /(?<![\p{L}\p{N}])(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d/iu;

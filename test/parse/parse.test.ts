@@ -121,6 +121,17 @@ describe('parseAddress', () => {
     expect(several.errors.map((error) => error.code_error)).toEqual([101]);
   });
 
+  it('cuts a settlement marked by its type from a street without a number, and only so', () => {
+    // Real: Veracruz prosecutors' offices (test/fixtures/one-line-addresses.csv), a period where a comma belongs.
+    const perote = parseAddress(client, 'Calle Agustín Melgar Esq. Con Ponciano Col. Centro. Perote, Veracruz');
+    expect(perote).toMatchObject({ calle: 'Calle Agustín Melgar Esq. Con Ponciano', asentamiento: 'Centro', tipo_asentamiento: 'Colonia', municipio: 'Perote' });
+    const pescados = parseAddress(client, 'Calle Melgar Colonia Los Pescados, Perote, Veracruz');
+    expect(pescados).toMatchObject({ calle: 'Calle Melgar', asentamiento: 'Los Pescados', cp: '91270', valid: true });
+    // A type word written whole, or right after the street's word, is the street's own name.
+    expect(parseAddress(client, 'Av. Barrio Alto, Perote, Veracruz')).toMatchObject({ calle: 'Av. Barrio Alto', asentamiento: null });
+    expect(parseAddress(client, 'Av. Col. del Valle, Benito Juárez, CDMX')).toMatchObject({ calle: 'Av. Col. del Valle', asentamiento: null });
+  });
+
   it('judges with the validator: a lost leading zero, a state that does not belong to the code', () => {
     const zero = parseAddress(client, 'Calz. Camarones No. 494, esq. Norte 87B, Col. El Recreo, C.P. 2700, Ciudad de México');
     expect(zero.cp).toBe('2700');
