@@ -19,8 +19,16 @@ import { municipalityKeys, nameKey } from './name-keys.js';
 import { findMunicipalities, MAX_NAME_CHARS, remembers } from './names.js';
 import { ownCopy } from './own-copy.js';
 
-/** Words a short form never begins with: what is left after them is no name of its own. */
-const NOT_FIRST: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y']);
+/** The words that join a place's name (a short form never begins with one: what is left after it is no name of its own). */
+const CONNECTORS: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y']);
+
+/** A name's key without its joining words: *Santa Cruz Juventino Rosas* is the city of *Santa Cruz de Juventino Rosas*. */
+export function withoutConnectors(key: string): string {
+  return key
+    .split(' ')
+    .filter((word) => !CONNECTORS.has(word))
+    .join(' ');
+}
 /** A short form of one word is at least this long (`Lucas` is no San Lucas, `Maya` no Santa Ana Maya). */
 const MIN_ONE_WORD = 5;
 const NONE: readonly number[] = [];
@@ -33,7 +41,7 @@ const NONE: readonly number[] = [];
 function starts(words: readonly string[]): { at: number[]; titled: number } {
   const at = [0];
   if (MUNICIPALITY_LEADING_SAINTS.includes(words[0]!)) {
-    for (let i = 2; i < words.length; i++) if (!NOT_FIRST.has(words[i - 1]!)) at.push(i);
+    for (let i = 2; i < words.length; i++) if (!CONNECTORS.has(words[i - 1]!)) at.push(i);
     return { at, titled: 0 };
   }
   let i = 0;
@@ -54,7 +62,7 @@ export function shortenedKeys(key: string, never: ReadonlySet<string> = new Set(
   const found = new Set<string>();
   const { at, titled } = starts(words);
   for (const i of at) {
-    if (NOT_FIRST.has(words[i]!)) continue;
+    if (CONNECTORS.has(words[i]!)) continue;
     for (const j of ends) {
       // Not the whole name, and not its titles alone (`Villa` of Villa de Álvarez).
       if (j <= i || (i === 0 && (j === words.length || j <= titled))) continue;

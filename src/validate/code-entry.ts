@@ -8,7 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { partInParentheses, withoutParentheses } from '../core/settlement-other-keys.js';
-import { shortenedKeys } from '../core/shortened-municipalities.js';
+import { shortenedKeys, withoutConnectors } from '../core/shortened-municipalities.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
 /**
@@ -137,12 +137,13 @@ export class CodeEntry {
 
   private cityIsItsMunicipality: boolean | undefined;
 
-  /** Whether this code's city is its municipality by name: its name holds the municipality's, or is a short form of it. */
+  /** Whether this code's city is its municipality by name: its name holds the municipality's, is a short form of it, or is it without a joining word. */
   private cityIsMunicipality(): boolean {
     if (this.cityIsItsMunicipality === undefined) {
       const city = (this.ciudadKey ??= nameKey(this.ciudad));
       const municipality = (this.municipioKey ??= nameKey(this.municipio));
-      this.cityIsItsMunicipality = ` ${city} `.includes(` ${municipality} `) || shortenedKeys(municipality).includes(city);
+      this.cityIsItsMunicipality =
+        ` ${city} `.includes(` ${municipality} `) || shortenedKeys(municipality).includes(city) || withoutConnectors(city) === withoutConnectors(municipality);
     }
     return this.cityIsItsMunicipality;
   }

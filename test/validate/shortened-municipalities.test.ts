@@ -68,6 +68,9 @@ describe('real records that write a municipality short', () => {
     // The catalog's city of 45500 is Tlaquepaque, the short form of its municipality.
     expect(validateAddress(client, { cp: '45500', ciudad: 'San Pedro Tlaquepaque' })).toMatchObject({ valid: true, errors: [] });
     expect(validateAddress(client, { cp: '55000', ciudad: 'Naucalpan' }).errors.map((error) => error.code_error)).toEqual([123]);
+    // The city is its municipality without a joining word: *Santa Cruz Juventino Rosas* of Santa Cruz de Juventino Rosas
+    // (a store locator: https://github.com/BoomPartner/ipesamex/blob/67a57e62574bfb2193b433e20d7f23ff05c2216f/src/components/dataMapas.js).
+    expect(validateAddress(client, { cp: '38240', estado: 'GUANAJUATO', ciudad: 'SANTA CRUZ DE JUVENTINO ROSAS' })).toMatchObject({ valid: true, errors: [] });
   });
 
   it('are read by cpmx parse as the municipality, and name a code with a settlement when the line has none', () => {
