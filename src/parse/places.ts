@@ -64,6 +64,48 @@ export class PlaceFinder {
     return bare.length ? bare : shortenedMunicipality(this.catalog, name, state);
   }
 
+  /** The municipalities of each city, by the city's settlement key, with their states; made at the first city asked. */
+  private cityPlaces: Map<string, { state: number; municipality: number }[]> | undefined;
+
+  /**
+   * The municipalities whose codes have the city a name names (in `state` when one is given):
+   * `Los Mochis` is Ahome's, `Ciudad de México` every alcaldía's; [] for a name that names no
+   * city. Read as the catalog writes its cities (`settlementKey`: folded, shortenings expanded).
+   */
+  cityMunicipalities(name: string, state: number): readonly number[] {
+    if (name.length > MAX_NAME_CHARS) return NONE;
+    const places = (this.cityPlaces ??= this.cities()).get(this.keys.get(name));
+    if (!places) return NONE;
+    const found: number[] = [];
+    for (const place of places) if ((state < 0 || place.state === state) && !found.includes(place.municipality)) found.push(place.municipality);
+    return found;
+  }
+
+  /** The codes among `codes` whose city is the one `city` names (`Col. Centro, Los Mochis` is not Ahome Centro, in the city Ahome). */
+  inCity(codes: readonly number[], city: string): readonly number[] {
+    const key = this.keys.get(city);
+    return codes.filter((code) => this.keys.get(this.catalog.cityOf(code)) === key);
+  }
+
+  private cities(): Map<string, { state: number; municipality: number }[]> {
+    const catalog = this.catalog;
+    const places = new Map<string, { state: number; municipality: number }[]>();
+    let last = -1;
+    for (let code = 0; code < catalog.codeCount; code++) {
+      const municipality = catalog.municipalityIndexOf(code);
+      const city = catalog.cityOf(code);
+      if (!city.trim()) continue;
+      const key = this.keys.get(city);
+      let list = places.get(key);
+      if (!list) places.set(key, (list = []));
+      // Codes run by municipality: a municipality's city is listed once per run.
+      if (municipality === last && list.at(-1)?.municipality === municipality) continue;
+      last = municipality;
+      if (!list.some((place) => place.municipality === municipality)) list.push({ state: catalog.stateOfMunicipality(municipality), municipality });
+    }
+    return places;
+  }
+
   /** Whether a settlement key names a place within the municipalities (any, when empty) or the state (any, when -1). */
   hasPlaces(key: string, municipalities: readonly number[], state: number): boolean {
     return this.codesOfKey(key, municipalities, state).length > 0;
@@ -118,13 +160,26 @@ export class PlaceFinder {
    * The codes a record's names name: its settlement within its municipality and state (or any
    * two of them), else its municipality in its state; [] unless two names agree. A name that
    * names nothing is set aside; a municipality of another state than the one written names none.
+   * Without a municipality, the city written stands for one, as records write it: a
+   * municipality's name (`Zapopan`), else a city's (`Los Mochis`: Ahome), when the names then
+   * name codes (a city that names none of them is set aside).
    */
-  codesOfRecord(asentamiento: string, municipio: string, estado: string): readonly number[] {
+  codesOfRecord(asentamiento: string, municipio: string, estado: string, ciudad = ''): readonly number[] {
     const state = estado.trim() && estado.length <= MAX_NAME_CHARS ? this.state(estado) : -1;
     const municipalities = municipio.trim() && municipio.length <= MAX_NAME_CHARS ? this.municipalities(municipio, state) : NONE;
     // A municipality written beside a state it is not in: the two disagree, so neither names a place with the other.
     if (municipalities.length === 0 && state >= 0 && municipio.trim()) return NONE;
     const settlement = asentamiento.trim() ? asentamiento : null;
+    if (!municipio.trim() && ciudad.trim() && ciudad.length <= MAX_NAME_CHARS) {
+      const named = this.municipalities(ciudad, state);
+      const byCity = named.length ? this.namedBy(settlement, named, state) : this.inCity(this.namedBy(settlement, this.cityMunicipalities(ciudad, state), state), ciudad);
+      if (byCity.length) return byCity;
+    }
+    return this.namedBy(settlement, municipalities, state);
+  }
+
+  /** The codes of a settlement, municipalities and state read from a record; [] unless two of them are given. */
+  private namedBy(settlement: string | null, municipalities: readonly number[], state: number): readonly number[] {
     // One name alone names no code: two of them must agree.
     if ((settlement ? 1 : 0) + (municipalities.length ? 1 : 0) + (state >= 0 ? 1 : 0) < 2) return NONE;
     return this.codesNamed(settlement, municipalities, state);

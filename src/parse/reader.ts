@@ -31,6 +31,8 @@ export interface Reading {
   settlementName: string | null;
   settlementType: string | null;
   cityText: string | null;
+  /** The municipalities of the city read, for a line without a code (the places it narrows the settlement to when no municipality is written). */
+  cityMunicipalities: readonly number[];
   calle: string | null;
   numeroExterior: string | null;
   numeroInterior: string | null;
@@ -115,7 +117,12 @@ export class AddressReader {
 
   /** The code indices that fit a line without a code: the rule of codes from names (parse/places), as validation uses it. */
   codesOf(reading: Reading): readonly number[] {
-    return this.finder.codesNamed(reading.settlementName !== null ? reading.settlementText : null, reading.municipalities, reading.state);
+    const settlement = reading.settlementName !== null ? reading.settlementText : null;
+    if (reading.municipalities.length === 0 && reading.cityMunicipalities.length) {
+      const byCity = this.finder.inCity(this.finder.codesNamed(settlement, reading.cityMunicipalities, reading.state), reading.cityText!);
+      if (byCity.length) return byCity;
+    }
+    return this.finder.codesNamed(settlement, reading.municipalities, reading.state);
   }
 
   /** The code of a line: a marked one first, then five digits that are a code, the context agreeing. */
@@ -169,6 +176,7 @@ export class AddressReader {
       settlementName: null,
       settlementType: null,
       cityText: null,
+      cityMunicipalities: [],
       calle: null,
       numeroExterior: null,
       numeroInterior: null,
@@ -350,6 +358,15 @@ export class AddressReader {
     // A state named twice (`Ciudad de México, CDMX`): the city, or nothing more.
     if (state >= 0 && state === reading.state) return 'state';
     if (partial) return undefined;
+    // A city of the state (`Los Mochis`, in Ahome), before a settlement of its name: the places it is in narrow the settlement's codes.
+    if (reading.cityText === null && code < 0) {
+      const municipalities = this.finder.cityMunicipalities(name, reading.state);
+      if (municipalities.length) {
+        reading.cityText = name;
+        reading.cityMunicipalities = municipalities;
+        return 'city';
+      }
+    }
     if (reading.settlementText === null && code < 0 && this.finder.hasPlaces(this.keys.get(name), reading.municipalities, reading.state)) {
       this.takeSettlement(name, reading);
       return 'settlement';

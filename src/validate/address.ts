@@ -164,7 +164,8 @@ export class AddressValidator {
       const suggestion = code.error.code_error === 101 ? undefined : this.correctedCode(cp);
       if (suggestion) return { valid: false, errors: [code.error], suggestions: { cp: suggestion } };
       // No code, or none the catalog has: the code the names name, if they name one.
-      return this.codeFromNames({ valid: false, errors: [code.error], suggestions: {} }, -1, text(asentamientoValue), text(municipioValue), text(estadoValue));
+      const names = { asentamiento: text(asentamientoValue), municipio: text(municipioValue), estado: text(estadoValue), ciudad: text(ciudadValue) };
+      return this.codeFromNames({ valid: false, errors: [code.error], suggestions: {} }, -1, this.finder.codesOfRecord(names.asentamiento, names.municipio, names.estado, names.ciudad));
     }
     // Each field is first compared as written (the common case in exported data), and folded
     // only when that fails. Nothing is allocated for a valid record.
@@ -280,7 +281,7 @@ export class AddressValidator {
       if (bySettlement.includes(index)) return failed;
       // A common name across a whole state (Centro, in hundreds of codes) says little: judged by the rules below.
       if (bySettlement.length && (municipalities.length || bySettlement.length <= MAX_SUGGESTED_CODES)) {
-        return this.codeFromNames(failed, index, asentamiento, municipio, estado, bySettlement);
+        return this.codeFromNames(failed, index, bySettlement);
       }
       // The settlement and the state agree with the code: the municipality is the field at fault
       // (the state's settlements are searched only when that decides: two names agreeing already do).
@@ -288,7 +289,7 @@ export class AddressValidator {
     }
     if (agrees) return failed;
     if (municipalities.length && state >= 0 && !municipalities.includes(catalog.municipalityIndexOf(index))) {
-      return this.codeFromNames(failed, index, asentamiento, municipio, estado, catalog.codesOfMunicipalities(municipalities, MAX_SUGGESTED_CODES + 1).map((c) => catalog.codeIndex(c)));
+      return this.codeFromNames(failed, index, catalog.codesOfMunicipalities(municipalities, MAX_SUGGESTED_CODES + 1).map((c) => catalog.codeIndex(c)));
     }
     return failed;
   }
@@ -298,9 +299,9 @@ export class AddressValidator {
    * code suggested when they name one, their codes listed when they name a few; the names of
    * the code as written never suggested.
    */
-  private codeFromNames(failed: Failed, index: number, asentamiento: string, municipio: string, estado: string, named?: readonly number[]): ValidationResult {
+  private codeFromNames(failed: Failed, index: number, named: readonly number[]): ValidationResult {
     const catalog = this.catalog;
-    const codes = (named ?? this.finder.codesOfRecord(asentamiento, municipio, estado)).filter((code) => code !== index);
+    const codes = named.filter((code) => code !== index);
     const result: Failed = { valid: false, errors: failed.errors, suggestions: {} };
     if (failed.warnings) result.warnings = failed.warnings;
     if (codes.length === 1) result.suggestions.cp = catalog.postalCode(codes[0]!);

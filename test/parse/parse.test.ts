@@ -132,6 +132,15 @@ describe('parseAddress', () => {
     expect(parseAddress(client, 'Av. Col. del Valle, Benito Juárez, CDMX')).toMatchObject({ calle: 'Av. Col. del Valle', asentamiento: null });
   });
 
+  it('reads a city of the state in a line without a code, and finds the code among that city\'s settlements', () => {
+    // Real branches of a pharmacy chain (see validate-pipeline.test.ts): Los Mochis is a city of Ahome, not a settlement here.
+    const jiquilpan = parseAddress(client, 'Blvd. Lopez Mateos #1271, Col. Jiquilpan, Los Mochis, Sinaloa');
+    expect(jiquilpan).toMatchObject({ asentamiento: 'Jiquilpan', ciudad: 'Los Mochis', estado: 'Sinaloa', codes: ['81220', '81229'] });
+    const horizonte = parseAddress(client, 'C. Eustaquio Buelna #3412, Fracc. Nuevo Horizonte, Los Mochis');
+    expect(horizonte).toMatchObject({ cp: '81233', municipio: 'Ahome', asentamiento: 'Nuevo Horizonte', ciudad: 'Los Mochis', valid: true });
+    expect(horizonte.inferred).toEqual(expect.arrayContaining(['cp', 'estado', 'municipio']));
+  });
+
   it('judges with the validator: a lost leading zero, a state that does not belong to the code', () => {
     const zero = parseAddress(client, 'Calz. Camarones No. 494, esq. Norte 87B, Col. El Recreo, C.P. 2700, Ciudad de México');
     expect(zero.cp).toBe('2700');

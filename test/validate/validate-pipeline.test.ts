@@ -62,6 +62,22 @@ describe('which field is wrong', () => {
     }
   });
 
+  it('reads the city written for a missing municipality, as the places it is in, and only the codes of that city', () => {
+    // Real records without code, municipality or state: a pharmacy chain's branches in Los Mochis (municipality Ahome),
+    // https://github.com/IvanDLaCruz/farmacias-ahorramax-page/blob/4a13cc15fcfe7d1fc4d009847441f75cb53751e8/src/components/Sucursales/sucursalesSinaloa.js
+    const branch = (colonia: string, ciudad = 'Los Mochis') => validateAddress(client, { cp: '', colonia, ciudad });
+    expect(branch('Fracc. Nuevo Horizonte').suggestions).toEqual({ cp: '81233' });
+    expect(branch('Fracc. Alamos Country').suggestions).toEqual({ cp: '81271' });
+    expect(branch('Col. Libertad').suggestions).toEqual({ cp: '81230' });
+    expect(branch('Col. Jiquilpan').codes).toEqual(['81220', '81229']);
+    // Ahome's other downtowns are in other cities (Ahome Centro, Topolobampo Centro): never listed for Los Mochis.
+    expect(branch('Col. Centro')).toMatchObject({ suggestions: {} });
+    expect(branch('Col. Centro').codes).toBeUndefined();
+    // A municipality written as the city names it too (store locators write it so); a city alone names no code.
+    expect(validateAddress(client, { cp: '', asentamiento: 'Nuevo Horizonte', ciudad: 'Ahome' }).suggestions).toEqual({ cp: '81233' });
+    expect(validateAddress(client, { cp: '', ciudad: 'Los Mochis' }).suggestions).toEqual({});
+  });
+
   it('lists a few codes and suggests none when the names fit several', () => {
     // Find a settlement name that one municipality has under two to five codes.
     const finder = new Map<string, Set<string>>();
