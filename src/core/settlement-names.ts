@@ -8,7 +8,7 @@
 import type { CatalogReader } from './catalog-reader.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
 import { formIndex, leadingIn, nameKey, nameWords, type FormIndex } from './name-keys.js';
-import { otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
+import { isDowntownKey, isTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
 
@@ -133,8 +133,11 @@ export class SettlementMatcher {
     if (found < 0) found = keys.findIndex((key) => key.others!.includes(given.whole));
     if (found < 0 && given.rest) found = this.preferType(given.type, (key, i) => key.others!.includes(given.rest) && this.mayDrop(given.type, i));
     // A downtown written as people write it (`Zona Centro`, `Centro Histórico`): the code's Centro, by its name or another.
-    const downtown = found < 0 ? writtenDowntownKey(given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole) : undefined;
+    const written = given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole;
+    const downtown = found < 0 ? writtenDowntownKey(written) : undefined;
     if (downtown) found = keys.findIndex((key) => key.whole === downtown || key.others!.includes(downtown));
+    // A downtown where no settlement of the code is one: the code's town itself, when it is one (`Col. Centro` for *Perote*, Pueblo).
+    if (found < 0 && isDowntownKey(written)) found = this.townSeat();
     return found;
   }
 
@@ -142,6 +145,21 @@ export class SettlementMatcher {
   match(text: string): string | undefined {
     const found = this.indexOf(text);
     return found < 0 ? undefined : this.names[found];
+  }
+
+  /** The one settlement of this code that is its town itself (`isTownSeat`), or -1 (none, or several). */
+  private townSeat(): number {
+    const [municipio, ciudad] = this.places ?? ['', ''];
+    const municipalityKey = municipio ? nameKey(municipio) : '';
+    const cityKey = ciudad ? nameKey(ciudad) : '';
+    const keys = this.catalogKeys();
+    let seat = -1;
+    for (let i = 0; i < keys.length; i++) {
+      if (!isTownSeat(keys[i]!.whole, this.types?.[i], municipalityKey, cityKey)) continue;
+      if (seat >= 0) return -1;
+      seat = i;
+    }
+    return seat;
   }
 
   /** Whether a type written in front may be set aside before settlement `i`'s name. */

@@ -5,6 +5,7 @@
  * Histórico`). The settlement matcher reads a written name by them when no settlement of the
  * code has it as its own, and the settlement index keys them, so both read them alike.
  */
+import { MUNICIPALITY_LEADING_SAINTS } from './name-forms.js';
 import { nameKey } from './name-keys.js';
 
 /**
@@ -40,6 +41,27 @@ function startsWithWords(key: string, place: string): boolean {
 
 const DOWNTOWN = 'centro';
 const DOWNTOWN_AFTER = ` ${DOWNTOWN}`;
+
+/** The types of a settlement that is a whole town (the catalog's, and `Ciudad` of newer downloads). */
+const TOWN_TYPES: ReadonlySet<string> = new Set(['Pueblo', 'Villa', 'Ciudad']);
+
+/**
+ * Whether a settlement is its place's town itself, whose downtown the catalog does not divide
+ * from it: a `Pueblo` (or `Villa`, `Ciudad`) named as its municipality or city (`Perote` of
+ * Perote), or that name with its surname (`Jilotepec de Molina Enríquez` of Jilotepec) or its
+ * saint (`San Miguel Zinacantepec` of Zinacantepec). People write `Centro` for it.
+ */
+export function isTownSeat(key: string, type: string | undefined, municipalityKey: string, cityKey: string): boolean {
+  if (type === undefined || !TOWN_TYPES.has(type)) return false;
+  const names = (place: string) =>
+    place !== '' && (key === place || key.startsWith(`${place} de `) || (key.endsWith(` ${place}`) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
+  return names(municipalityKey) || names(cityKey);
+}
+
+/** Whether a written key is a downtown's (`centro`, `zona centro`, `centro historico`). */
+export function isDowntownKey(key: string): boolean {
+  return key === DOWNTOWN || writtenDowntownKey(key) === DOWNTOWN;
+}
 
 /**
  * The key of a downtown as people write it beyond the catalog's names: `Zona Centro` and

@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/core/catalog.js';
 import type { CpmxClient } from '../../src/index.js';
 import { validateAddress } from '../../src/validate/index.js';
+import { validatorFor } from '../../src/validate/address.js';
 import { buildRealCatalog, CLI, root, tempDir } from '../helpers.js';
 import { everydayRecords, measurePipeline, mistypings, pipelineCases, typeForms } from '../support/pipeline-cases.js';
 
@@ -138,6 +139,32 @@ describe('which field is wrong', () => {
     const run = spawnSync(process.execPath, [CLI, 'validate', input, '--fix', fixed, '--data', artifact, '--quiet'], { encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(readFileSync(fixed, 'utf8')).toBe(`${readFileSync(input, 'utf8').split('\n').map((line, i) => (line === '' ? line : `${line},${i === 0 ? 'cpmx_status,cpmx_errors' : 'valid,'}`)).join('\n')}`);
+  });
+
+  it('reads Centro as the code\'s town itself where the catalog does not divide the town (a Pueblo named as its place)', () => {
+    // Real records of a satellite TV chain's stores, written CENTRO where the code's settlement is the town:
+    // https://github.com/anahiarguellodish/on/blob/d82a9df91fdcbab542db031c2438c059d1ae9f52/on-web-prod/src/locations/dishonLocations.js
+    const stores = [
+      { cp: '54240', colonia: 'CENTRO', ciudad: 'JILOTEPEC', seat: 'Jilotepec de Molina Enríquez' },
+      { cp: '51900', colonia: 'CENTRO', ciudad: 'IXTAPAN DE LA SAL', seat: 'Ixtapan de la Sal' },
+      { cp: '56800', colonia: 'CENTRO', ciudad: 'OZUMBA', seat: 'Ozumba de Alzate' },
+      { cp: '51000', colonia: 'COL CENTRO', ciudad: 'VILLA DE ALLENDE', seat: undefined },
+      { cp: '50400', colonia: 'CENTRO', ciudad: 'TEMASCALCINGO', seat: 'Temascalcingo de José María Velazco' },
+    ];
+    for (const { cp, colonia, ciudad, seat } of stores) {
+      const result = validateAddress(client, { cp, colonia, estado: 'MEXICO', ciudad });
+      expect(result, `${colonia} ${cp}`).toMatchObject({ valid: true, errors: [] });
+      const fix = validatorFor(client).fix(cp, colonia, '', 'MEXICO', ciudad, result, true);
+      if (seat) expect(fix.changes.asentamiento, cp).toBe(seat);
+    }
+    // A code whose town has colonias of its own, none a downtown, and no Pueblo of its name: still 122 (Del Valle, above).
+    expect(validateAddress(client, { cp: '03100', asentamiento: 'Col. Centro' }).errors.map((e) => e.code_error)).toEqual([122]);
+    // A code with a Centro of its own answers with it, never with a town: 64000 is Monterrey Centro.
+    const monterrey = validatorFor(client).fix('64000', 'Centro', '', '', '', validateAddress(client, { cp: '64000', asentamiento: 'Centro' }), true);
+    expect(monterrey.changes.asentamiento).toBe('Monterrey Centro');
+    // Only a downtown is read so: another name at a town's code is still judged (Perote's 91270 has Los Pescados and Perote).
+    expect(validateAddress(client, { cp: '91270', asentamiento: 'Col. Centro' })).toMatchObject({ valid: true });
+    expect(validateAddress(client, { cp: '91270', asentamiento: 'Col. Las Flores' }).errors.map((e) => e.code_error)).toEqual([122]);
   });
 
   it('mistypings are the codes one digit or one swap away that exist', () => {
