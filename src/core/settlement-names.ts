@@ -117,6 +117,24 @@ export class SettlementMatcher {
     if (exact >= 0) return exact;
     const given = keyed(text);
     if (!given.whole) return -1;
+    const found = this.keyIndexOf(given);
+    if (found >= 0) return found;
+    // The code's municipality or city written after the name (`Fuentes del Valle Tultitlán`), as records glue them.
+    const bare = this.withoutPlaceAfter(given.whole);
+    return bare ? this.keyIndexOf(keyed(bare)) : -1;
+  }
+
+  /** A key without the code's municipality or city at its end (`fuentes del valle tultitlan` in Tultitlán), or undefined. */
+  private withoutPlaceAfter(key: string): string | undefined {
+    for (const place of this.places ?? []) {
+      const placeKey = place ? nameKey(place) : '';
+      if (placeKey && key.length > placeKey.length + 1 && key.endsWith(` ${placeKey}`)) return key.slice(0, -placeKey.length - 1);
+    }
+    return undefined;
+  }
+
+  /** The index of the settlement a written name's keys name, or -1. */
+  private keyIndexOf(given: Keyed): number {
     const keys = this.catalogKeys();
     // Most literal first: the name as written; a type written in front of the catalog's
     // name; the catalog's name holding a type the text leaves out; both typed.

@@ -167,6 +167,15 @@ describe('which field is wrong', () => {
     expect(validateAddress(client, { cp: '91270', asentamiento: 'Col. Las Flores' }).errors.map((e) => e.code_error)).toEqual([122]);
   });
 
+  it('reads a settlement with the code\'s municipality or city written after it, and only that place', () => {
+    // The same file writes FUENTES DEL VALLE TULTITLAN for Fuentes del Valle, 54910 (Tultitlán).
+    expect(validateAddress(client, { cp: '54910', colonia: 'FUENTES DEL VALLE TULTITLAN', estado: 'MEXICO', ciudad: 'TULTITLAN' })).toMatchObject({ valid: true });
+    expect(validateAddress(client, { cp: '91270', colonia: 'Centro Perote' })).toMatchObject({ valid: true });
+    // Another municipality after the name is no place of the code's: still 122; the municipality alone names no settlement.
+    expect(validateAddress(client, { cp: '54910', colonia: 'Fuentes del Valle Ecatepec' }).errors.map((e) => e.code_error)).toEqual([122]);
+    expect(validateAddress(client, { cp: '54910', colonia: 'Tultitlán' }).errors.map((e) => e.code_error)).toEqual([122]);
+  });
+
   it('mistypings are the codes one digit or one swap away that exist', () => {
     expect(mistypings(catalog, '11000')).toContain('01100');
     expect(mistypings(catalog, '11000')).not.toContain('11000');
