@@ -97,11 +97,15 @@ export class SettlementMatcher {
     readonly places?: readonly [municipio: string, ciudad: string],
   ) {}
 
+  /** The keys of the code's municipality and city ('' for none), made with the names' keys. */
+  private placeKeys: readonly [municipality: string, city: string] = ['', ''];
+
   private catalogKeys(): Keyed[] {
     if (!this.keys) {
       const [municipio, ciudad] = this.places ?? ['', ''];
       const municipalityKey = municipio ? nameKey(municipio) : '';
       const cityKey = ciudad ? nameKey(ciudad) : '';
+      this.placeKeys = [municipalityKey, cityKey];
       this.keys = this.names.map((name) => {
         const key = keyed(name);
         key.others = otherKeys(name, key.whole, municipalityKey, cityKey);
@@ -126,8 +130,8 @@ export class SettlementMatcher {
 
   /** A key without the code's municipality or city at its end (`fuentes del valle tultitlan` in Tultitlán), or undefined. */
   private withoutPlaceAfter(key: string): string | undefined {
-    for (const place of this.places ?? []) {
-      const placeKey = place ? nameKey(place) : '';
+    this.catalogKeys();
+    for (const placeKey of this.placeKeys) {
       if (placeKey && key.length > placeKey.length + 1 && key.endsWith(` ${placeKey}`)) return key.slice(0, -placeKey.length - 1);
     }
     return undefined;
@@ -167,10 +171,8 @@ export class SettlementMatcher {
 
   /** The one settlement of this code that is its town itself (`isTownSeat`), or -1 (none, or several). */
   private townSeat(): number {
-    const [municipio, ciudad] = this.places ?? ['', ''];
-    const municipalityKey = municipio ? nameKey(municipio) : '';
-    const cityKey = ciudad ? nameKey(ciudad) : '';
     const keys = this.catalogKeys();
+    const [municipalityKey, cityKey] = this.placeKeys;
     let seat = -1;
     for (let i = 0; i < keys.length; i++) {
       if (!isTownSeat(keys[i]!.whole, this.types?.[i], municipalityKey, cityKey)) continue;
