@@ -81,26 +81,28 @@ export class PlaceFinder {
     return found;
   }
 
-  /** The codes among `codes` whose city is the one `city` names (`Col. Centro, Los Mochis` is not Ahome Centro, in the city Ahome). */
-  inCity(codes: readonly number[], city: string): readonly number[] {
+  /**
+   * The codes of a settlement (or, without one, of the places) within a city, given the
+   * municipalities it is in (`cityMunicipalities`): only codes of that city (`Col. Centro, Los
+   * Mochis` is not *Ahome Centro*, in the city Ahome); [] when none.
+   */
+  codesInCity(settlement: string | null, city: string, municipalities: readonly number[], state: number): readonly number[] {
+    if (municipalities.length === 0) return NONE;
     const key = this.keys.get(city);
-    return codes.filter((code) => this.keys.get(this.catalog.cityOf(code)) === key);
+    return this.codesNamed(settlement, municipalities, state).filter((code) => this.keys.get(this.catalog.cityOf(code)) === key);
   }
 
   private cities(): Map<string, { state: number; municipality: number }[]> {
     const catalog = this.catalog;
     const places = new Map<string, { state: number; municipality: number }[]>();
-    let last = -1;
     for (let code = 0; code < catalog.codeCount; code++) {
-      const municipality = catalog.municipalityIndexOf(code);
       const city = catalog.cityOf(code);
       if (!city.trim()) continue;
       const key = this.keys.get(city);
       let list = places.get(key);
       if (!list) places.set(key, (list = []));
-      // Codes run by municipality: a municipality's city is listed once per run.
-      if (municipality === last && list.at(-1)?.municipality === municipality) continue;
-      last = municipality;
+      const municipality = catalog.municipalityIndexOf(code);
+      // A city's municipalities are few (16 at most): a list is enough.
       if (!list.some((place) => place.municipality === municipality)) list.push({ state: catalog.stateOfMunicipality(municipality), municipality });
     }
     return places;
@@ -172,8 +174,14 @@ export class PlaceFinder {
     const settlement = asentamiento.trim() ? asentamiento : null;
     if (!municipio.trim() && ciudad.trim() && ciudad.length <= MAX_NAME_CHARS) {
       const named = this.municipalities(ciudad, state);
-      const byCity = named.length ? this.namedBy(settlement, named, state) : this.inCity(this.namedBy(settlement, this.cityMunicipalities(ciudad, state), state), ciudad);
-      if (byCity.length) return byCity;
+      if (named.length) {
+        const byMunicipality = this.namedBy(settlement, named, state);
+        if (byMunicipality.length) return byMunicipality;
+      } else if (settlement || state >= 0) {
+        // The city stands for the municipality: with the settlement or the state, two names agree.
+        const byCity = this.codesInCity(settlement, ciudad, this.cityMunicipalities(ciudad, state), state);
+        if (byCity.length) return byCity;
+      }
     }
     return this.namedBy(settlement, municipalities, state);
   }

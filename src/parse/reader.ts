@@ -118,8 +118,8 @@ export class AddressReader {
   /** The code indices that fit a line without a code: the rule of codes from names (parse/places), as validation uses it. */
   codesOf(reading: Reading): readonly number[] {
     const settlement = reading.settlementName !== null ? reading.settlementText : null;
-    if (reading.municipalities.length === 0 && reading.cityMunicipalities.length) {
-      const byCity = this.finder.inCity(this.finder.codesNamed(settlement, reading.cityMunicipalities, reading.state), reading.cityText!);
+    if (reading.municipalities.length === 0 && reading.cityText !== null && reading.cityMunicipalities.length) {
+      const byCity = this.finder.codesInCity(settlement, reading.cityText, reading.cityMunicipalities, reading.state);
       if (byCity.length) return byCity;
     }
     return this.finder.codesNamed(settlement, reading.municipalities, reading.state);
@@ -250,7 +250,8 @@ export class AddressReader {
     for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
       const before = piece.slice(0, at);
       const rest = piece.slice(at + 1);
-      if (/\d|s\/n/i.test(before) ? false : numbered || !before.includes(' ') || !MARKED_TYPE.test(rest)) continue;
+      // After a number, any type; in a line without one, only a type marked as one, after more than the street's word.
+      if (!/\d|s\/n/i.test(before) && (numbered || !before.includes(' ') || !MARKED_TYPE.test(rest))) continue;
       const split = this.types.get(rest);
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
