@@ -49,12 +49,17 @@ const TOWN_TYPES: ReadonlySet<string> = new Set(['Pueblo', 'Villa', 'Ciudad']);
  * Whether a settlement is its place's town itself, whose downtown the catalog does not divide
  * from it: a `Pueblo` (or `Villa`, `Ciudad`) named as its municipality or city (`Perote` of
  * Perote), or that name with its surname (`Jilotepec de Molina Enríquez` of Jilotepec) or its
- * saint (`San Miguel Zinacantepec` of Zinacantepec). People write `Centro` for it.
+ * saint (`San Miguel Zinacantepec` of Zinacantepec), or without the place's surname (`Alto
+ * Lucero` of Alto Lucero de Gutiérrez Barrios). People write `Centro` for it.
  */
 export function isTownSeat(key: string, type: string | undefined, municipalityKey: string, cityKey: string): boolean {
   if (type === undefined || !TOWN_TYPES.has(type)) return false;
   const names = (place: string) =>
-    place !== '' && (key === place || key.startsWith(`${place} de `) || (key.endsWith(` ${place}`) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
+    place !== '' &&
+    (key === place ||
+      key.startsWith(`${place} de `) ||
+      place.startsWith(`${key} de `) ||
+      (key.endsWith(` ${place}`) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
   return names(municipalityKey) || names(cityKey);
 }
 

@@ -164,6 +164,8 @@ describe('which field is wrong', () => {
     expect(monterrey.changes.asentamiento).toBe('Monterrey Centro');
     // Only a downtown is read so: another name at a town's code is still judged (Perote's 91270 has Los Pescados and Perote).
     expect(validateAddress(client, { cp: '91270', asentamiento: 'Col. Centro' })).toMatchObject({ valid: true });
+    // A town named as its municipality without the municipality's surname: Alto Lucero, a Villa, of Alto Lucero de Gutiérrez Barrios.
+    expect(validateAddress(client, { cp: '91460', asentamiento: 'COL. CENTRO', estado: 'VER.' })).toMatchObject({ valid: true });
     expect(validateAddress(client, { cp: '91270', asentamiento: 'Col. Las Flores' }).errors.map((e) => e.code_error)).toEqual([122]);
   });
 
