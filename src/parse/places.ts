@@ -7,7 +7,8 @@
  * that needs it, never for records whose code agrees with their names.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, findMunicipalities, findState, settlementKey, splitSettlementType, writtenDowntownKey } from '../core/names.js';
+import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, writtenDowntownKey } from '../core/names.js';
+import { isDowntownKey } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -15,6 +16,10 @@ import { SettlementIndex, type SettlementIndexData } from './settlement-index.js
 
 /** At most this many codes are listed when names fit several (a line without a code, a record whose code is in doubt). */
 export const MAX_CODES = 10;
+
+/** A downtown as written, and the most municipalities whose undivided towns are read for it (a name names one or a few). */
+const DOWNTOWN = 'Centro';
+const MAX_TOWN_MUNICIPALITIES = 4;
 
 /** Longer texts than any catalog name (128 characters) name no place: not looked up, never remembered. */
 const MAX_NAME_CHARS = 160;
@@ -139,8 +144,23 @@ export class PlaceFinder {
     if (!byRest.length && after) byRest = this.codesOfKey(after, municipalities, state);
     if (byRest.length) return byRest;
     // A downtown as people write it (`Zona Centro`, `Centro Histórico`): where the catalog has a Centro.
-    const downtown = writtenDowntownKey(rest ?? this.keys.get(settlement));
-    return downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
+    const written = rest ?? this.keys.get(settlement);
+    const downtown = writtenDowntownKey(written);
+    const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
+    if (byDowntown.length || !isDowntownKey(written) || municipalities.length === 0 || municipalities.length > MAX_TOWN_MUNICIPALITIES) return byDowntown;
+    // A municipality where the catalog has no Centro: its towns that are one settlement (`Centro, Perote` is 91270), by the settlement matcher's rule.
+    return this.undividedTowns(municipalities);
+  }
+
+  /** The codes of the municipalities whose settlements read a downtown (`Centro`): towns the catalog does not divide (core/settlement-names). */
+  private undividedTowns(municipalities: readonly number[]): readonly number[] {
+    const catalog = this.catalog;
+    const codes: number[] = [];
+    for (const m of municipalities) {
+      const runs = catalog.codeRunsOfMunicipality(m);
+      for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) if (settlementMatcherOf(catalog, code).indexOf(DOWNTOWN) >= 0) codes.push(code);
+    }
+    return codes.length ? codes.sort((a, b) => a - b) : NONE;
   }
 
   /** The codes (ascending, each once) of the settlements with key `key` within the municipalities (any, when empty) or the state (any, when -1). */

@@ -124,7 +124,9 @@ describe('parseAddress', () => {
   it('cuts a settlement marked by its type from a street without a number, and only so', () => {
     // Real: Veracruz prosecutors' offices (test/fixtures/one-line-addresses.csv), a period where a comma belongs.
     const perote = parseAddress(client, 'Calle Agustín Melgar Esq. Con Ponciano Col. Centro. Perote, Veracruz');
-    expect(perote).toMatchObject({ calle: 'Calle Agustín Melgar Esq. Con Ponciano', asentamiento: 'Centro', tipo_asentamiento: 'Colonia', municipio: 'Perote' });
+    // Its Col. Centro is Perote's one settlement that is the town (a Pueblo): the code is found from it.
+    expect(perote).toMatchObject({ calle: 'Calle Agustín Melgar Esq. Con Ponciano', asentamiento: 'Perote', tipo_asentamiento: 'Pueblo', municipio: 'Perote', cp: '91270', valid: true });
+    expect(perote.inferred).toContain('cp');
     const pescados = parseAddress(client, 'Calle Melgar Colonia Los Pescados, Perote, Veracruz');
     expect(pescados).toMatchObject({ calle: 'Calle Melgar', asentamiento: 'Los Pescados', cp: '91270', valid: true });
     // A type word written whole, or right after the street's word, is the street's own name.

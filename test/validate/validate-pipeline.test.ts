@@ -164,6 +164,9 @@ describe('which field is wrong', () => {
     expect(monterrey.changes.asentamiento).toBe('Monterrey Centro');
     // Only a downtown is read so: another name at a town's code is still judged (Perote's 91270 has Los Pescados and Perote).
     expect(validateAddress(client, { cp: '91270', asentamiento: 'Col. Centro' })).toMatchObject({ valid: true });
+    // Without a code, Centro in a municipality where the catalog has none names its undivided towns; Monterrey's Centro is as above.
+    expect(validateAddress(client, { cp: '', asentamiento: 'Centro', municipio: 'Perote', estado: 'Veracruz' }).suggestions).toEqual({ cp: '91270' });
+    expect(validateAddress(client, { cp: '99999', asentamiento: 'Col. Centro', municipio: 'Ozumba', estado: 'México' }).suggestions).toEqual({ cp: '56800' });
     // A town named as its municipality without the municipality's surname: Alto Lucero, a Villa, of Alto Lucero de Gutiérrez Barrios.
     expect(validateAddress(client, { cp: '91460', asentamiento: 'COL. CENTRO', estado: 'VER.' })).toMatchObject({ valid: true });
     expect(validateAddress(client, { cp: '91270', asentamiento: 'Col. Las Flores' }).errors.map((e) => e.code_error)).toEqual([122]);
