@@ -39,7 +39,8 @@ function startsWithWords(key: string, place: string): boolean {
   return place !== '' && key.length > place.length + 1 && key.charCodeAt(place.length) === 0x20 && key.startsWith(place);
 }
 
-const DOWNTOWN = 'centro';
+/** The key of a downtown, as the catalog and people write it (`Centro`). */
+export const DOWNTOWN = 'centro';
 const DOWNTOWN_AFTER = ` ${DOWNTOWN}`;
 
 /** The types of a settlement that is a whole town (the catalog's, and `Ciudad` of newer downloads). */

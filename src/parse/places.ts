@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, writtenDowntownKey } from '../core/names.js';
-import { isDowntownKey } from '../core/settlement-other-keys.js';
+import { DOWNTOWN, isDowntownKey } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -17,8 +17,7 @@ import { SettlementIndex, type SettlementIndexData } from './settlement-index.js
 /** At most this many codes are listed when names fit several (a line without a code, a record whose code is in doubt). */
 export const MAX_CODES = 10;
 
-/** A downtown as written, and the most municipalities whose undivided towns are read for it (a name names one or a few). */
-const DOWNTOWN = 'Centro';
+/** The most municipalities whose undivided towns are read for a downtown (a name names one or a few). */
 const MAX_TOWN_MUNICIPALITIES = 4;
 
 /** Longer texts than any catalog name (128 characters) name no place: not looked up, never remembered. */
@@ -81,9 +80,7 @@ export class PlaceFinder {
     if (name.length > MAX_NAME_CHARS) return NONE;
     const places = (this.cityPlaces ??= this.cities()).get(this.keys.get(name));
     if (!places) return NONE;
-    const found: number[] = [];
-    for (const place of places) if ((state < 0 || place.state === state) && !found.includes(place.municipality)) found.push(place.municipality);
-    return found;
+    return places.filter((place) => state < 0 || place.state === state).map((place) => place.municipality);
   }
 
   /**

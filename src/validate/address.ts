@@ -164,8 +164,8 @@ export class AddressValidator {
       const suggestion = code.error.code_error === 101 ? undefined : this.correctedCode(cp);
       if (suggestion) return { valid: false, errors: [code.error], suggestions: { cp: suggestion } };
       // No code, or none the catalog has: the code the names name, if they name one.
-      const names = { asentamiento: text(asentamientoValue), municipio: text(municipioValue), estado: text(estadoValue), ciudad: text(ciudadValue) };
-      return this.codeFromNames({ valid: false, errors: [code.error], suggestions: {} }, -1, this.finder.codesOfRecord(names.asentamiento, names.municipio, names.estado, names.ciudad));
+      const named = this.finder.codesOfRecord(text(asentamientoValue), text(municipioValue), text(estadoValue), text(ciudadValue));
+      return this.codeFromNames({ valid: false, errors: [code.error], suggestions: {} }, -1, named);
     }
     // Each field is first compared as written (the common case in exported data), and folded
     // only when that fails. Nothing is allocated for a valid record.

@@ -206,7 +206,6 @@ export function municipalityKeysOf(written: WrittenName): string[] {
   return (written.keys ??= municipalityKeys(written.text));
 }
 
-
 /** Between names in a joined lookup: a control character no name holds. */
 const SEPARATOR = '\u0001';
 const MANY_NAMES = 32;
