@@ -2,7 +2,9 @@
  * Municipalities written short, as people write the long ones: without the words from a `de`
  * on (`Ecatepec` for *Ecatepec de Morelos*, `San Nicolás` for *San Nicolás de los Garza*),
  * without a title or a saint's name in front (`Escobedo` for *General Escobedo*, `Tlaquepaque`
- * for *San Pedro Tlaquepaque*), or both (`Ejutla` for *Heroica Ciudad de Ejutla de Crespo*).
+ * for *San Pedro Tlaquepaque*), or both (`Ejutla` for *Heroica Ciudad de Ejutla de Crespo*);
+ * without the article in front of a name of two words or more (`Magdalena Contreras` for *La
+ * Magdalena Contreras*).
  *
  * A short form names a municipality only when the name names none as written (`Atizapán` is
  * *Atizapán*, never *Atizapán de Zaragoza*; `Cuautitlán` is not *Cuautitlán Izcalli*) and
@@ -22,6 +24,13 @@ import { ownCopy } from './own-copy.js';
 /** The words that join a place's name (a short form never begins with one: what is left after it is no name of its own). */
 const CONNECTORS: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y']);
 
+/**
+ * The articles a municipality's name may begin with, which people leave out of a name of two
+ * words or more (`Magdalena Contreras` for *La Magdalena Contreras*); one word left is no name
+ * of its own (`Paz`, `Reforma`, `Salto`).
+ */
+const LEADING_ARTICLES: ReadonlySet<string> = new Set(['la', 'las', 'los', 'el']);
+
 /** A name's key without its joining words: *Santa Cruz Juventino Rosas* is the city of *Santa Cruz de Juventino Rosas*. */
 export function withoutConnectors(key: string): string {
   return key
@@ -35,19 +44,21 @@ const NONE: readonly number[] = [];
 
 /**
  * Where a short form of `words` may begin: at the start, after a saint and at least one word
- * of the saint's name, or after the leading titles (with a `de` that follows `ciudad` or
- * `villa`), which a short form that begins at the start must then go past.
+ * of the saint's name, after a leading article (`article`: then with two words at least), or
+ * after the leading titles (with a `de` that follows `ciudad` or `villa`), which a short form
+ * that begins at the start must then go past.
  */
-function starts(words: readonly string[]): { at: number[]; titled: number } {
+function starts(words: readonly string[]): { at: number[]; titled: number; article: boolean } {
+  if (LEADING_ARTICLES.has(words[0]!)) return { at: [1], titled: 0, article: true };
   const at = [0];
   if (MUNICIPALITY_LEADING_SAINTS.includes(words[0]!)) {
     for (let i = 2; i < words.length; i++) if (!CONNECTORS.has(words[i - 1]!)) at.push(i);
-    return { at, titled: 0 };
+    return { at, titled: 0, article: false };
   }
   let i = 0;
   while (i < words.length - 1 && (MUNICIPALITY_LEADING_TITLES.includes(words[i]!) || (i > 0 && words[i] === 'de' && (words[i - 1] === 'ciudad' || words[i - 1] === 'villa')))) i++;
   if (i > 0) at.push(i);
-  return { at, titled: i };
+  return { at, titled: i, article: false };
 }
 
 /**
@@ -60,13 +71,13 @@ export function shortenedKeys(key: string, never: ReadonlySet<string> = new Set(
   const ends: number[] = [words.length];
   for (let j = 1; j < words.length; j++) if (words[j] === 'de' || words[j] === 'del') ends.push(j);
   const found = new Set<string>();
-  const { at, titled } = starts(words);
+  const { at, titled, article } = starts(words);
   for (const i of at) {
     if (CONNECTORS.has(words[i]!)) continue;
     for (const j of ends) {
       // Not the whole name, and not its titles alone (`Villa` of Villa de Álvarez).
       if (j <= i || (i === 0 && (j === words.length || j <= titled))) continue;
-      if (j - i === 1 && words[i]!.length < MIN_ONE_WORD) continue;
+      if (j - i === 1 && (article || words[i]!.length < MIN_ONE_WORD)) continue;
       const short = words.slice(i, j).join(' ');
       if (!never.has(short)) found.add(short);
     }

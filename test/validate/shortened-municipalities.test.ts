@@ -86,6 +86,9 @@ describe('real records that write a municipality short', () => {
       asentamiento: 'Brisas de Chapala',
     });
     expect(validateAddress(client, { asentamiento: 'Brisas de Chapala', municipio: 'Tlaquepaque', estado: 'Jalisco' }).suggestions.cp).toBe('45590');
+    // CDMX street markets, without codes (https://github.com/Antonio072/tianguis-cdmx/blob/ee50cea27b887fdf9167ebeec205305eaa4b3efa/src/data/tianguis.js).
+    expect(validateAddress(client, { asentamiento: 'COLONIA HUAYATLA', municipio: 'MAGDALENA CONTRERAS', estado: 'CDMX' }).suggestions.cp).toBe('10360');
+    expect(validateAddress(client, { asentamiento: 'COL. EL OCOTAL', municipio: 'MAGDALENA CONTRERAS', estado: 'CDMX' }).suggestions.cp).toBe('10630');
     // Before, `Tlalnepantla` was read as a settlement, and a code of another municipality was suggested.
     expect(parseAddress(client, 'Av. San Juan Ixhuatepec S/N, Tlalnepantla, Estado de México, C.P. 54180')).toMatchObject({
       municipio: 'Tlalnepantla de Baz',
@@ -120,6 +123,11 @@ describe('which short forms name a municipality', () => {
     expect(shortenedKeys('san lucas')).toEqual([]);
     expect(shortenedKeys('san felipe del progreso')).toEqual(['san felipe']);
     expect(shortenedKeys('villa guerrero', new Set(['guerrero']))).toEqual([]);
+    // Without its article, a name of two words or more; one word left is no name of its own.
+    expect(shortenedKeys('la magdalena contreras')).toEqual(['magdalena contreras']);
+    expect(shortenedKeys('los reyes de juarez')).toEqual(['reyes de juarez']);
+    expect(shortenedKeys('el salto')).toEqual([]);
+    expect(shortenedKeys('la paz')).toEqual([]);
   });
 
   it('names the one municipality of the state that has it, and none where a name is a municipality as written or several have it', () => {

@@ -35,7 +35,8 @@ catalog has none for the code, which it cannot check.
 Matching ignores case, accents, punctuation and repeated spaces, and reads names as people
 write them: states abbreviated or by code (N.L., Edo. Mex., Q. Roo, NLE, 19), municipalities
 with a title or shortened words (Alc. Iztapalapa, Mpio. de Zapopan, Gral. Escobedo) or written
-short (Ecatepec for Ecatepec de Morelos, Tlaquepaque for San Pedro Tlaquepaque),
+short (Ecatepec for Ecatepec de Morelos, Tlaquepaque for San Pedro Tlaquepaque, Magdalena
+Contreras for La Magdalena Contreras),
 a Ciudad de México city written as its alcaldía (Iztapalapa for 09770, as INEGI names it),
 settlements with their type in front and shortened words (Col. Roma Norte, FRACC LAS PALMAS,
 U.H. ..., Sta., Secc., 1ra.). A wrong value is still wrong in any form. Empty fields are not
