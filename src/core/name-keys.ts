@@ -164,6 +164,21 @@ function romanValue(word: string): number {
   return value;
 }
 
+/** The words that join a place's name (`de`, `la`, `y`, ...): what is left after one of them is no name of its own. */
+export const CONNECTORS: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y']);
+
+/**
+ * A key without its joining words: *Santa Cruz Juventino Rosas* is the city of *Santa Cruz de
+ * Juventino Rosas*, `Granjas San Antonio` the settlement *Granjas de San Antonio*, `La
+ * Primavera` *Primavera*.
+ */
+export function withoutConnectors(key: string): string {
+  return key
+    .split(' ')
+    .filter((word) => !CONNECTORS.has(word))
+    .join(' ');
+}
+
 /**
  * The comparison key of a name: its words read as `nameWords` reads them, joined by spaces.
  * `Sta. María 1a. Secc.` and `Santa Maria Primera Sección` have one key.

@@ -7,8 +7,8 @@
  */
 import type { CatalogReader } from './catalog-reader.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
-import { formIndex, leadingIn, nameKey, nameWords, type FormIndex } from './name-keys.js';
-import { isDowntownKey, isTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
+import { formIndex, leadingIn, nameKey, nameWords, withoutConnectors, type FormIndex } from './name-keys.js';
+import { isDowntownKey, isTownSeat, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
 
@@ -68,6 +68,8 @@ interface Keyed {
   rest: string;
   /** The type set aside, or null. */
   type: string | null;
+  /** The key without its joining words (`withoutConnectors`), for a catalog name, once asked. */
+  loose?: string;
 }
 
 /** A name's keys, read once: the words after a leading type are the rest's key. */
@@ -97,6 +99,14 @@ export class SettlementMatcher {
     readonly places?: readonly [municipio: string, ciudad: string],
   ) {}
 
+  /** The text last read and its keys: a name read by `indexOf` is often read again by `looseIndexOf`. */
+  private last: { text: string; keyed: Keyed } | undefined;
+
+  private keyedText(text: string): Keyed {
+    if (this.last?.text !== text) this.last = { text, keyed: keyed(text) };
+    return this.last.keyed;
+  }
+
   /** The keys of the code's municipality and city ('' for none), made with the names' keys. */
   private placeKeys: readonly [municipality: string, city: string] = ['', ''];
 
@@ -119,7 +129,7 @@ export class SettlementMatcher {
   indexOf(text: string): number {
     const exact = this.names.indexOf(text);
     if (exact >= 0) return exact;
-    const given = keyed(text);
+    const given = this.keyedText(text);
     if (!given.whole) return -1;
     const found = this.keyIndexOf(given);
     if (found >= 0) return found;
@@ -158,8 +168,50 @@ export class SettlementMatcher {
     const written = given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole;
     const downtown = found < 0 ? writtenDowntownKey(written) : undefined;
     if (downtown) found = keys.findIndex((key) => key.whole === downtown || key.others!.includes(downtown));
-    // A downtown where no settlement of the code is one: the code's town itself, when it is one (`Col. Centro` for *Perote*, Pueblo).
-    if (found < 0 && isDowntownKey(written)) found = this.townSeat();
+    return found < 0 ? this.townBy(written) : found;
+  }
+
+  /**
+   * The code's town itself (`isTownSeat`), when a written key names it: as a downtown where no
+   * settlement of the code is one (`Col. Centro` for *Perote*, Pueblo), or by its place's name
+   * or its own without its surname (`Tepetlaoxtoc` for *Tepetlaoxtoc de Hidalgo*); else -1.
+   */
+  private townBy(written: string): number {
+    const seat = this.townSeat();
+    if (seat < 0) return -1;
+    const [municipalityKey, cityKey] = this.placeKeys;
+    return isDowntownKey(written) || namesTownSeat(written, this.catalogKeys()[seat]!.whole, municipalityKey, cityKey) ? seat : -1;
+  }
+
+  /** The index of the code's town itself when `text` names it as `townBy` reads it, else -1 (the settlement index's fallback for towns). */
+  townNamed(text: string): number {
+    const given = this.keyedText(text);
+    return this.townBy(given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole);
+  }
+
+  /**
+   * The one settlement whose key without joining words (`de`, `la`, `los`, ...) is the written
+   * name's, with or without its type (`Granjas San Antonio` is *Granjas de San Antonio*, `La
+   * Primavera` *Primavera*, `Col. Volcanes` *Los Volcanes*); -1 when none is, or several are.
+   * Not one of `indexOf`'s readings: such a name may be another settlement of the place
+   * (*Providencia* and *La Providencia* are two codes of Azcapotzalco), which only a caller
+   * that sees the place's other codes can rule out.
+   */
+  looseIndexOf(text: string): number {
+    const given = this.keyedText(text);
+    const whole = withoutConnectors(given.whole);
+    const rest = given.rest ? withoutConnectors(given.rest) : '';
+    if (!whole) return -1;
+    const keys = this.catalogKeys();
+    let found = -1;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const loose = (key.loose ??= withoutConnectors(key.whole));
+      if (loose !== whole && !(rest && loose === rest && this.mayDrop(given.type, i))) continue;
+      // Twins (one name under two types) are one settlement.
+      if (found >= 0 && this.names[found] !== this.names[i]) return -1;
+      if (found < 0) found = i;
+    }
     return found;
   }
 
@@ -169,8 +221,15 @@ export class SettlementMatcher {
     return found < 0 ? undefined : this.names[found];
   }
 
+  /** The one settlement of this code that is its town itself, once found. */
+  private seat: number | undefined;
+
   /** The one settlement of this code that is its town itself (`isTownSeat`), or -1 (none, or several). */
   private townSeat(): number {
+    return (this.seat ??= this.findTownSeat());
+  }
+
+  private findTownSeat(): number {
     const keys = this.catalogKeys();
     const [municipalityKey, cityKey] = this.placeKeys;
     let seat = -1;

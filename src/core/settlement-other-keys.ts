@@ -50,18 +50,36 @@ const TOWN_TYPES: ReadonlySet<string> = new Set(['Pueblo', 'Villa', 'Ciudad']);
  * Whether a settlement is its place's town itself, whose downtown the catalog does not divide
  * from it: a `Pueblo` (or `Villa`, `Ciudad`) named as its municipality or city (`Perote` of
  * Perote), or that name with its surname (`Jilotepec de Molina Enríquez` of Jilotepec) or its
- * saint (`San Miguel Zinacantepec` of Zinacantepec), or without the place's surname (`Alto
- * Lucero` of Alto Lucero de Gutiérrez Barrios). People write `Centro` for it.
+ * saint (`San Miguel Zinacantepec` of Zinacantepec) or both (`Santiago Tianguistenco de
+ * Galeana` of Tianguistenco), or without the place's surname (`Alto Lucero` of Alto Lucero de
+ * Gutiérrez Barrios). People write `Centro` for it, or the town's name without its surname.
  */
 export function isTownSeat(key: string, type: string | undefined, municipalityKey: string, cityKey: string): boolean {
   if (type === undefined || !TOWN_TYPES.has(type)) return false;
+  const bare = withoutSurname(key);
   const names = (place: string) =>
     place !== '' &&
     (key === place ||
       key.startsWith(`${place} de `) ||
       place.startsWith(`${key} de `) ||
-      (key.endsWith(` ${place}`) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
+      ((key.endsWith(` ${place}`) || bare.endsWith(` ${place}`)) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
   return names(municipalityKey) || names(cityKey);
+}
+
+/** A key up to its first `de` (`tepetlaoxtoc de hidalgo` → `tepetlaoxtoc`), or the key itself. */
+function withoutSurname(key: string): string {
+  const at = key.indexOf(' de ');
+  return at > 0 ? key.slice(0, at) : key;
+}
+
+/**
+ * Whether a written key names a town seat (`isTownSeat`) by its place's name or its own without
+ * its surname, as people write it: `Tepetlaoxtoc` for *Tepetlaoxtoc de Hidalgo* (of
+ * Tepetlaoxtoc), `Santiago Tianguistenco` or `Tianguistenco` for *Santiago Tianguistenco de
+ * Galeana*.
+ */
+export function namesTownSeat(written: string, seatKey: string, municipalityKey: string, cityKey: string): boolean {
+  return written !== '' && (written === municipalityKey || written === cityKey || written === withoutSurname(seatKey));
 }
 
 /** Whether a written key is a downtown's (`centro`, `zona centro`, `centro historico`). */

@@ -17,12 +17,9 @@
  */
 import type { CatalogReader } from './catalog-reader.js';
 import { MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES, stateSpellings } from './name-forms.js';
-import { municipalityKeys, nameKey } from './name-keys.js';
+import { CONNECTORS, municipalityKeys, nameKey } from './name-keys.js';
 import { findMunicipalities, MAX_NAME_CHARS, remembers } from './names.js';
 import { ownCopy } from './own-copy.js';
-
-/** The words that join a place's name (a short form never begins with one: what is left after it is no name of its own). */
-const CONNECTORS: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y']);
 
 /**
  * The articles a municipality's name may begin with, which people leave out of a name of two
@@ -31,13 +28,6 @@ const CONNECTORS: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los'
  */
 const LEADING_ARTICLES: ReadonlySet<string> = new Set(['la', 'las', 'los', 'el']);
 
-/** A name's key without its joining words: *Santa Cruz Juventino Rosas* is the city of *Santa Cruz de Juventino Rosas*. */
-export function withoutConnectors(key: string): string {
-  return key
-    .split(' ')
-    .filter((word) => !CONNECTORS.has(word))
-    .join(' ');
-}
 /** A short form of one word is at least this long (`Lucas` is no San Lucas, `Maya` no Santa Ana Maya). */
 const MIN_ONE_WORD = 5;
 const NONE: readonly number[] = [];

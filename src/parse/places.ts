@@ -129,6 +129,11 @@ export class PlaceFinder {
     return [];
   }
 
+  /** The code indices (ascending) with a settlement of the very name written (its key: no type set aside, no other reading) within the municipalities. */
+  codesOfName(settlement: string, municipalities: readonly number[]): readonly number[] {
+    return settlement.length > MAX_NAME_CHARS ? NONE : this.codesOfKey(this.keys.get(settlement), municipalities, -1);
+  }
+
   /** The code indices of a settlement (its key as written, else without its type and a `de` after it, else as a downtown: `writtenDowntownKey`) within the municipalities, else the state. */
   settlementCodes(settlement: string, municipalities: readonly number[], state: number): readonly number[] {
     if (settlement.length > MAX_NAME_CHARS) return NONE;
@@ -144,18 +149,21 @@ export class PlaceFinder {
     const written = rest ?? this.keys.get(settlement);
     const downtown = writtenDowntownKey(written);
     const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
-    if (byDowntown.length || !isDowntownKey(written) || municipalities.length === 0 || municipalities.length > MAX_TOWN_MUNICIPALITIES) return byDowntown;
-    // A municipality where the catalog has no Centro: its towns that are one settlement (`Centro, Perote` is 91270), by the settlement matcher's rule.
-    return this.undividedTowns(municipalities);
+    if (byDowntown.length || municipalities.length === 0 || municipalities.length > MAX_TOWN_MUNICIPALITIES) return byDowntown;
+    // A town the catalog does not divide, written as a downtown where the catalog has no Centro
+    // (`Centro, Perote` is 91270) or by its municipality's name (`Tepetlaoxtoc` is 56070, the
+    // Pueblo *Tepetlaoxtoc de Hidalgo*), by the settlement matcher's rule.
+    const town = isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.keys.get(this.catalog.nameOfMunicipality(m)) === written) ? written : undefined;
+    return town === undefined ? byDowntown : this.undividedTowns(municipalities, town);
   }
 
-  /** The codes of the municipalities whose settlements read a downtown (`Centro`): towns the catalog does not divide (core/settlement-names). */
-  private undividedTowns(municipalities: readonly number[]): readonly number[] {
+  /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */
+  private undividedTowns(municipalities: readonly number[], town: string): readonly number[] {
     const catalog = this.catalog;
     const codes: number[] = [];
     for (const m of municipalities) {
       const runs = catalog.codeRunsOfMunicipality(m);
-      for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) if (settlementMatcherOf(catalog, code).indexOf(DOWNTOWN) >= 0) codes.push(code);
+      for (let r = 0; r < runs.length; r += 2) for (let code = runs[r]!; code < runs[r + 1]!; code++) if (settlementMatcherOf(catalog, code).townNamed(town) >= 0) codes.push(code);
     }
     return codes.length ? codes.sort((a, b) => a - b) : NONE;
   }

@@ -91,6 +91,12 @@ export class AddressReader {
     return found;
   }
 
+  /** The settlement index of code `code` that `text` names without its joining words (`SettlementMatcher.looseIndexOf`), or -1: asked once validation has taken it. */
+  looseSettlementOf(code: number, text: string): number {
+    const found = settlementMatcherOf(this.catalog, code).looseIndexOf(text);
+    return found < 0 ? -1 : this.catalog.settlementStartOf(code) + found;
+  }
+
   /** Whether `name` is the city of code `code` (which has one). */
   isCityOf(code: number, name: string): boolean {
     const city = this.catalog.cityOf(code);

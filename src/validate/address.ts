@@ -180,7 +180,7 @@ export class AddressValidator {
     const asentamiento = text(asentamientoValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = foldForMatch(asentamiento);
-      if (!code.hasFoldedName(given) && code.readSettlement(asentamiento) === undefined) failed = fail(failed, 'asentamiento', 122, suggestSettlement(asentamiento, given, code));
+      if (!code.hasFoldedName(given) && !this.isReadName(code, cp, asentamiento)) failed = fail(failed, 'asentamiento', 122, suggestSettlement(asentamiento, given, code));
     }
     const ciudad = text(ciudadValue);
     let unverifiable = false;
@@ -209,6 +209,23 @@ export class AddressValidator {
     const catalog = this.catalog;
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(catalog.codeIndex(cp)));
     return this.finder.municipalities(written.text, catalog.stateOfMunicipality(municipality)).includes(municipality);
+  }
+
+  /**
+   * Whether a settlement written otherwise than the catalog writes it is the code's: in a form
+   * people write (`Col. Roma Norte`, `Sta. María`, `Centro` for *Monterrey Centro*), else with
+   * or without its joining words (`Granjas San Antonio` for *Granjas de San Antonio*, `La
+   * Primavera` for *Primavera*). A reading is not taken where the name as written is another
+   * code's settlement of the municipality (`Barrio de Pajaritos` is 87089's, not 87086's
+   * *Pajaritos*; `La Providencia` 02750's, not 02440's *Providencia*): the code is then in doubt.
+   */
+  private isReadName(code: CodeEntry, cp: string, asentamiento: string): boolean {
+    if (code.readSettlement(asentamiento) === undefined && code.readSettlementLoosely(asentamiento) === undefined) return false;
+    const catalog = this.catalog;
+    const index = catalog.codeIndex(cp);
+    const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(index));
+    const named = this.finder.codesOfName(asentamiento, [municipality]);
+    return named.length === 0 || named.includes(index);
   }
 
   /**

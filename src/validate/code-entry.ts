@@ -8,7 +8,8 @@ import { distance } from 'fastest-levenshtein';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { partInParentheses, withoutParentheses } from '../core/settlement-other-keys.js';
-import { shortenedKeys, withoutConnectors } from '../core/shortened-municipalities.js';
+import { shortenedKeys } from '../core/shortened-municipalities.js';
+import { withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
 /**
@@ -65,10 +66,10 @@ export class CodeEntry {
     this.nameLookup = nameLookup(names);
   }
 
-  /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as. */
+  /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as, with or without joining words. */
   spellingOf(written: string): string | undefined {
     const folded = this.foldedNames().indexOf(foldForMatch(written));
-    return folded >= 0 ? this.names[folded] : this.readSettlement(written);
+    return folded >= 0 ? this.names[folded] : (this.readSettlement(written) ?? this.readSettlementLoosely(written));
   }
 
   /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
@@ -81,7 +82,17 @@ export class CodeEntry {
       const found = this.foldedNames().indexOf(foldForMatch(split.name));
       if (found >= 0) return this.names[found];
     }
-    return (this.matcher ??= new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad])).match(written);
+    return this.settlementMatcher().match(written);
+  }
+
+  /** The catalog's spelling of the one settlement `written` names without its joining words (`SettlementMatcher.looseIndexOf`), or undefined. */
+  readSettlementLoosely(written: string): string | undefined {
+    const found = this.settlementMatcher().looseIndexOf(written);
+    return found < 0 ? undefined : this.names[found];
+  }
+
+  private settlementMatcher(): SettlementMatcher {
+    return (this.matcher ??= new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad]));
   }
 
   /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */

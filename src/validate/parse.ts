@@ -102,9 +102,14 @@ export class LineJudge {
 
     const stateName = reading.state >= 0 ? catalog.stateNames()[reading.state]! : null;
     const municipalityName = reading.municipalities.length ? catalog.nameOfMunicipality(reading.municipalities[0]!) : null;
-    const settlement = place >= 0 && reading.settlementText !== null ? this.reader.settlementOf(place, reading.settlementText) : -1;
-    const settlementName = settlement >= 0 ? catalog.settlementName(settlement) : reading.settlementName;
+    let settlement = place >= 0 && reading.settlementText !== null ? this.reader.settlementOf(place, reading.settlementText) : -1;
+    let settlementName = settlement >= 0 ? catalog.settlementName(settlement) : reading.settlementName;
     const result = this.validator.validateFields(cp ?? '', settlementName ?? '', municipalityName ?? reading.municipalityText ?? '', stateName ?? reading.stateText ?? '', reading.cityText ?? '');
+    // A settlement the judgement takes written with or without its joining words (`Col. Granjas San Antonio`): in the catalog's spelling too.
+    if (settlement < 0 && result.valid && place >= 0 && reading.settlementText !== null) {
+      settlement = this.reader.looseSettlementOf(place, reading.settlementText);
+      if (settlement >= 0) settlementName = catalog.settlementName(settlement);
+    }
 
     // One object of one shape, its parts then the judgement (results are many: no spreading).
     const parsed: ParsedAddress = {

@@ -39,7 +39,9 @@ short (Ecatepec for Ecatepec de Morelos, Tlaquepaque for San Pedro Tlaquepaque, 
 Contreras for La Magdalena Contreras),
 a Ciudad de México city written as its alcaldía (Iztapalapa for 09770, as INEGI names it),
 settlements with their type in front and shortened words (Col. Roma Norte, FRACC LAS PALMAS,
-U.H. ..., Sta., Secc., 1ra.). A wrong value is still wrong in any form. Empty fields are not
+U.H. ..., Sta., Secc., 1ra.) or without their joining words (Granjas San Antonio), a town by
+its municipality's name (Tepetlaoxtoc), unless the name as written is another code's
+settlement of the municipality. A wrong value is still wrong in any form. Empty fields are not
 checked.
 Suggestions: a code that lost its leading zero (1000 -> 01000), the code's state,
 municipality and city, and the closest settlement of the code when it is close enough.

@@ -1,0 +1,99 @@
+/**
+ * Settlements written otherwise than the catalog writes them, on the real catalog: without (or
+ * with) the joining words of the name (`Granjas San Antonio` for *Granjas de San Antonio*),
+ * and a town written by its place's name without its surname (`Tepetlaoxtoc` for the Pueblo
+ * *Tepetlaoxtoc de Hidalgo*). Real records from public files (test/fixtures/settlement-readings.csv,
+ * each with its source) are valid and `--canonical` writes the catalog's name; a reading never
+ * takes a name that is another code's settlement of the municipality as written.
+ * The catalog is built from ../shared/data/sepomex (these tests fail, never skip, without it).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CpmxClient } from '../../src/index.js';
+import { parseAddress, validateAddress } from '../../src/validate/index.js';
+import { validatorFor } from '../../src/validate/address.js';
+import { buildRealCatalog, root, tempDir } from '../helpers.js';
+
+const dir = tempDir();
+let client: CpmxClient;
+
+beforeAll(async () => ({ client } = await buildRealCatalog(dir, 'settlement-readings-test')));
+
+interface Row {
+  cp: string;
+  asentamiento: string;
+  municipio: string;
+  estado: string;
+  ciudad: string;
+  catalog_asentamiento: string;
+  source: string;
+}
+
+const rows = parseCsv(readFileSync(join(root, 'test', 'fixtures', 'settlement-readings.csv')), { columns: true }) as Row[];
+
+/** The errors' codes of a record. */
+const errorsOf = (record: Record<string, string>) => validateAddress(client, record).errors.map((error) => error.code_error);
+
+describe('real records that write a settlement otherwise', () => {
+  it('are valid, and --canonical writes the catalog name', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    for (const row of rows) {
+      expect(row.source, row.cp).toMatch(/github\.com|cpmx search index/);
+      const record = { cp: row.cp, asentamiento: row.asentamiento, municipio: row.municipio, estado: row.estado, ciudad: row.ciudad };
+      const result = validateAddress(client, record);
+      expect(result, `${row.asentamiento} ${row.cp}`).toMatchObject({ valid: true, errors: [] });
+      const fix = validatorFor(client).fix(row.cp, row.asentamiento, row.municipio, row.estado, row.ciudad, result, true);
+      expect(fix.changes.asentamiento, row.asentamiento).toBe(row.catalog_asentamiento);
+    }
+  });
+
+  it('are read by cpmx parse into the catalog spelling', () => {
+    // The one-line addresses of the first and third records, as their sources write them.
+    expect(parseAddress(client, 'Calzada Ermita Iztapalapa No. 780, Col. Granjas San Antonio, Delegación Iztapalapa C.P. 09070')).toMatchObject({
+      cp: '09070',
+      asentamiento: 'Granjas de San Antonio',
+      municipio: 'Iztapalapa',
+      valid: true,
+    });
+    expect(parseAddress(client, 'Av. Tlalpan No. 2754, Col. Prados Coyoacán, Coyoacán, CDMX, C.P. 04810')).toMatchObject({ asentamiento: 'Prados de Coyoacán', valid: true });
+  });
+});
+
+describe('joining words', () => {
+  it('are read both ways, by the one settlement of the code that fits', () => {
+    expect(errorsOf({ cp: '14270', asentamiento: 'LA PRIMAVERA' })).toEqual([]);
+    expect(errorsOf({ cp: '04450', asentamiento: 'Centinela' })).toEqual([]);
+    expect(errorsOf({ cp: '07630', asentamiento: 'San José la Escalera' })).toEqual([]);
+    // A word that is no joining word still counts: a typo is still 122, with the nearest name suggested.
+    const typo = validateAddress(client, { cp: '09070', asentamiento: 'Granjas San Antoni' });
+    expect(typo.errors.map((error) => error.code_error)).toEqual([122]);
+    expect(typo.suggestions.asentamiento).toBe('Granjas de San Antonio');
+  });
+
+  it('never take a name that is another code’s settlement of the municipality as written: the code is in doubt', () => {
+    // Azcapotzalco has Providencia (02440) and La Providencia (02750).
+    const providencia = validateAddress(client, { cp: '02440', asentamiento: 'La Providencia', municipio: 'Azcapotzalco', estado: 'Ciudad de México' });
+    expect(providencia.errors.map((error) => error.code_error)).toEqual([122]);
+    expect(providencia.suggestions.cp).toBe('02750');
+    // Victoria has Pajaritos (87086) and Barrio de Pajaritos (87089): a type set aside is no reading either.
+    const pajaritos = validateAddress(client, { cp: '87086', asentamiento: 'Barrio de Pajaritos', municipio: 'Victoria', estado: 'Tamaulipas' });
+    expect(pajaritos.errors.map((error) => error.code_error)).toEqual([122]);
+    expect(pajaritos.suggestions.cp).toBe('87089');
+    // Azcapotzalco's El Rosario (02100) and Exhacienda El Rosario (02420).
+    expect(validateAddress(client, { cp: '02100', asentamiento: 'Exhacienda El Rosario', municipio: 'Azcapotzalco', estado: 'CDMX' }).suggestions.cp).toBe('02420');
+  });
+});
+
+describe('a town written by its place’s name', () => {
+  it('is the code’s town itself, with a code or without', () => {
+    expect(errorsOf({ cp: '52600', asentamiento: 'Tianguistenco' })).toEqual([]);
+    expect(errorsOf({ cp: '51350', asentamiento: 'Zinacantepec' })).toEqual([]);
+    // Without a code: the municipality's town the catalog does not divide (Residencial Zinacantepec, 51354, is no town).
+    expect(validateAddress(client, { asentamiento: 'Zinacantepec', municipio: 'Zinacantepec', estado: 'México' }).suggestions.cp).toBe('51350');
+    expect(validateAddress(client, { asentamiento: 'TEPETLAOXTOC', municipio: 'TEPETLAOXTOC', estado: 'MEXICO' }).suggestions.cp).toBe('56070');
+    // A code whose settlements hold no town: the municipality's name names none of them.
+    expect(errorsOf({ cp: '51354', asentamiento: 'Zinacantepec de Morelos' })).toEqual([122]);
+  });
+});
