@@ -173,11 +173,16 @@ export const CONNECTORS: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las'
  * Primavera` *Primavera*.
  */
 export function withoutConnectors(key: string): string {
+  // Most keys hold none (the settlement index asks for every one): tested before any split.
+  if (!connector().test(key)) return key;
   return key
     .split(' ')
     .filter((word) => !CONNECTORS.has(word))
     .join(' ');
 }
+
+/** A joining word of `CONNECTORS` in a key (words between single spaces). */
+const connector = /* @__PURE__ */ lazyPattern(`(?:^| )(?:${[...CONNECTORS].join('|')})(?= |$)`, '');
 
 /**
  * The comparison key of a name: its words read as `nameWords` reads them, joined by spaces.

@@ -9,6 +9,7 @@
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, writtenDowntownKey } from '../core/names.js';
 import { DOWNTOWN, isDowntownKey } from '../core/settlement-other-keys.js';
+import { withoutConnectors } from '../core/name-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -149,12 +150,18 @@ export class PlaceFinder {
     const written = rest ?? this.keys.get(settlement);
     const downtown = writtenDowntownKey(written);
     const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
-    if (byDowntown.length || municipalities.length === 0 || municipalities.length > MAX_TOWN_MUNICIPALITIES) return byDowntown;
+    if (byDowntown.length) return byDowntown;
     // A town the catalog does not divide, written as a downtown where the catalog has no Centro
     // (`Centro, Perote` is 91270) or by its municipality's name (`Tepetlaoxtoc` is 56070, the
     // Pueblo *Tepetlaoxtoc de Hidalgo*), by the settlement matcher's rule.
-    const town = isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.keys.get(this.catalog.nameOfMunicipality(m)) === written) ? written : undefined;
-    return town === undefined ? byDowntown : this.undividedTowns(municipalities, town);
+    if (municipalities.length && municipalities.length <= MAX_TOWN_MUNICIPALITIES) {
+      const town = isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.keys.get(this.catalog.nameOfMunicipality(m)) === written) ? written : undefined;
+      const towns = town === undefined ? NONE : this.undividedTowns(municipalities, town);
+      if (towns.length) return towns;
+    }
+    // Last, the name with or without its joining words (`Granjas San Antonio` is *Granjas de San
+    // Antonio*), as the settlement matcher reads it: where no code has it as written.
+    return this.index().codesOfLoose(withoutConnectors(written), municipalities, state);
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */
@@ -170,7 +177,11 @@ export class PlaceFinder {
 
   /** The codes (ascending, each once) of the settlements with key `key` within the municipalities (any, when empty) or the state (any, when -1). */
   private codesOfKey(key: string, municipalities: readonly number[], state: number): readonly number[] {
-    return (this.settlementIndex ??= SettlementIndex.build(this.catalog)).codesOf(key, municipalities, state);
+    return this.index().codesOf(key, municipalities, state);
+  }
+
+  private index(): SettlementIndex {
+    return (this.settlementIndex ??= SettlementIndex.build(this.catalog));
   }
 
   /** The settlement index as data for the other threads of a run, once this thread has made it (undefined before). */

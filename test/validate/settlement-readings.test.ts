@@ -72,6 +72,23 @@ describe('joining words', () => {
     expect(typo.suggestions.asentamiento).toBe('Granjas de San Antonio');
   });
 
+  it('are read by codes from names too, where no settlement of the place has the name as written', () => {
+    // CDMX street markets, without codes (https://github.com/Antonio072/tianguis-cdmx/blob/ee50cea27b887fdf9167ebeec205305eaa4b3efa/src/data/tianguis.js).
+    const suggested = (asentamiento: string, municipio: string) => validateAddress(client, { asentamiento, municipio, estado: 'CDMX' }).suggestions.cp;
+    expect(suggested('GRANJAS SAN ANTONIO', 'IZTAPALAPA')).toBe('09070');
+    expect(suggested('COL. LA PRIMAVERA', 'TLALPAN')).toBe('14270');
+    expect(suggested('SAN JOSE LA ESCALERA', 'GUSTAVO A. MADERO')).toBe('07630');
+    expect(suggested('EXHIPODRÒMO PERALVILLO', 'CUAUHTÉMOC')).toBe('06250');
+    // As written first: Azcapotzalco's Providencia and La Providencia are two codes.
+    expect(suggested('La Providencia', 'Azcapotzalco')).toBe('02750');
+    expect(suggested('Providencia', 'Azcapotzalco')).toBe('02440');
+    // A one-line address of a store list without a code (cpmx search index file 55554954475).
+    expect(parseAddress(client, 'Av. Año de Juárez Loc M, esquina Ermita Iztapalapa, Col. Granjas San Antonio, Iztapalapa')).toMatchObject({
+      cp: '09070',
+      asentamiento: 'Granjas de San Antonio',
+    });
+  });
+
   it('never take a name that is another code’s settlement of the municipality as written: the code is in doubt', () => {
     // Azcapotzalco has Providencia (02440) and La Providencia (02750).
     const providencia = validateAddress(client, { cp: '02440', asentamiento: 'La Providencia', municipio: 'Azcapotzalco', estado: 'Ciudad de México' });
