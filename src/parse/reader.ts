@@ -191,14 +191,16 @@ export class AddressReader {
     // A country word ending the line goes when the line names a state before it.
     if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!)) && pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
 
-    // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names.
-    const roles: (string | undefined)[] = pieces.map((piece, i) => (i > 0 && NUMBER_PIECE.test(piece) ? 'numbers' : undefined));
+    // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names, nor the streets a
+    // place is at the corner of or between (`esq. Cd Xamíltepec 113-7`, `entre Juárez y Allende`).
+    const roles: (string | undefined)[] = pieces.map((piece, i) => (i === 0 ? undefined : NUMBER_PIECE.test(piece) ? 'numbers' : CROSSING_PIECE.test(piece) ? 'crossing' : undefined));
     // Settlements with their type in front, and a settlement glued after a street's number.
     for (let i = 0; i < pieces.length; i++) {
-      const split = this.splitGluedSettlement(pieces[i]!);
+      // A corner's street may have the settlement glued after it too (`esq. Av. Domingo Diez Col. Lomas de la Selva`).
+      const split = this.splitGluedSettlement(pieces[i]!, roles[i] === 'crossing');
       if (split) {
         pieces.splice(i, 1, split[0], split[1]);
-        roles.splice(i, 1, undefined, 'settlement');
+        roles.splice(i, 1, roles[i], 'settlement');
         i++;
       } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) {
         roles[i] = 'settlement';
@@ -245,14 +247,14 @@ export class AddressReader {
 
   /**
    * Splits `Calle Hidalgo No. 103 Col. Centro` into the street and the settlement, or
-   * undefined. Without a number, a street of more than its street word is split only before a
+   * undefined (`street`: the piece is a street whatever its words, a corner's). Without a number, a street of more than its street word is split only before a
    * settlement's type written as people mark one mid-line (`Calle Agustín Melgar Col. Centro`,
    * `Av. Juárez Fracc. Las Palmas`): an abbreviation with its dot, or `Colonia`; a type word
    * written whole may be the street's own name (`Av. Barrio Alto`).
    */
-  private splitGluedSettlement(piece: string): [string, string] | undefined {
+  private splitGluedSettlement(piece: string, street = false): [string, string] | undefined {
     const numbered = /\d|s\/n/i.test(piece);
-    if (!numbered && !looksLikeStreet(piece)) return undefined;
+    if (!numbered && !street && !looksLikeStreet(piece)) return undefined;
     for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
       const before = piece.slice(0, at);
       const rest = piece.slice(at + 1);
@@ -395,6 +397,8 @@ export class AddressReader {
 }
 
 /** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
+/** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
+const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n)/iu;
 
 /** A settlement's type as it is marked inside a line: abbreviated with its dot (`Col.`, `Fracc.`, `U.H.`), or `Colonia`. */

@@ -134,6 +134,21 @@ describe('parseAddress', () => {
     expect(parseAddress(client, 'Av. Col. del Valle, Benito Juárez, CDMX')).toMatchObject({ calle: 'Av. Col. del Valle', asentamiento: null });
   });
 
+  it('reads no settlement in a piece that names the streets at a corner or on both sides', () => {
+    // A festival's locations (cpmx search index file 18341892559): the settlement follows the corner.
+    expect(parseAddress(client, 'Cehuantepec, esq. Cd Xamíltepec 113-7, Mesa los Hornos, Tlalpan, Ciudad de México.')).toMatchObject({
+      calle: 'Cehuantepec',
+      asentamiento: 'Mesa de los Hornos',
+      cp: '14420',
+      valid: true,
+    });
+    // Real lines of the fixture: a settlement glued after the corner's street, and a corner alone.
+    expect(parseAddress(client, 'Dr. Gustavo Gómez Azcarate s/n, esq. Av. Domingo Diez Col. Lomas de la Selva, C.P. 62270.')).toMatchObject({ asentamiento: 'Lomas de La Selva', valid: true });
+    expect(parseAddress(client, 'Solidaridad s/n, entre 67 y 69, C.P. 24350.')).toMatchObject({ calle: 'Solidaridad', asentamiento: null, valid: true });
+    // A street named Esquina is still the street.
+    expect(parseAddress(client, 'Esquina 12, Col. Centro, C.P. 91270').calle).toBe('Esquina');
+  });
+
   it('reads a city of the state in a line without a code, and finds the code among that city\'s settlements', () => {
     // Real branches of a pharmacy chain (see validate-pipeline.test.ts): Los Mochis is a city of Ahome, not a settlement here.
     const jiquilpan = parseAddress(client, 'Blvd. Lopez Mateos #1271, Col. Jiquilpan, Los Mochis, Sinaloa');
