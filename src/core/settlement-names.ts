@@ -6,9 +6,10 @@
  * distinguish a place (`Amp. Granada` is not `Granada`; see `DISTINGUISHING_TYPES`).
  */
 import type { CatalogReader } from './catalog-reader.js';
+import { ownCopy } from './own-copy.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
 import { formIndex, leadingIn, nameKey, nameWords, withoutConnectors, type FormIndex } from './name-keys.js';
-import { isDowntownKey, isTownSeat, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
+import { isDowntownKey, isTownSeat, looseSectionless, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
 
@@ -70,6 +71,8 @@ interface Keyed {
   type: string | null;
   /** The key without its joining words (`withoutConnectors`), for a catalog name, once asked. */
   loose?: string;
+  /** The same without the name's section (`sectionlessKey`), '' for a name without one, once asked. */
+  looseSectionless?: string;
 }
 
 /** A name's keys, read once: the words after a leading type are the rest's key. */
@@ -99,11 +102,18 @@ export class SettlementMatcher {
     readonly places?: readonly [municipio: string, ciudad: string],
   ) {}
 
-  /** The text last read and its keys: a name read by `indexOf` is often read again by `looseIndexOf`. */
+  /**
+   * The text last read and its keys: a name read by `indexOf` is often read again by
+   * `looseIndexOf`. Kept as its own copy, keys made from it: a text cut from an input holds the
+   * whole input in memory (a matcher is kept per code, each would hold a range of the file).
+   */
   private last: { text: string; keyed: Keyed } | undefined;
 
   private keyedText(text: string): Keyed {
-    if (this.last?.text !== text) this.last = { text, keyed: keyed(text) };
+    if (this.last?.text !== text) {
+      const own = ownCopy(text);
+      this.last = { text: own, keyed: keyed(own) };
+    }
     return this.last.keyed;
   }
 
@@ -192,27 +202,47 @@ export class SettlementMatcher {
   /**
    * The one settlement whose key without joining words (`de`, `la`, `los`, ...) is the written
    * name's, with or without its type (`Granjas San Antonio` is *Granjas de San Antonio*, `La
-   * Primavera` *Primavera*, `Col. Volcanes` *Los Volcanes*); -1 when none is, or several are.
+   * Primavera` *Primavera*, `Col. Volcanes` *Los Volcanes*), else the one the written name is
+   * without its section (`Lomas de Chapultepec` where the code has only *Lomas de Chapultepec
+   * I Sección*); -1 when none is, or several are.
    * Not one of `indexOf`'s readings: such a name may be another settlement of the place
    * (*Providencia* and *La Providencia* are two codes of Azcapotzalco), which only a caller
    * that sees the place's other codes can rule out.
    */
   looseIndexOf(text: string): number {
+    const { whole, sections } = this.looseMatches(text);
+    return whole.length === 1 ? whole[0]! : whole.length === 0 && sections.length === 1 ? sections[0]! : -1;
+  }
+
+  /** Whether the written name is one settlement of the code read as `looseIndexOf` reads, or its name without the section of one or more (`Escandón` for *Escandón I Sección* and *Escandón II Sección*). */
+  namesLoosely(text: string): boolean {
+    const { whole, sections } = this.looseMatches(text);
+    return whole.length === 1 || (whole.length === 0 && sections.length > 0);
+  }
+
+  /**
+   * The settlements (one per name, twins being one) whose key without joining words is the
+   * written name's (`whole`), and those whose key without its section and joining words is
+   * (`sections`), in one pass over the code's names.
+   */
+  private looseMatches(text: string): { whole: number[]; sections: number[] } {
     const given = this.keyedText(text);
-    const whole = withoutConnectors(given.whole);
+    const written = withoutConnectors(given.whole);
     const rest = given.rest ? withoutConnectors(given.rest) : '';
-    if (!whole) return -1;
+    const whole: number[] = [];
+    const sections: number[] = [];
+    if (!written) return { whole, sections };
     const keys = this.catalogKeys();
-    let found = -1;
+    const names = (form: string, i: number) => form !== '' && (form === written || (rest !== '' && form === rest && this.mayDrop(given.type, i)));
+    const add = (found: number[], i: number) => {
+      if (!found.some((j) => this.names[j] === this.names[i])) found.push(i);
+    };
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const loose = (key.loose ??= withoutConnectors(key.whole));
-      if (loose !== whole && !(rest && loose === rest && this.mayDrop(given.type, i))) continue;
-      // Twins (one name under two types) are one settlement.
-      if (found >= 0 && this.names[found] !== this.names[i]) return -1;
-      if (found < 0) found = i;
+      if (names((key.loose ??= withoutConnectors(key.whole)), i)) add(whole, i);
+      else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i)) add(sections, i);
     }
-    return found;
+    return { whole, sections };
   }
 
   /** The catalog's spelling of the settlement `text` names, or undefined. */

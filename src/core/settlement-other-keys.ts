@@ -6,7 +6,7 @@
  * code has it as its own, and the settlement index keys them, so both read them alike.
  */
 import { MUNICIPALITY_LEADING_SAINTS } from './name-forms.js';
-import { nameKey } from './name-keys.js';
+import { nameKey, withoutConnectors } from './name-keys.js';
 
 /**
  * The key of a settlement named after its place, without that place: `monterrey centro` in the
@@ -141,3 +141,17 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
 }
 
 const NO_KEYS: readonly string[] = [];
+
+/** A section ending a settlement's key: `1 seccion`, `seccion 1b`, `2 etapa`, `sector 3`, a cardinal point or `centro` (*Del Valle Centro*). */
+const SECTION = /^(.+?) (?:\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|sector) \d+[a-z]?|norte|sur|oriente|poniente|centro)$/;
+
+/**
+ * A settlement's key without its section, as people write a place divided into sections
+ * (`Lomas de Chapultepec` for *Lomas de Chapultepec I Sección*, `Escandón` for *Escandón II
+ * Sección*, `Lindavista` for *Lindavista Norte*), and without its joining words; '' for a name
+ * without a section. A number alone is no section (*Mirador I* is not `Mirador`).
+ */
+export function looseSectionless(key: string): string {
+  const bare = SECTION.exec(key)?.[1];
+  return bare === undefined ? '' : withoutConnectors(bare);
+}

@@ -132,11 +132,16 @@ export class PlaceFinder {
 
   /** The code indices (ascending) with a settlement of the very name written (its key: no type set aside, no other reading) within the municipalities. */
   codesOfName(settlement: string, municipalities: readonly number[]): readonly number[] {
-    return settlement.length > MAX_NAME_CHARS ? NONE : this.codesOfKey(this.keys.get(settlement), municipalities, -1);
+    // Keyed afresh, not remembered: asked once per record read in another form (`Col. ...`), whose texts vary more than they repeat.
+    return settlement.length > MAX_NAME_CHARS ? NONE : this.codesOfKey(settlementKey(settlement), municipalities, -1);
   }
 
-  /** The code indices of a settlement (its key as written, else without its type and a `de` after it, else as a downtown: `writtenDowntownKey`) within the municipalities, else the state. */
-  settlementCodes(settlement: string, municipalities: readonly number[], state: number): readonly number[] {
+  /**
+   * The code indices of a settlement (its key as written, else without its type and a `de`
+   * after it, else as a downtown: `writtenDowntownKey`, else as a town, else with or without
+   * its joining words or section unless not `loosely`) within the municipalities, else the state.
+   */
+  settlementCodes(settlement: string, municipalities: readonly number[], state: number, loosely = true): readonly number[] {
     if (settlement.length > MAX_NAME_CHARS) return NONE;
     const whole = this.codesOfKey(this.keys.get(settlement), municipalities, state);
     if (whole.length) return whole;
@@ -160,8 +165,9 @@ export class PlaceFinder {
       if (towns.length) return towns;
     }
     // Last, the name with or without its joining words (`Granjas San Antonio` is *Granjas de San
-    // Antonio*), as the settlement matcher reads it: where no code has it as written.
-    return this.index().codesOfLoose(withoutConnectors(written), municipalities, state);
+    // Antonio*) or its section, as the settlement matcher reads it: where no code has it as
+    // written, and unless the caller knows the name for a misspelling (`loosely` false).
+    return loosely ? this.index().codesOfLoose(withoutConnectors(written), municipalities, state) : NONE;
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */

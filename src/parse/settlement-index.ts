@@ -11,6 +11,7 @@
 import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { otherKeys, settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
+import { looseSectionless } from '../core/settlement-other-keys.js';
 
 const NONE: readonly number[] = [];
 /** A key's run of codes this short is read in turn rather than searched. */
@@ -166,24 +167,29 @@ export class SettlementIndex {
     return k === undefined ? NONE : this.codesOfNumber(k, municipalities, state);
   }
 
-  /** Each key's form without joining words (`withoutConnectors`) → the keys of that form other than itself; made at the first name read so. */
+  /** Each key's form without joining words (`withoutConnectors`), and without its section (`looseSectionless`) → the keys of that form other than itself; made at the first name read so. */
   private looseKeys: Map<string, number[]> | undefined;
 
   /**
    * The codes (ascending, each once) with a settlement whose key without joining words is
    * `loose` (`granjas san antonio` names *Granjas de San Antonio*, `primavera` *La Primavera*
-   * and *Primavera*), within the municipalities or the state as `codesOf`.
+   * and *Primavera*), or is without its section (`lomas chapultepec` names *Lomas de Chapultepec
+   * I Sección* to *VIII Sección*), within the municipalities or the state as `codesOf`.
    */
   codesOfLoose(loose: string, municipalities: readonly number[], state: number): readonly number[] {
     if (!loose) return NONE;
     if (!this.looseKeys) {
       this.looseKeys = new Map();
+      const add = (form: string, k: number) => {
+        const same = this.looseKeys!.get(form);
+        if (!same) this.looseKeys!.set(form, [k]);
+        else if (!same.includes(k)) same.push(k);
+      };
       for (const [key, k] of this.keys) {
         const form = withoutConnectors(key);
-        if (form === key || !form) continue;
-        const same = this.looseKeys.get(form);
-        if (same) same.push(k);
-        else this.looseKeys.set(form, [k]);
+        if (form !== key && form) add(form, k);
+        const sectionless = looseSectionless(key);
+        if (sectionless) add(sectionless, k);
       }
     }
     const own = this.keys.get(loose);

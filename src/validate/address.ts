@@ -215,12 +215,12 @@ export class AddressValidator {
    * Whether a settlement written otherwise than the catalog writes it is the code's: in a form
    * people write (`Col. Roma Norte`, `Sta. María`, `Centro` for *Monterrey Centro*), else with
    * or without its joining words (`Granjas San Antonio` for *Granjas de San Antonio*, `La
-   * Primavera` for *Primavera*). A reading is not taken where the name as written is another
+   * Primavera` for *Primavera*) or its section (`Escandón` for *Escandón I Sección*). A reading is not taken where the name as written is another
    * code's settlement of the municipality (`Barrio de Pajaritos` is 87089's, not 87086's
    * *Pajaritos*; `La Providencia` 02750's, not 02440's *Providencia*): the code is then in doubt.
    */
   private isReadName(code: CodeEntry, cp: string, asentamiento: string): boolean {
-    if (code.readSettlement(asentamiento) === undefined && code.readSettlementLoosely(asentamiento) === undefined) return false;
+    if (code.readSettlement(asentamiento) === undefined && !code.namesLoosely(asentamiento)) return false;
     const catalog = this.catalog;
     const index = catalog.codeIndex(cp);
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(index));
@@ -294,7 +294,8 @@ export class AddressValidator {
     for (const error of failed.errors) if (error.field === 'asentamiento' || error.field === 'municipio' || error.field === 'estado') wrong++;
     const agrees = given - wrong >= 2;
     if (asentamiento.trim() && (municipalities.length || state >= 0)) {
-      const bySettlement = finder.settlementCodes(asentamiento, municipalities, state);
+      // A name close to one of the code's own (suggested) is its misspelling: other places' names are not read loosely for it.
+      const bySettlement = finder.settlementCodes(asentamiento, municipalities, state, failed.suggestions.asentamiento === undefined);
       if (bySettlement.includes(index)) return failed;
       // A common name across a whole state (Centro, in hundreds of codes) says little: judged by the rules below.
       if (bySettlement.length && (municipalities.length || bySettlement.length <= MAX_SUGGESTED_CODES)) {
@@ -302,7 +303,7 @@ export class AddressValidator {
       }
       // The settlement and the state agree with the code: the municipality is the field at fault
       // (the state's settlements are searched only when that decides: two names agreeing already do).
-      if (municipalities.length && state >= 0 && (agrees || finder.settlementCodes(asentamiento, [], state).includes(index))) return failed;
+      if (municipalities.length && state >= 0 && (agrees || finder.settlementCodes(asentamiento, [], state, failed.suggestions.asentamiento === undefined).includes(index))) return failed;
     }
     if (agrees) return failed;
     if (municipalities.length && state >= 0 && !municipalities.includes(catalog.municipalityIndexOf(index))) {

@@ -85,10 +85,15 @@ export class CodeEntry {
     return this.settlementMatcher().match(written);
   }
 
-  /** The catalog's spelling of the one settlement `written` names without its joining words (`SettlementMatcher.looseIndexOf`), or undefined. */
+  /** The catalog's spelling of the one settlement `written` names without its joining words or section (`SettlementMatcher.looseIndexOf`), or undefined. */
   readSettlementLoosely(written: string): string | undefined {
     const found = this.settlementMatcher().looseIndexOf(written);
     return found < 0 ? undefined : this.names[found];
+  }
+
+  /** Whether `written` names one or more of the code's settlements without joining words or sections (`SettlementMatcher.namesLoosely`). */
+  namesLoosely(written: string): boolean {
+    return this.settlementMatcher().namesLoosely(written);
   }
 
   private settlementMatcher(): SettlementMatcher {

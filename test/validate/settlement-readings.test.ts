@@ -1,7 +1,7 @@
 /**
  * Settlements written otherwise than the catalog writes them, on the real catalog: without (or
  * with) the joining words of the name (`Granjas San Antonio` for *Granjas de San Antonio*),
- * and a town written by its place's name without its surname (`Tepetlaoxtoc` for the Pueblo
+ * without the section of a place divided into sections (`Lomas de Chapultepec`), and a town written by its place's name without its surname (`Tepetlaoxtoc` for the Pueblo
  * *Tepetlaoxtoc de Hidalgo*). Real records from public files (test/fixtures/settlement-readings.csv,
  * each with its source) are valid and `--canonical` writes the catalog's name; a reading never
  * takes a name that is another code's settlement of the municipality as written.
@@ -45,7 +45,8 @@ describe('real records that write a settlement otherwise', () => {
       const result = validateAddress(client, record);
       expect(result, `${row.asentamiento} ${row.cp}`).toMatchObject({ valid: true, errors: [] });
       const fix = validatorFor(client).fix(row.cp, row.asentamiento, row.municipio, row.estado, row.ciudad, result, true);
-      expect(fix.changes.asentamiento, row.asentamiento).toBe(row.catalog_asentamiento);
+      // A name that is several of the code's settlements without their sections has no one spelling: kept as written.
+      expect(fix.changes.asentamiento, row.asentamiento).toBe(row.catalog_asentamiento || undefined);
     }
   });
 
@@ -100,6 +101,23 @@ describe('joining words', () => {
     expect(pajaritos.suggestions.cp).toBe('87089');
     // Azcapotzalco's El Rosario (02100) and Exhacienda El Rosario (02420).
     expect(validateAddress(client, { cp: '02100', asentamiento: 'Exhacienda El Rosario', municipio: 'Azcapotzalco', estado: 'CDMX' }).suggestions.cp).toBe('02420');
+  });
+});
+
+describe('a place divided into sections', () => {
+  it('is named without its section, by the code that has its sections, or the codes', () => {
+    // Escandón I and II Sección are both 11800; Lindavista Norte and Sur both 07300; Del Valle Centro is 03100.
+    expect(errorsOf({ cp: '11800', asentamiento: 'ESCANDON' })).toEqual([]);
+    expect(errorsOf({ cp: '07300', asentamiento: 'Lindavista' })).toEqual([]);
+    expect(errorsOf({ cp: '03100', asentamiento: 'Del Valle' })).toEqual([]);
+    // A number alone is no section: Mirador I is not Mirador.
+    expect(errorsOf({ cp: '14748', asentamiento: 'Mirador' })).toEqual([122]);
+    // CDMX street markets, without codes (https://github.com/Antonio072/tianguis-cdmx/blob/ee50cea27b887fdf9167ebeec205305eaa4b3efa/src/data/tianguis.js).
+    const named = (asentamiento: string, municipio: string) => validateAddress(client, { asentamiento, municipio, estado: 'CDMX' });
+    expect(named('LOMAS DE CHAPULTEPEC', 'MIGUEL HIDALGO').suggestions.cp).toBe('11000');
+    expect(named('LEYES DE REFORMA', 'IZTAPALAPA').suggestions.cp).toBe('09310');
+    // Portales Sur, Norte and Oriente are three codes: listed, none suggested.
+    expect(named('PORTALES', 'BENITO JUÁREZ')).toMatchObject({ suggestions: {}, codes: ['03300', '03303', '03570'] });
   });
 });
 
