@@ -83,11 +83,7 @@ export class AddressValidator {
     const body = this.client.infoCp(cp, { type: 'simplified' });
     if (!body.error) {
       const r = body.response;
-      const types = () => {
-        const full = this.client.infoCp(cp);
-        return Array.isArray(full) ? full.map((record) => record.response.tipo_asentamiento) : [];
-      };
-      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds, types);
+      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds, cp, this.typesOf);
     }
     if (body.code_error === 105) {
       const retired = this.retired(cp);
@@ -101,6 +97,12 @@ export class AddressValidator {
     }
     return entry;
   }
+
+  /** A code's settlements' types, in the order of its names, asked of the router (full answers) only when a name needs reading; one function for every code. */
+  private readonly typesOf = (cp: string): readonly string[] => {
+    const full = this.client.infoCp(cp);
+    return Array.isArray(full) ? full.map((record) => record.response.tipo_asentamiento) : [];
+  };
 
   /**
    * A code the catalog lacks that an earlier one had (the artifact's history, see

@@ -60,8 +60,10 @@ export class CodeEntry {
     /** The state's catalog name and aliases, folded; shared by the codes of a state. */
     readonly stateNames: Set<string>,
     private readonly folds: CatalogFolds | undefined,
-    /** The settlements' types, in the order of `names`, asked only when a name needs reading. */
-    private readonly types: () => readonly string[] = () => [],
+    /** The code, for `typesOf`. */
+    private readonly cp = '',
+    /** Where the settlements' types are asked (in the order of `names`), only when a name needs reading: one function shared by every code, not one per code. */
+    private readonly typesOf: (cp: string) => readonly string[] = () => [],
   ) {
     this.nameLookup = nameLookup(names);
   }
@@ -97,7 +99,7 @@ export class CodeEntry {
   }
 
   private settlementMatcher(): SettlementMatcher {
-    return (this.matcher ??= new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad]));
+    return (this.matcher ??= new SettlementMatcher(this.names, this.typesOf(this.cp), [this.municipio, this.ciudad]));
   }
 
   /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
