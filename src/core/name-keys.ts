@@ -35,9 +35,10 @@ export function nameWords(text: string): NameWords {
     let word = raw[i]!;
     let end = rawEnds[i]!;
     if (isLetter(word)) {
-      // Single letters in a row are one word written with dots: `U.H.`, `C.T.M.`.
+      // Single letters in a row are one word written with dots: `U.H.`, `C.T.M.`; a run that is
+      // a type's letters ends at a space (`U.H. A.S.A.` is unidad habitacional *A.S.A.*).
       let j = i + 1;
-      while (j < raw.length && isLetter(raw[j]!)) word += raw[j++]!;
+      while (j < raw.length && isLetter(raw[j]!) && !(word.length > 1 && Object.hasOwn(WORD_FORMS, word) && spaceAfter(text, rawEnds[j - 1]!))) word += raw[j++]!;
       if (j > i + 1) {
         end = rawEnds[j - 1]!;
         i = j - 1;
@@ -59,6 +60,12 @@ export function nameWords(text: string): NameWords {
     }
   }
   return { words, ends };
+}
+
+/** Whether a space follows the token that ends at `end` (after its dot, if any). */
+function spaceAfter(text: string, end: number): boolean {
+  const next = text.charCodeAt(end) === 0x2e ? end + 1 : end;
+  return next < text.length && (text.charCodeAt(next) === 0x20 || text.charCodeAt(next) === 0x09);
 }
 
 /**

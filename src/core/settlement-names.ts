@@ -9,7 +9,7 @@ import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
 import { formIndex, leadingIn, nameKey, nameWords, withoutConnectors, type FormIndex } from './name-keys.js';
-import { isDowntownKey, isTownSeat, looseSectionless, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
+import { isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
 
@@ -71,8 +71,10 @@ interface Keyed {
   type: string | null;
   /** The key without its joining words (`withoutConnectors`), for a catalog name, once asked. */
   loose?: string;
-  /** The same without the name's section (`sectionlessKey`), '' for a name without one, once asked. */
+  /** The same without the name's section (`looseSectionless`), '' for a name without one, once asked. */
   looseSectionless?: string;
+  /** The same without what people leave out in front (`looseFrontless`), '' for a name without it, once asked. */
+  looseFrontless?: string;
 }
 
 /** A name's keys, read once: the words after a leading type are the rest's key. */
@@ -204,7 +206,8 @@ export class SettlementMatcher {
    * name's, with or without its type (`Granjas San Antonio` is *Granjas de San Antonio*, `La
    * Primavera` *Primavera*, `Col. Volcanes` *Los Volcanes*), else the one the written name is
    * without its section (`Lomas de Chapultepec` where the code has only *Lomas de Chapultepec
-   * I Sección*); -1 when none is, or several are.
+   * I Sección*) or without a title or `Unidad` in front (`Ignacio Zaragoza` for *General
+   * Ignacio Zaragoza*); -1 when none is, or several are.
    * Not one of `indexOf`'s readings: such a name may be another settlement of the place
    * (*Providencia* and *La Providencia* are two codes of Azcapotzalco), which only a caller
    * that sees the place's other codes can rule out.
@@ -222,8 +225,8 @@ export class SettlementMatcher {
 
   /**
    * The settlements (one per name, twins being one) whose key without joining words is the
-   * written name's (`whole`), and those whose key without its section and joining words is
-   * (`sections`), in one pass over the code's names.
+   * written name's (`whole`), and those whose key without its section, or what people leave
+   * out in front of it, and joining words is (`sections`), in one pass over the code's names.
    */
   private looseMatches(text: string): { whole: number[]; sections: number[] } {
     const given = this.keyedText(text);
@@ -240,7 +243,7 @@ export class SettlementMatcher {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (names((key.loose ??= withoutConnectors(key.whole)), i)) add(whole, i);
-      else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i)) add(sections, i);
+      else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i) || names((key.looseFrontless ??= looseFrontless(key.whole)), i)) add(sections, i);
     }
     return { whole, sections };
   }

@@ -6,6 +6,7 @@
  * code has it as its own, and the settlement index keys them, so both read them alike.
  */
 import { MUNICIPALITY_LEADING_SAINTS } from './name-forms.js';
+import { CONNECTORS } from './name-keys.js';
 import { nameKey, withoutConnectors } from './name-keys.js';
 
 /**
@@ -154,4 +155,23 @@ const SECTION = /^(.+?) (?:\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|s
 export function looseSectionless(key: string): string {
   const bare = SECTION.exec(key)?.[1];
   return bare === undefined ? '' : withoutConnectors(bare);
+}
+
+/** Words in front of a settlement's name that people leave out: a title (`General Ignacio Zaragoza`) or `Unidad` (`Unidad Cuitlahuac`). */
+const LEADING_WORDS: ReadonlySet<string> = new Set(['general', 'doctor', 'ingeniero', 'licenciado', 'coronel', 'profesor', 'unidad']);
+/** A name left of one word is at least this long. */
+const MIN_ONE_WORD = 5;
+
+/**
+ * A settlement's key without what people leave out in front of it, and without its joining
+ * words: a title or `Unidad` (`ignacio zaragoza` for *General Ignacio Zaragoza*, `cuitlahuac`
+ * for *Unidad Cuitlahuac*); '' for a name with none, or when what is left is one short word or
+ * begins with a joining word. A saint is kept: *Santiago Atzacoalco*, *C.T.M. Atzacoalco* and
+ * *Nueva Atzacoalco* are three places, and `Atzacoalco` names none of them.
+ */
+export function looseFrontless(key: string): string {
+  const words = key.split(' ');
+  if (!LEADING_WORDS.has(words[0]!) || words.length < 2 || CONNECTORS.has(words[1]!)) return '';
+  if (words.length === 2 && words[1]!.length < MIN_ONE_WORD) return '';
+  return withoutConnectors(words.slice(1).join(' '));
 }

@@ -11,7 +11,7 @@
 import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { otherKeys, settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
-import { looseSectionless } from '../core/settlement-other-keys.js';
+import { looseFrontless, looseSectionless } from '../core/settlement-other-keys.js';
 
 const NONE: readonly number[] = [];
 /** A key's run of codes this short is read in turn rather than searched. */
@@ -167,7 +167,7 @@ export class SettlementIndex {
     return k === undefined ? NONE : this.codesOfNumber(k, municipalities, state);
   }
 
-  /** Each key's form without joining words (`withoutConnectors`), and without its section (`looseSectionless`) → the keys of that form other than itself; made at the first name read so. */
+  /** Each key's form without joining words (`withoutConnectors`), and without its section (`looseSectionless`) or what people leave out in front (`looseFrontless`) → the keys of that form other than itself; made at the first name read so. */
   private looseKeys: Map<string, number[]> | undefined;
 
   /**
@@ -190,6 +190,8 @@ export class SettlementIndex {
         if (form !== key && form) add(form, k);
         const sectionless = looseSectionless(key);
         if (sectionless) add(sectionless, k);
+        const frontless = looseFrontless(key);
+        if (frontless) add(frontless, k);
       }
     }
     const own = this.keys.get(loose);

@@ -169,8 +169,8 @@ describe('settlement types', () => {
 
 describe('SettlementMatcher', () => {
   const matcher = new SettlementMatcher(
-    ['Granjas Esmeralda', 'Santa María 1a. Sección', 'Granada', 'Ampliación Granada', 'Colonia México', 'Centinela', 'Unidad Habitacional Vicente Guerrero'],
-    ['Colonia', 'Colonia', 'Colonia', 'Colonia', 'Colonia', 'Ampliación', 'Unidad habitacional'],
+    ['Granjas Esmeralda', 'Santa María 1a. Sección', 'Granada', 'Ampliación Granada', 'Colonia México', 'Centinela', 'Unidad Habitacional Vicente Guerrero', 'A.S.A.'],
+    ['Colonia', 'Colonia', 'Colonia', 'Colonia', 'Colonia', 'Ampliación', 'Unidad habitacional', 'Unidad habitacional'],
   );
 
   it('gives the catalog spelling of every usual form', () => {
@@ -189,6 +189,9 @@ describe('SettlementMatcher', () => {
       'U.H. Vicente Guerrero': 'Unidad Habitacional Vicente Guerrero',
       'Vicente Guerrero': 'Unidad Habitacional Vicente Guerrero',
       'Col. Vicente Guerrero': 'Unidad Habitacional Vicente Guerrero',
+      // A type's letters end their run at a space: the name after it is letters of its own.
+      'U.H. A.S.A.': 'A.S.A.',
+      'U. H. A.S.A.': 'A.S.A.',
     };
     for (const [written, spelling] of Object.entries(forms)) expect(matcher.match(written), written).toBe(spelling);
   });

@@ -121,6 +121,21 @@ describe('a place divided into sections', () => {
   });
 });
 
+describe('a title or Unidad in front of the catalog’s name', () => {
+  it('is read as left out, and a saint is not', () => {
+    expect(errorsOf({ cp: '15000', asentamiento: 'IGNACIO ZARAGOZA' })).toEqual([]);
+    expect(errorsOf({ cp: '02500', asentamiento: 'U.H. CUITLAHUAC' })).toEqual([]);
+    expect(errorsOf({ cp: '09220', asentamiento: 'EJERCITO CONSTITUCIONALISTA' })).toEqual([]);
+    // CDMX street markets, without codes (https://github.com/Antonio072/tianguis-cdmx/blob/ee50cea27b887fdf9167ebeec205305eaa4b3efa/src/data/tianguis.js).
+    expect(validateAddress(client, { asentamiento: 'FELIPE BERRIOZABAL', municipio: 'GUSTAVO A. MADERO', estado: 'CDMX' }).suggestions.cp).toBe('07180');
+    expect(validateAddress(client, { asentamiento: 'U. H. VICENTE GUERRERO', municipio: 'IZTAPALAPA', estado: 'CDMX' }).suggestions.cp).toBe('09200');
+    // Santiago Atzacoalco, C.T.M. Atzacoalco and Nueva Atzacoalco are three places of Gustavo A. Madero: the market's
+    // `UNIDAD HABITACIONAL ATZACOALCO` names none of them, and 07040's Santiago Atzacoalco is not `Atzacoalco`.
+    expect(validateAddress(client, { asentamiento: 'UNIDAD HABITACIONAL ATZACOALCO', municipio: 'GUSTAVO A. MADERO', estado: 'CDMX' }).suggestions.cp).toBeUndefined();
+    expect(errorsOf({ cp: '07040', asentamiento: 'Atzacoalco' })).toEqual([122]);
+  });
+});
+
 describe('a town written by its place’s name', () => {
   it('is the code’s town itself, with a code or without', () => {
     expect(errorsOf({ cp: '52600', asentamiento: 'Tianguistenco' })).toEqual([]);
