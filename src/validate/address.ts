@@ -219,7 +219,8 @@ export class AddressValidator {
    * or without its joining words (`Granjas San Antonio` for *Granjas de San Antonio*, `La
    * Primavera` for *Primavera*) or its section (`Escandón` for *Escandón I Sección*). A reading is not taken where the name as written is another
    * code's settlement of the municipality (`Barrio de Pajaritos` is 87089's, not 87086's
-   * *Pajaritos*; `La Providencia` 02750's, not 02440's *Providencia*): the code is then in doubt.
+   * Colonia *Pajaritos*; `La Providencia` 02750's, not 02440's *Providencia*): the code is then
+   * in doubt, unless the type written is the settlement's own.
    */
   private isReadName(code: CodeEntry, cp: string, asentamiento: string): boolean {
     if (code.readSettlement(asentamiento) === undefined && !code.namesLoosely(asentamiento)) return false;
@@ -227,7 +228,8 @@ export class AddressValidator {
     const index = catalog.codeIndex(cp);
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(index));
     const named = this.finder.codesOfName(asentamiento, [municipality]);
-    return named.length === 0 || named.includes(index);
+    // Unless written as the code's settlement with its own type in front: `COL Del Río` is 83403's Colonia *Del Río*, though 83515 has a *Colonia del Río*.
+    return named.length === 0 || named.includes(index) || code.readsWithOwnType(asentamiento);
   }
 
   /**

@@ -93,6 +93,14 @@ export class CodeEntry {
     return found < 0 ? undefined : this.names[found];
   }
 
+  /** Whether `written` is a type in front of one of the code's settlements of that type (`Col. Del Río` for the Colonia *Del Río*). */
+  readsWithOwnType(written: string): boolean {
+    const split = splitSettlementType(written);
+    if (!split.type) return false;
+    const found = this.settlementMatcher().indexOf(split.name);
+    return found >= 0 && this.typesOf(this.cp)[found] === split.type;
+  }
+
   /** Whether `written` names one or more of the code's settlements without joining words or sections (`SettlementMatcher.namesLoosely`). */
   namesLoosely(written: string): boolean {
     return this.settlementMatcher().namesLoosely(written);

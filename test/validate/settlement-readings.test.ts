@@ -102,6 +102,13 @@ describe('joining words', () => {
     // Azcapotzalco's El Rosario (02100) and Exhacienda El Rosario (02420).
     expect(validateAddress(client, { cp: '02100', asentamiento: 'Exhacienda El Rosario', municipio: 'Azcapotzalco', estado: 'CDMX' }).suggestions.cp).toBe('02420');
   });
+
+  it('take the name when the type written is the settlement’s own: people write Col. in front of every colonia', () => {
+    // 83403's Del Río is a Colonia; 83515 has a settlement named Colonia del Río. Tehuacán: 75750's San Lorenzo and 75758's Ex-Hacienda San Lorenzo.
+    expect(errorsOf({ cp: '83403', asentamiento: 'COL Del Río', municipio: 'San Luis Río Colorado', estado: 'Son.' })).toEqual([]);
+    expect(errorsOf({ cp: '75750', asentamiento: 'Ex-Hda. San Lorenzo', municipio: 'Tehuacán', estado: 'Puebla' })).toEqual([]);
+    expect(errorsOf({ cp: '87086', asentamiento: 'Col. Pajaritos', municipio: 'Victoria', estado: 'Tamaulipas' })).toEqual([]);
+  });
 });
 
 describe('a place divided into sections', () => {
