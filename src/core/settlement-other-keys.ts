@@ -170,8 +170,11 @@ const MIN_ONE_WORD = 5;
  * *Nueva Atzacoalco* are three places, and `Atzacoalco` names none of them.
  */
 export function looseFrontless(key: string): string {
-  const words = key.split(' ');
-  if (!LEADING_WORDS.has(words[0]!) || words.length < 2 || CONNECTORS.has(words[1]!)) return '';
-  if (words.length === 2 && words[1]!.length < MIN_ONE_WORD) return '';
-  return withoutConnectors(words.slice(1).join(' '));
+  // The first word is looked at before any split: few names have one of these in front.
+  const space = key.indexOf(' ');
+  if (space < 0 || !LEADING_WORDS.has(key.slice(0, space))) return '';
+  const rest = key.slice(space + 1);
+  const next = rest.indexOf(' ');
+  if (CONNECTORS.has(next < 0 ? rest : rest.slice(0, next)) || (next < 0 && rest.length < MIN_ONE_WORD)) return '';
+  return withoutConnectors(rest);
 }

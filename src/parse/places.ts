@@ -13,6 +13,7 @@ import { withoutConnectors } from '../core/name-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
+import { LooseNames } from './loose-names.js';
 import { SettlementIndex, type SettlementIndexData } from './settlement-index.js';
 
 /** At most this many codes are listed when names fit several (a line without a code, a record whose code is in doubt). */
@@ -167,7 +168,7 @@ export class PlaceFinder {
     // Last, the name with or without its joining words (`Granjas San Antonio` is *Granjas de San
     // Antonio*) or its section, as the settlement matcher reads it: where no code has it as
     // written, and unless the caller knows the name for a misspelling (`loosely` false).
-    return loosely ? this.index().codesOfLoose(withoutConnectors(written), municipalities, state) : NONE;
+    return loosely ? (this.looseNames ??= new LooseNames(this.catalog)).codes(withoutConnectors(written), municipalities, state) : NONE;
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */
@@ -183,12 +184,11 @@ export class PlaceFinder {
 
   /** The codes (ascending, each once) of the settlements with key `key` within the municipalities (any, when empty) or the state (any, when -1). */
   private codesOfKey(key: string, municipalities: readonly number[], state: number): readonly number[] {
-    return this.index().codesOf(key, municipalities, state);
+    return (this.settlementIndex ??= SettlementIndex.build(this.catalog)).codesOf(key, municipalities, state);
   }
 
-  private index(): SettlementIndex {
-    return (this.settlementIndex ??= SettlementIndex.build(this.catalog));
-  }
+  /** Settlements read loosely, by municipality, made at the first name read so. */
+  private looseNames: LooseNames | undefined;
 
   /** The settlement index as data for the other threads of a run, once this thread has made it (undefined before). */
   settlementIndexData(): SettlementIndexData | undefined {

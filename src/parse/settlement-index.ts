@@ -10,8 +10,6 @@
  */
 import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { otherKeys, settlementKey } from '../core/names.js';
-import { withoutConnectors } from '../core/name-keys.js';
-import { looseFrontless, looseSectionless } from '../core/settlement-other-keys.js';
 
 const NONE: readonly number[] = [];
 /** A key's run of codes this short is read in turn rather than searched. */
@@ -164,45 +162,7 @@ export class SettlementIndex {
    */
   codesOf(key: string, municipalities: readonly number[], state: number): readonly number[] {
     const k = this.keys.get(key);
-    return k === undefined ? NONE : this.codesOfNumber(k, municipalities, state);
-  }
-
-  /** Each key's form without joining words (`withoutConnectors`), and without its section (`looseSectionless`) or what people leave out in front (`looseFrontless`) → the keys of that form other than itself; made at the first name read so. */
-  private looseKeys: Map<string, number[]> | undefined;
-
-  /**
-   * The codes (ascending, each once) with a settlement whose key without joining words is
-   * `loose` (`granjas san antonio` names *Granjas de San Antonio*, `primavera` *La Primavera*
-   * and *Primavera*), or is without its section (`lomas chapultepec` names *Lomas de Chapultepec
-   * I Sección* to *VIII Sección*), within the municipalities or the state as `codesOf`.
-   */
-  codesOfLoose(loose: string, municipalities: readonly number[], state: number): readonly number[] {
-    if (!loose) return NONE;
-    if (!this.looseKeys) {
-      this.looseKeys = new Map();
-      const add = (form: string, k: number) => {
-        const same = this.looseKeys!.get(form);
-        if (!same) this.looseKeys!.set(form, [k]);
-        else if (!same.includes(k)) same.push(k);
-      };
-      for (const [key, k] of this.keys) {
-        const form = withoutConnectors(key);
-        if (form !== key && form) add(form, k);
-        const sectionless = looseSectionless(key);
-        if (sectionless) add(sectionless, k);
-        const frontless = looseFrontless(key);
-        if (frontless) add(frontless, k);
-      }
-    }
-    const own = this.keys.get(loose);
-    const numbers = own === undefined ? (this.looseKeys.get(loose) ?? []) : [own, ...(this.looseKeys.get(loose) ?? [])];
-    if (numbers.length === 1) return this.codesOfNumber(numbers[0]!, municipalities, state);
-    const codes = new Set<number>();
-    for (const k of numbers) for (const code of this.codesOfNumber(k, municipalities, state)) codes.add(code);
-    return codes.size ? [...codes].sort(ascending) : NONE;
-  }
-
-  private codesOfNumber(k: number, municipalities: readonly number[], state: number): readonly number[] {
+    if (k === undefined) return NONE;
     const from = this.start[k]!;
     const to = this.start[k + 1]!;
     const catalog = this.catalog;
