@@ -171,6 +171,9 @@ function romanValue(word: string): number {
   return value;
 }
 
+/** A name left of one word, once words are set aside in front of it, is at least this long (`Lucas` is no San Lucas, `Maya` no Santa Ana Maya). */
+export const MIN_ONE_WORD = 5;
+
 /** The words that join a place's name (`de`, `la`, `y`, ...): what is left after one of them is no name of its own. */
 export const CONNECTORS: ReadonlySet<string> = new Set(['de', 'del', 'la', 'las', 'los', 'el', 'y']);
 

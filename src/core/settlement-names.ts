@@ -195,7 +195,7 @@ export class SettlementMatcher {
     return isDowntownKey(written) || namesTownSeat(written, this.catalogKeys()[seat]!.whole, municipalityKey, cityKey) ? seat : -1;
   }
 
-  /** The index of the code's town itself when `text` names it as `townBy` reads it, else -1 (the settlement index's fallback for towns). */
+  /** The index of the code's town itself when `text` names it as `townBy` reads it, else -1 (asked by codes from names for a municipality's towns, parse/places). */
   townNamed(text: string): number {
     const given = this.keyedText(text);
     return this.townBy(given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole);

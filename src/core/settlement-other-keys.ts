@@ -4,10 +4,12 @@
  * parentheses (`Centro (Área 1)`), and a downtown as people write it (`Zona Centro`, `Centro
  * Histórico`). The settlement matcher reads a written name by them when no settlement of the
  * code has it as its own, and the settlement index keys them, so both read them alike.
+ * Also the town a settlement is (`isTownSeat`), and the loose forms of a name (without its
+ * section, or a title in front: `looseSectionless`, `looseFrontless`) that the matcher and
+ * codes from names (parse/loose-names) read last.
  */
-import { MUNICIPALITY_LEADING_SAINTS } from './name-forms.js';
-import { CONNECTORS } from './name-keys.js';
-import { nameKey, withoutConnectors } from './name-keys.js';
+import { MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES } from './name-forms.js';
+import { CONNECTORS, MIN_ONE_WORD, nameKey, withoutConnectors } from './name-keys.js';
 
 /**
  * The key of a settlement named after its place, without that place: `monterrey centro` in the
@@ -157,10 +159,14 @@ export function looseSectionless(key: string): string {
   return bare === undefined ? '' : withoutConnectors(bare);
 }
 
-/** Words in front of a settlement's name that people leave out: a title (`General Ignacio Zaragoza`) or `Unidad` (`Unidad Cuitlahuac`). */
-const LEADING_WORDS: ReadonlySet<string> = new Set(['general', 'doctor', 'ingeniero', 'licenciado', 'coronel', 'profesor', 'unidad']);
-/** A name left of one word is at least this long. */
-const MIN_ONE_WORD = 5;
+/** Titles of a place rather than of a person (`Heroica Ciudad de ...`, `Villa ...`). */
+const PLACE_TITLES: ReadonlySet<string> = new Set(['heroica', 'heroico', 'ciudad', 'villa']);
+/**
+ * Words in front of a settlement's name that people leave out: a person's title of those that
+ * lead municipalities' names (`General Ignacio Zaragoza`; not a place's, `Villa Coapa` is no
+ * `Coapa`) or `Unidad` (`Unidad Cuitlahuac`).
+ */
+const LEADING_WORDS: ReadonlySet<string> = new Set([...MUNICIPALITY_LEADING_TITLES.filter((title) => !PLACE_TITLES.has(title)), 'unidad']);
 
 /**
  * A settlement's key without what people leave out in front of it, and without its joining

@@ -17,7 +17,7 @@
  */
 import type { CatalogReader } from './catalog-reader.js';
 import { MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES, stateSpellings } from './name-forms.js';
-import { CONNECTORS, municipalityKeys, nameKey } from './name-keys.js';
+import { CONNECTORS, MIN_ONE_WORD, municipalityKeys, nameKey } from './name-keys.js';
 import { findMunicipalities, MAX_NAME_CHARS, remembers } from './names.js';
 import { ownCopy } from './own-copy.js';
 
@@ -28,8 +28,6 @@ import { ownCopy } from './own-copy.js';
  */
 const LEADING_ARTICLES: ReadonlySet<string> = new Set(['la', 'las', 'los', 'el']);
 
-/** A short form of one word is at least this long (`Lucas` is no San Lucas, `Maya` no Santa Ana Maya). */
-const MIN_ONE_WORD = 5;
 const NONE: readonly number[] = [];
 
 /**

@@ -139,8 +139,9 @@ export class PlaceFinder {
 
   /**
    * The code indices of a settlement (its key as written, else without its type and a `de`
-   * after it, else as a downtown: `writtenDowntownKey`, else as a town, else with or without
-   * its joining words or section unless not `loosely`) within the municipalities, else the state.
+   * after it, else as a downtown: `writtenDowntownKey`, else as a town, else read loosely as
+   * parse/loose-names reads it, unless `loosely` is false) within the municipalities, else the
+   * state.
    */
   settlementCodes(settlement: string, municipalities: readonly number[], state: number, loosely = true): readonly number[] {
     if (settlement.length > MAX_NAME_CHARS) return NONE;

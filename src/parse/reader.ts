@@ -247,10 +247,11 @@ export class AddressReader {
 
   /**
    * Splits `Calle Hidalgo No. 103 Col. Centro` into the street and the settlement, or
-   * undefined (`street`: the piece is a street whatever its words, a corner's). Without a number, a street of more than its street word is split only before a
-   * settlement's type written as people mark one mid-line (`Calle Agustín Melgar Col. Centro`,
-   * `Av. Juárez Fracc. Las Palmas`): an abbreviation with its dot, or `Colonia`; a type word
-   * written whole may be the street's own name (`Av. Barrio Alto`).
+   * undefined (`street`: the piece is a street whatever its words, a corner's). Without a
+   * number, a street of more than its street word is split only before a settlement's type
+   * written as people mark one mid-line (`Calle Agustín Melgar Col. Centro`, `Av. Juárez Fracc.
+   * Las Palmas`): an abbreviation with its dot, or `Colonia`; a type word written whole may be
+   * the street's own name (`Av. Barrio Alto`).
    */
   private splitGluedSettlement(piece: string, street = false): [string, string] | undefined {
     const numbered = /\d|s\/n/i.test(piece);
@@ -396,9 +397,9 @@ export class AddressReader {
   }
 }
 
-/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
 /** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
+/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n)/iu;
 
 /** A settlement's type as it is marked inside a line: abbreviated with its dot (`Col.`, `Fracc.`, `U.H.`), or `Colonia`. */

@@ -217,10 +217,11 @@ export class AddressValidator {
    * Whether a settlement written otherwise than the catalog writes it is the code's: in a form
    * people write (`Col. Roma Norte`, `Sta. María`, `Centro` for *Monterrey Centro*), else with
    * or without its joining words (`Granjas San Antonio` for *Granjas de San Antonio*, `La
-   * Primavera` for *Primavera*) or its section (`Escandón` for *Escandón I Sección*). A reading is not taken where the name as written is another
-   * code's settlement of the municipality (`Barrio de Pajaritos` is 87089's, not 87086's
-   * Colonia *Pajaritos*; `La Providencia` 02750's, not 02440's *Providencia*): the code is then
-   * in doubt, unless the type written is the settlement's own.
+   * Primavera` for *Primavera*), its section (`Escandón` for *Escandón I Sección*) or a title
+   * in front. A reading is not taken where the name as written is another code's settlement of
+   * the municipality (`Barrio de Pajaritos` is 87089's, not 87086's Colonia *Pajaritos*; `La
+   * Providencia` 02750's, not 02440's *Providencia*): the code is then in doubt, unless the
+   * type written is the settlement's own.
    */
   private isReadName(code: CodeEntry, cp: string, asentamiento: string): boolean {
     if (code.readSettlement(asentamiento) === undefined && !code.namesLoosely(asentamiento)) return false;
