@@ -177,7 +177,7 @@ export class SettlementMatcher {
     if (found < 0) found = keys.findIndex((key) => key.others!.includes(given.whole));
     if (found < 0 && given.rest) found = this.preferType(given.type, (key, i) => key.others!.includes(given.rest) && this.mayDrop(given.type, i));
     // A downtown written as people write it (`Zona Centro`, `Centro Histórico`): the code's Centro, by its name or another.
-    const written = given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole;
+    const written = this.writtenKey(given);
     const downtown = found < 0 ? writtenDowntownKey(written) : undefined;
     if (downtown) found = keys.findIndex((key) => key.whole === downtown || key.others!.includes(downtown));
     return found < 0 ? this.townBy(written) : found;
@@ -197,8 +197,12 @@ export class SettlementMatcher {
 
   /** The index of the code's town itself when `text` names it as `townBy` reads it, else -1 (asked by codes from names for a municipality's towns, parse/places). */
   townNamed(text: string): number {
-    const given = this.keyedText(text);
-    return this.townBy(given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole);
+    return this.townBy(this.writtenKey(this.keyedText(text)));
+  }
+
+  /** A written name's key as a place is named by it: without its type in front, unless the type distinguishes a place (`Ampliación`). */
+  private writtenKey(given: Keyed): string {
+    return given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole;
   }
 
   /**

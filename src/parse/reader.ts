@@ -91,7 +91,7 @@ export class AddressReader {
     return found;
   }
 
-  /** The settlement index of code `code` that `text` names without its joining words (`SettlementMatcher.looseIndexOf`), or -1: asked once validation has taken it. */
+  /** The settlement index of code `code` that `text` names loosely (without joining words, section or title: `SettlementMatcher.looseIndexOf`), or -1: asked once validation has taken it. */
   looseSettlementOf(code: number, text: string): number {
     const found = settlementMatcherOf(this.catalog, code).looseIndexOf(text);
     return found < 0 ? -1 : this.catalog.settlementStartOf(code) + found;

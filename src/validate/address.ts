@@ -300,7 +300,8 @@ export class AddressValidator {
     const agrees = given - wrong >= 2;
     if (asentamiento.trim() && (municipalities.length || state >= 0)) {
       // A name close to one of the code's own (suggested) is its misspelling: other places' names are not read loosely for it.
-      const bySettlement = finder.settlementCodes(asentamiento, municipalities, state, failed.suggestions.asentamiento === undefined);
+      const loosely = failed.suggestions.asentamiento === undefined;
+      const bySettlement = finder.settlementCodes(asentamiento, municipalities, state, loosely);
       if (bySettlement.includes(index)) return failed;
       // A common name across a whole state (Centro, in hundreds of codes) says little: judged by the rules below.
       if (bySettlement.length && (municipalities.length || bySettlement.length <= MAX_SUGGESTED_CODES)) {
@@ -308,7 +309,7 @@ export class AddressValidator {
       }
       // The settlement and the state agree with the code: the municipality is the field at fault
       // (the state's settlements are searched only when that decides: two names agreeing already do).
-      if (municipalities.length && state >= 0 && (agrees || finder.settlementCodes(asentamiento, [], state, failed.suggestions.asentamiento === undefined).includes(index))) return failed;
+      if (municipalities.length && state >= 0 && (agrees || finder.settlementCodes(asentamiento, [], state, loosely).includes(index))) return failed;
     }
     if (agrees) return failed;
     if (municipalities.length && state >= 0 && !municipalities.includes(catalog.municipalityIndexOf(index))) {
