@@ -85,18 +85,22 @@ export function namesTownSeat(written: string, seatKey: string, municipalityKey:
   return written !== '' && (written === municipalityKey || written === cityKey || written === withoutSurname(seatKey));
 }
 
-/** Whether a written key is a downtown's (`centro`, `zona centro`, `centro historico`). */
+/** Whether a written key is a downtown's (`centro`, `zona centro`, `centro historico`, `primer cuadro`). */
 export function isDowntownKey(key: string): boolean {
   return key === DOWNTOWN || writtenDowntownKey(key) === DOWNTOWN;
 }
 
+/** Other words for a town's downtown, as keys: its historic centre, its first square (*el primer cuadro de la ciudad*; `nameKey` reads `Primer` as 1). */
+const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuadro']);
+
 /**
- * The key of a downtown as people write it beyond the catalog's names: `Zona Centro` and
- * `Centro Histórico` are `centro` (`zona` before any name is set aside); undefined for any other.
+ * The key of a downtown as people write it beyond the catalog's names: `Zona Centro`, `Centro
+ * Histórico` and `Primer Cuadro` are `centro` (`zona` before any name is set aside); undefined
+ * for any other.
  */
 export function writtenDowntownKey(key: string): string | undefined {
   let read = key.startsWith('zona ') ? key.slice(5) : key;
-  if (read === 'centro historico') read = DOWNTOWN;
+  if (DOWNTOWN_WORDS.has(read)) read = DOWNTOWN;
   return read !== key && read ? read : undefined;
 }
 
@@ -117,8 +121,8 @@ export function partInParentheses(name: string): string | undefined {
  * the name without a part in parentheses (`Centro (Área 1)` → centro, `Los Laureles (Oriente)`
  * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for
  * it often says where in a place, `Los Laureles (Centro)`), `localKey` of the name with and
- * without that part (`Ciudad Obregón Centro (Fundo Legal)` → centro), and a downtown's
- * (`Centro Histórico` → centro, `writtenDowntownKey`). A written name with one of these keys
+ * without that part (`Ciudad Obregón Centro (Fundo Legal)` → centro), and a downtown's with and
+ * without it (`Centro Histórico`, `Primer Cuadro (Centro)` → centro, `writtenDowntownKey`). A written name with one of these keys
  * names that settlement, when none has it as its own.
  */
 export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
@@ -137,6 +141,8 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
     const bare = nameKey(withoutParentheses(name));
     add(bare);
     add(localKey(bare, municipalityKey, cityKey));
+    // A downtown in other words, its part saying so: *Primer Cuadro (Centro)* of Los Mochis is `Centro`.
+    add(writtenDowntownKey(bare));
   }
   add(local);
   add(downtown);

@@ -226,7 +226,19 @@ export class PlaceFinder {
         if (byCity.length) return byCity;
       }
     }
-    return this.namedBy(settlement, municipalities, state);
+    const named = this.namedBy(settlement, municipalities, state);
+    return named.length > 1 && ciudad.trim() && ciudad.length <= MAX_NAME_CHARS ? this.ofCity(named, ciudad) : named;
+  }
+
+  /**
+   * Of several codes, those whose city is the one written (`Centro, Ahome, Sinaloa, Los Mochis`
+   * is Los Mochis' downtown, not Ahome's or Topolobampo's), when some are; else all of them (a
+   * city written that is none of theirs, often a locality, says nothing).
+   */
+  private ofCity(codes: readonly number[], city: string): readonly number[] {
+    const key = this.keys.get(city);
+    const inCity = codes.filter((code) => this.keys.get(this.catalog.cityOf(code)) === key);
+    return inCity.length ? inCity : codes;
   }
 
   /** The codes of a settlement, municipalities and state read from a record; [] unless two of them are given. */

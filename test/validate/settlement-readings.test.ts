@@ -154,3 +154,28 @@ describe('a town written by its place’s name', () => {
     expect(errorsOf({ cp: '51354', asentamiento: 'Zinacantepec de Morelos' })).toEqual([122]);
   });
 });
+
+describe('a downtown in other words, and the city that says which town', () => {
+  // CESI offices (https://github.com/yurhii/myshpprocessing/blob/5fe903f8e7505dc2bbeb2065acebcb67c3e46b67/export/sqls/cesis.sql):
+  // `CENTRO, AHOME, SINALOA, LOS MOCHIS, 81200`, whose one settlement is *Primer Cuadro (Centro)*.
+  it('reads Primer Cuadro as Centro, both ways', () => {
+    expect(errorsOf({ cp: '81200', asentamiento: 'Col. Centro' })).toEqual([]);
+    expect(errorsOf({ cp: '81200', asentamiento: 'Primer Cuadro' })).toEqual([]);
+    // `Primer Cuadro` is any code's downtown (64000's is *Monterrey Centro*); a code without one has none.
+    expect(errorsOf({ cp: '64000', asentamiento: 'Primer Cuadro' })).toEqual([]);
+    expect(errorsOf({ cp: '81254', asentamiento: 'Centro' })).toEqual([122]);
+    // In Ahome it is also 81200's own name, so not Ahome's Centro (81315), which `Centro` is.
+    expect(errorsOf({ cp: '81315', asentamiento: 'Primer Cuadro' })).toEqual([122]);
+    expect(errorsOf({ cp: '81315', asentamiento: 'Centro' })).toEqual([]);
+  });
+
+  it('narrows the codes a record names to those of the city written, when some are', () => {
+    // Ahome's towns each have a Centro: Los Mochis (81200), Ahome (81315), Topolobampo (81370).
+    const record = { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' };
+    expect(validateAddress(client, record).codes).toEqual(['81200', '81315', '81370']);
+    expect(validateAddress(client, { ...record, ciudad: 'LOS MOCHIS' }).suggestions.cp).toBe('81200');
+    expect(validateAddress(client, { ...record, ciudad: 'Topolobampo' }).suggestions.cp).toBe('81370');
+    // A city of none of them narrows nothing.
+    expect(validateAddress(client, { ...record, ciudad: 'Higuera de Zaragoza' }).codes).toEqual(['81200', '81315', '81370']);
+  });
+});

@@ -107,8 +107,10 @@ describe('names with a part in parentheses', () => {
     // The catalog's city of 70000 is `Juchitán (Juchitán de Zaragoza)`; its municipality Heroica Ciudad de Juchitán de Zaragoza.
     expect(validateAddress(client, { cp: '70000', municipio: 'JUCHITAN DE ZARAGOZA', estado: 'OAXACA', ciudad: 'JUCHITAN DE ZARAGOZA' })).toMatchObject({ valid: true, errors: [] });
     expect(validateAddress(client, { cp: '70000', ciudad: 'Juchitán' })).toMatchObject({ valid: true, errors: [] });
-    // A settlement's part alone still names nothing: Los Mochis' Primer Cuadro (Centro) is not `Centro`.
-    expect(validateAddress(client, { cp: '81200', asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA', ciudad: 'LOS MOCHIS' }).errors.map((error) => error.code_error)).toEqual([122]);
+    // A settlement's part alone still names nothing (`Centro` is not *Los Laureles (Centro)* of 58350), unless
+    // the name is a downtown in other words: Los Mochis' *Primer Cuadro (Centro)* is `Centro`.
+    expect(validateAddress(client, { cp: '58350', asentamiento: 'Centro' }).errors.map((error) => error.code_error)).toEqual([122]);
+    expect(validateAddress(client, { cp: '81200', asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA', ciudad: 'LOS MOCHIS' })).toMatchObject({ valid: true, errors: [] });
   });
 });
 
