@@ -227,18 +227,27 @@ export class PlaceFinder {
       }
     }
     const named = this.namedBy(settlement, municipalities, state);
-    return named.length > 1 && ciudad.trim() && ciudad.length <= MAX_NAME_CHARS ? this.ofCity(named, ciudad) : named;
+    // A city of the municipality written is one more name: only codes of that city are taken
+    // (`Centro, Ahome, Sinaloa, Los Mochis` is Los Mochis' downtown, not Ahome's or
+    // Topolobampo's). Any other city (often a locality) says nothing.
+    if (named.length && municipalities.length && ciudad.trim() && this.cityMunicipalities(ciudad, state).some((m) => municipalities.includes(m))) {
+      return this.ofCity(named, ciudad);
+    }
+    return named;
   }
 
   /**
-   * Of several codes, those whose city is the one written (`Centro, Ahome, Sinaloa, Los Mochis`
-   * is Los Mochis' downtown, not Ahome's or Topolobampo's), when some are; else all of them (a
-   * city written that is none of theirs, often a locality, says nothing).
+   * Of `codes`, those whose city is the one written (as the catalog writes its cities:
+   * `settlementKey`), else those that have none (which no city written can contradict: a
+   * ranchería near the town); [] when none is. `Rosarito, Los Cabos, San José del Cabo` is
+   * the city's Colonia (23407), not the Ranchería without a city (23587).
    */
-  private ofCity(codes: readonly number[], city: string): readonly number[] {
+  ofCity(codes: readonly number[], city: string): readonly number[] {
+    if (city.length > MAX_NAME_CHARS) return NONE;
     const key = this.keys.get(city);
-    const inCity = codes.filter((code) => this.keys.get(this.catalog.cityOf(code)) === key);
-    return inCity.length ? inCity : codes;
+    const catalog = this.catalog;
+    const inCity = codes.filter((code) => this.keys.get(catalog.cityOf(code)) === key);
+    return inCity.length ? inCity : codes.filter((code) => !catalog.cityOf(code).trim());
   }
 
   /** The codes of a settlement, municipalities and state read from a record; [] unless two of them are given. */

@@ -193,7 +193,7 @@ export class AddressValidator {
     }
     if (failed) {
       if (unverifiable) failed.warnings = CITY_UNVERIFIABLE.warnings!.slice();
-      return failed.errors.some((error) => error.field !== 'ciudad') ? this.whichField(failed, cp, asentamiento, municipio, estado) : failed;
+      return failed.errors.some((error) => error.field !== 'ciudad') ? this.whichField(failed, cp, code, asentamiento, municipio, estado, ciudad) : failed;
     }
     return unverifiable ? CITY_UNVERIFIABLE : VALID;
   }
@@ -282,8 +282,11 @@ export class AddressValidator {
    * written, under other codes than this one, says the code is wrong; so does a municipality
    * of the state written that this code is not in. The code's own names are then never
    * suggested: the code they name is (`suggestions.cp`), or the codes when several (`codes`).
+   * A city written that is this code's is one more name agreeing with it: a settlement of
+   * other codes then names only those of that city (`Centro, Mexicali, Mexicali` with 21000
+   * is not San Felipe's *Centro Sección II*, 21850).
    */
-  private whichField(failed: Failed, cp: string, asentamiento: string, municipio: string, estado: string): ValidationResult {
+  private whichField(failed: Failed, cp: string, code: CodeEntry, asentamiento: string, municipio: string, estado: string, ciudad: string): ValidationResult {
     const catalog = this.catalog;
     const index = catalog.codeIndex(cp);
     const finder = this.finder;
@@ -301,8 +304,10 @@ export class AddressValidator {
     if (asentamiento.trim() && (municipalities.length || state >= 0)) {
       // A name close to one of the code's own (suggested) is its misspelling: other places' names are not read loosely for it.
       const loosely = failed.suggestions.asentamiento === undefined;
-      const bySettlement = finder.settlementCodes(asentamiento, municipalities, state, loosely);
-      if (bySettlement.includes(index)) return failed;
+      const named = finder.settlementCodes(asentamiento, municipalities, state, loosely);
+      if (named.includes(index)) return failed;
+      const cityAgrees = code.ciudad !== '' && ciudad.trim() !== '' && !failed.errors.some((error) => error.field === 'ciudad');
+      const bySettlement = cityAgrees && named.length ? finder.ofCity(named, ciudad) : named;
       // A common name across a whole state (Centro, in hundreds of codes) says little: judged by the rules below.
       if (bySettlement.length && (municipalities.length || bySettlement.length <= MAX_SUGGESTED_CODES)) {
         return this.codeFromNames(failed, index, bySettlement);

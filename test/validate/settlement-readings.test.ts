@@ -169,13 +169,29 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '81315', asentamiento: 'Centro' })).toEqual([]);
   });
 
-  it('narrows the codes a record names to those of the city written, when some are', () => {
+  it('takes only the codes of a city of the municipality written', () => {
     // Ahome's towns each have a Centro: Los Mochis (81200), Ahome (81315), Topolobampo (81370).
     const record = { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' };
     expect(validateAddress(client, record).codes).toEqual(['81200', '81315', '81370']);
     expect(validateAddress(client, { ...record, ciudad: 'LOS MOCHIS' }).suggestions.cp).toBe('81200');
     expect(validateAddress(client, { ...record, ciudad: 'Topolobampo' }).suggestions.cp).toBe('81370');
-    // A city of none of them narrows nothing.
-    expect(validateAddress(client, { ...record, ciudad: 'Higuera de Zaragoza' }).codes).toEqual(['81200', '81315', '81370']);
+    // Ahome's city Higuera de Zaragoza has no Centro of the catalog's: none. A city of another municipality says nothing.
+    expect(validateAddress(client, { ...record, ciudad: 'Higuera de Zaragoza' })).toMatchObject({ suggestions: {} });
+    expect(validateAddress(client, { ...record, ciudad: 'Higuera de Zaragoza' }).codes).toBeUndefined();
+    expect(validateAddress(client, { ...record, ciudad: 'El Fuerte' }).codes).toEqual(['81200', '81315', '81370']);
+    // The city's Colonia Rosarito (23407), not the Ranchería without a city (23587); a ranchería is kept where no code is the city's.
+    const rosarito = { asentamiento: 'ROSARITO', municipio: 'LOS CABOS', estado: 'BAJA CALIFORNIA SUR' };
+    expect(validateAddress(client, rosarito).codes).toEqual(['23407', '23587']);
+    expect(validateAddress(client, { ...rosarito, ciudad: 'SAN JOSE DEL CABO' }).suggestions.cp).toBe('23407');
+    expect(validateAddress(client, { ...rosarito, ciudad: 'Cabo San Lucas' }).suggestions.cp).toBe('23587');
+  });
+
+  it('keeps a code in doubt from being suggested another city’s settlement when the city written is the code’s', () => {
+    // CESI offices (source above): `CENTRO, MEXICALI, BAJA CALIFORNIA, MEXICALI, 21000`. 21000 is *Centro Cívico*;
+    // *Centro Sección II* (21850) is San Felipe's, so the city written says it is not that one.
+    const record = { cp: '21000', asentamiento: 'CENTRO', municipio: 'MEXICALI', estado: 'BAJA CALIFORNIA' };
+    expect(validateAddress(client, record).suggestions.cp).toBe('21850');
+    expect(validateAddress(client, { ...record, ciudad: 'MEXICALI' })).toMatchObject({ errors: [{ code_error: 122 }], suggestions: {} });
+    expect(validateAddress(client, { ...record, ciudad: 'San Felipe' }).suggestions.cp).toBe('21850');
   });
 });
