@@ -202,15 +202,14 @@ export class AddressReader {
         pieces.splice(i, 1, split[0], split[1]);
         roles.splice(i, 1, roles[i], 'settlement');
         i++;
-      } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) {
-        roles[i] = 'settlement';
-        // `SM 36 Mz. 2 Lt 2`: the lot's numbers are no part of the settlement's name.
-        const lot = LOT_IN_TEXT.exec(pieces[i]!);
-        if (lot && lot.index > 0) {
-          pieces.splice(i, 1, pieces[i]!.slice(0, lot.index).trim(), pieces[i]!.slice(lot.index));
-          roles.splice(i + 1, 0, 'numbers');
-          i++;
-        }
+      } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
+      else continue;
+      // `SM 36 Mz. 2 Lt 2`, `Av. Nader No. 8 SM. 5 MZA. 03`: the lot's numbers are no part of the settlement's name.
+      const lot = LOT_IN_TEXT.exec(pieces[i]!);
+      if (lot && lot.index > 0) {
+        pieces.splice(i, 1, pieces[i]!.slice(0, lot.index).trim(), pieces[i]!.slice(lot.index));
+        roles.splice(i + 1, 0, 'numbers');
+        i++;
       }
     }
     let street = -1;

@@ -104,7 +104,14 @@ export class LineJudge {
     const municipalityName = reading.municipalities.length ? catalog.nameOfMunicipality(reading.municipalities[0]!) : null;
     let settlement = place >= 0 && reading.settlementText !== null ? this.reader.settlementOf(place, reading.settlementText) : -1;
     let settlementName = settlement >= 0 ? catalog.settlementName(settlement) : reading.settlementName;
-    const result = this.validator.validateFields(cp ?? '', settlementName ?? '', municipalityName ?? reading.municipalityText ?? '', stateName ?? reading.stateText ?? '', reading.cityText ?? '');
+    const municipio = municipalityName ?? reading.municipalityText ?? '';
+    const estado = stateName ?? reading.stateText ?? '';
+    let result = this.validator.validateFields(cp ?? '', settlementName ?? '', municipio, estado, reading.cityText ?? '');
+    // Not valid by its name: judged as written, its type too, which may be part of the name (`SM. 5` is *Supermanzana 5 Centro*).
+    if (!result.valid && settlement < 0 && reading.settlementText !== null && reading.settlementText !== settlementName) {
+      const asWritten = this.validator.validateFields(cp ?? '', reading.settlementText, municipio, estado, reading.cityText ?? '');
+      if (asWritten.valid) result = asWritten;
+    }
     // A settlement the judgement takes written with or without its joining words (`Col. Granjas San Antonio`): in the catalog's spelling too.
     if (settlement < 0 && result.valid && place >= 0 && reading.settlementText !== null) {
       settlement = this.reader.looseSettlementOf(place, reading.settlementText);

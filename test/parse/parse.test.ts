@@ -99,6 +99,9 @@ describe('parseAddress', () => {
     expect(cancun.tipo_asentamiento).toBe('Supermanzana');
     expect(cancun.numero_exterior).toBe('Mz. 23 Lote 10');
     expect(cancun.errors.map((error) => error.code_error)).toEqual([101]);
+    // Real (the fixture's Cancún line): the supermanzana glued after the street's number, its manzana after it.
+    const nader = parseAddress(client, 'Av. Nader No. 8 SM. 5 MZA. 03, Plaza Centro, Planta Baja, C.P. 77500, Benito Juárez, Quintana Roo');
+    expect(nader).toMatchObject({ calle: 'Av. Nader', asentamiento: 'Supermanzana 5 Centro', cp: '77500', valid: true });
   });
 
   it('fills what the code implies and says so', () => {
