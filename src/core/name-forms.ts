@@ -181,6 +181,9 @@ export const WORD_FORMS: Readonly<Record<string, string>> = {
   cong: 'congregacion',
   parq: 'parque',
   ind: 'industrial',
+  // Railways, their letters doubled for the plural (`Reforma y FFCCNN` is *Reforma y Ferrocarriles Nacionales*).
+  ffcc: 'ferrocarriles',
+  ffccnn: 'ferrocarriles nacionales',
   // Letters run together (`U.H.`, `C.H.`) are read as one word, then as these.
   uh: 'unidad habitacional',
   ch: 'conjunto habitacional',

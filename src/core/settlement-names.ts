@@ -75,6 +75,8 @@ interface Keyed {
   looseSectionless?: string;
   /** The same without what people leave out in front (`looseFrontless`), '' for a name without it, once asked. */
   looseFrontless?: string;
+  /** For a written name: the same of its key as a place is named by it (`writtenKey`), once asked. */
+  written?: string;
 }
 
 /** A name's keys, read once: the words after a leading type are the rest's key. */
@@ -211,7 +213,8 @@ export class SettlementMatcher {
    * Primavera` *Primavera*, `Col. Volcanes` *Los Volcanes*), else the one the written name is
    * without its section (`Lomas de Chapultepec` where the code has only *Lomas de Chapultepec
    * I Sección*) or without a title or `Unidad` in front (`Ignacio Zaragoza` for *General
-   * Ignacio Zaragoza*); -1 when none is, or several are.
+   * Ignacio Zaragoza*), or with a title in front that the catalog's name has not (`Dr.
+   * Norberto Treviño Zapata`); -1 when none is, or several are.
    * Not one of `indexOf`'s readings: such a name may be another settlement of the place
    * (*Providencia* and *La Providencia* are two codes of Azcapotzalco), which only a caller
    * that sees the place's other codes can rule out.
@@ -241,13 +244,15 @@ export class SettlementMatcher {
     if (!written) return { whole, sections };
     const keys = this.catalogKeys();
     const names = (form: string, i: number) => form !== '' && (form === written || (rest !== '' && form === rest && this.mayDrop(given.type, i)));
+    // A title written in front that the catalog's name has not (`Dr. Norberto Treviño Zapata` for *Norberto Treviño Zapata*).
+    const titled = (given.written ??= looseFrontless(given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole));
     const add = (found: number[], i: number) => {
       if (!found.some((j) => this.names[j] === this.names[i])) found.push(i);
     };
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (names((key.loose ??= withoutConnectors(key.whole)), i)) add(whole, i);
-      else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i) || names((key.looseFrontless ??= looseFrontless(key.whole)), i)) add(sections, i);
+      else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i) || names((key.looseFrontless ??= looseFrontless(key.whole)), i) || (titled !== '' && key.loose === titled)) add(sections, i);
     }
     return { whole, sections };
   }

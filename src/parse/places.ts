@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, writtenDowntownKey } from '../core/names.js';
-import { DOWNTOWN, isDowntownKey } from '../core/settlement-other-keys.js';
+import { DOWNTOWN, isDowntownKey, looseFrontless } from '../core/settlement-other-keys.js';
 import { withoutConnectors } from '../core/name-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
@@ -169,7 +169,11 @@ export class PlaceFinder {
     // Last, the name with or without its joining words (`Granjas San Antonio` is *Granjas de San
     // Antonio*) or its section, as the settlement matcher reads it: where no code has it as
     // written, and unless the caller knows the name for a misspelling (`loosely` false).
-    return loosely ? (this.looseNames ??= new LooseNames(this.catalog)).codes(withoutConnectors(written), municipalities, state) : NONE;
+    if (!loosely) return NONE;
+    const looseNames = (this.looseNames ??= new LooseNames(this.catalog));
+    const byLoose = looseNames.codes(withoutConnectors(written), municipalities, state);
+    // A title written in front that the catalog's name has not (`Dr. Norberto Treviño Zapata`).
+    return byLoose.length ? byLoose : looseNames.codes(looseFrontless(written), municipalities, state);
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */

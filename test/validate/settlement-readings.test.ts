@@ -155,6 +155,19 @@ describe('a town written by its place’s name', () => {
   });
 });
 
+describe('a title written in front, and railways written short', () => {
+  it('read a name with a title the catalog’s has not, with a code or without', () => {
+    // The fixture's 87020 record; the title is set aside as the catalog's own titles are (`looseFrontless`), a saint is not.
+    expect(errorsOf({ cp: '87020', asentamiento: 'Dr. Norberto Treviño Zapata' })).toEqual([]);
+    expect(validateAddress(client, { asentamiento: 'Dr. Norberto Treviño Zapata', municipio: 'Victoria', estado: 'Tamaulipas' }).suggestions.cp).toBe('87020');
+    expect(errorsOf({ cp: '07040', asentamiento: 'Gral. Atzacoalco' })).toEqual([122]);
+    // `FFCC` (ferrocarriles), `FFCCNN` (ferrocarriles nacionales), as the catalog itself writes some names.
+    expect(errorsOf({ cp: '50070', asentamiento: 'Reforma y Ferrocarriles Nacionales' })).toEqual([]);
+    expect(validateAddress(client, { asentamiento: 'Col. Reforma y FFCCNN', municipio: 'Toluca', estado: 'México' }).suggestions.cp).toBe('50070');
+    expect(errorsOf({ cp: '54140', asentamiento: 'FFCC Cecilia Mora Viuda de Gómez' })).toEqual([]);
+  });
+});
+
 describe('a downtown in other words, and the city that says which town', () => {
   // CESI offices (https://github.com/yurhii/myshpprocessing/blob/5fe903f8e7505dc2bbeb2065acebcb67c3e46b67/export/sqls/cesis.sql):
   // `CENTRO, AHOME, SINALOA, LOS MOCHIS, 81200`, whose one settlement is *Primer Cuadro (Centro)*.
