@@ -22,8 +22,11 @@ import { CONNECTORS, MIN_ONE_WORD, nameKey, withoutConnectors } from './name-key
  */
 function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
   let rest = key;
-  // The longer of the two when both lead it (`xalapa enriquez centro`: the city Xalapa-Enríquez, not the municipality Xalapa).
-  const place = [municipalityKey, cityKey].filter((name) => startsWithWords(key, name)).sort((a, b) => b.length - a.length)[0];
+  // The longer of the two when both lead it (`xalapa enriquez centro`: the city Xalapa-Enríquez,
+  // not the municipality Xalapa). No array is made: the settlement index asks this of every settlement.
+  const municipality = startsWithWords(key, municipalityKey) ? municipalityKey : '';
+  const city = startsWithWords(key, cityKey) ? cityKey : '';
+  const place = municipality.length >= city.length ? municipality : city;
   if (place) rest = key.slice(place.length + 1);
   // `Saltillo Zona Centro` is Centro too.
   if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
