@@ -75,8 +75,8 @@ interface Keyed {
   looseSectionless?: string;
   /** The same without what people leave out in front (`looseFrontless`), '' for a name without it, once asked. */
   looseFrontless?: string;
-  /** For a written name: the same of its key as a place is named by it (`writtenKey`), once asked. */
-  written?: string;
+  /** For a written name: its key as a place is named by it (`writtenKey`) without a title in front and joining words (`looseFrontless`), '' for a name with none, once asked. */
+  withoutTitle?: string;
 }
 
 /** A name's keys, read once: the words after a leading type are the rest's key. */
@@ -245,7 +245,7 @@ export class SettlementMatcher {
     const keys = this.catalogKeys();
     const names = (form: string, i: number) => form !== '' && (form === written || (rest !== '' && form === rest && this.mayDrop(given.type, i)));
     // A title written in front that the catalog's name has not (`Dr. Norberto Treviño Zapata` for *Norberto Treviño Zapata*).
-    const titled = (given.written ??= looseFrontless(given.rest && this.mayDrop(given.type, -1) ? given.rest : given.whole));
+    const titled = (given.withoutTitle ??= looseFrontless(this.writtenKey(given)));
     const add = (found: number[], i: number) => {
       if (!found.some((j) => this.names[j] === this.names[i])) found.push(i);
     };

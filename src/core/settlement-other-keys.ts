@@ -125,8 +125,8 @@ export function partInParentheses(name: string): string | undefined {
  * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for
  * it often says where in a place, `Los Laureles (Centro)`), `localKey` of the name with and
  * without that part (`Ciudad Obregón Centro (Fundo Legal)` → centro), and a downtown's with and
- * without it (`Centro Histórico`, `Primer Cuadro (Centro)` → centro, `writtenDowntownKey`). A written name with one of these keys
- * names that settlement, when none has it as its own.
+ * without it (`Centro Histórico`, `Primer Cuadro (Centro)` → centro, `writtenDowntownKey`). A
+ * written name with one of these keys names that settlement, when none has it as its own.
  */
 export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
   // A name of one word has none (no place before it, no part in parentheses).
