@@ -23,11 +23,17 @@ export class LooseNames {
 
   /**
    * The codes (ascending, each once) with a settlement whose key without joining words, or
-   * without its section or what people leave out in front, is `form` (a written key without
-   * its joining words), within the municipalities given, else the state's; none for a name
-   * with neither (the whole country is no place to read a name loosely).
+   * without its section or what people leave out in front, is the written key `written`
+   * without its joining words, else without a title in front that the catalog's name has not
+   * (`Dr. Norberto Treviño Zapata`), within the municipalities given, else the state's; none
+   * for a name with neither (the whole country is no place to read a name loosely).
    */
-  codes(form: string, municipalities: readonly number[], state: number): readonly number[] {
+  codes(written: string, municipalities: readonly number[], state: number): readonly number[] {
+    const byLoose = this.codesOf(withoutConnectors(written), municipalities, state);
+    return byLoose.length ? byLoose : this.codesOf(looseFrontless(written), municipalities, state);
+  }
+
+  private codesOf(form: string, municipalities: readonly number[], state: number): readonly number[] {
     if (!form) return NONE;
     const places = municipalities.length ? municipalities : state >= 0 ? this.municipalitiesOf(state) : NONE;
     let codes: number[] | undefined;

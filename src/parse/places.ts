@@ -8,8 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, writtenDowntownKey } from '../core/names.js';
-import { DOWNTOWN, isDowntownKey, looseFrontless } from '../core/settlement-other-keys.js';
-import { withoutConnectors } from '../core/name-keys.js';
+import { DOWNTOWN, isDowntownKey } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -167,13 +166,9 @@ export class PlaceFinder {
       if (towns.length) return towns;
     }
     // Last, the name with or without its joining words (`Granjas San Antonio` is *Granjas de San
-    // Antonio*) or its section, as the settlement matcher reads it: where no code has it as
+    // Antonio*), its section or a title, as the settlement matcher reads it: where no code has it as
     // written, and unless the caller knows the name for a misspelling (`loosely` false).
-    if (!loosely) return NONE;
-    const looseNames = (this.looseNames ??= new LooseNames(this.catalog));
-    const byLoose = looseNames.codes(withoutConnectors(written), municipalities, state);
-    // A title written in front that the catalog's name has not (`Dr. Norberto Treviño Zapata`).
-    return byLoose.length ? byLoose : looseNames.codes(looseFrontless(written), municipalities, state);
+    return loosely ? (this.looseNames ??= new LooseNames(this.catalog)).codes(written, municipalities, state) : NONE;
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */
