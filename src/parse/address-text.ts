@@ -108,7 +108,13 @@ export interface StreetParts {
 
 const EXTERIOR = /(?:(?<![\p{L}\p{N}])N(?:[oº°]|[uú]m(?:ero)?)\.?|#|(?<![\p{L}\p{N}])N[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
 const NO_NUMBER = /(?<![\p{L}\p{N}])S\s?\/\s?N(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])S\.N\.|(?<![\p{L}\p{N}])sin n[uú]mero(?![\p{L}\p{N}])/iu;
-const INTERIOR = /(?<![\p{L}\p{N}])(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)\.?\s?([A-Z]?\d+[\p{L}\p{N}_-]*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
+/**
+ * An interior number after its word, which ends there (`TORRES QUINTERO` is a street, not
+ * `Torre S`): a number, a letter and a number (`Int. L 4`), locals joined by `y` (`Int. L 7 Y
+ * 8`), a letter alone, or the ground floor.
+ */
+const INTERIOR =
+  /(?<![\p{L}\p{N}])(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)(?![\p{L}])\.?\s?([A-Z]?\s?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
 const LOT = /(?<![\p{L}\p{N}])(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?([\p{L}\p{N}_]+)/giu;
 /** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
 function trailingNumber(text: string): [string, string] | undefined {
@@ -122,7 +128,7 @@ function trailingNumber(text: string): [string, string] | undefined {
 const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
 const LETTER = /\p{L}/u;
 /** Interior words whose number means little without them (a floor, a local). */
-const KEEP_WORD = /^(?:local|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of)$/i;
+const KEEP_WORD = /^(?:local|locales|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of)$/i;
 
 /** Reads the numbers of the street piece (as written) and what is left as the street. */
 export function readStreet(piece: string): StreetParts {

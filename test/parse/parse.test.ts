@@ -201,6 +201,12 @@ describe('streets and numbers', () => {
     ['Av. Cuauhtémoc No. 59 Depto 2', 'Av. Cuauhtémoc', '59', '2'],
     ['Av. Madero 201 Local 3', 'Av. Madero', '201', 'Local 3'],
     ['Av. Xcaret Mz. 2 Lt 2', 'Av. Xcaret', 'Mz. 2 Lt 2', null],
+    // INE's offices (test/fixtures/one-line-addresses.csv): a word that holds an interior's is no interior (`TORRES`, `CASAS`).
+    ['GREGORIO TORRES QUINTERO NO. 185', 'GREGORIO TORRES QUINTERO', '185', null],
+    ['Calle Casas Alemán 12', 'Calle Casas Alemán', '12', null],
+    ['CARLOS SAGREDO NO. 214 INT. L 4', 'CARLOS SAGREDO', '214', 'L 4'],
+    ['SAN ANTONIO NO. 149 INT. L 5 Y 6', 'SAN ANTONIO', '149', 'L 5 Y 6'],
+    ['Av. Juárez 30 Locales 5 y 6', 'Av. Juárez', '30', 'Locales 5 y 6'],
   ])('%s', (piece, calle, exterior, interior) => {
     expect(readStreet(piece)).toEqual({ calle, numeroExterior: exterior, numeroInterior: interior });
   });
