@@ -266,6 +266,14 @@ export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> 
 };
 
 /**
+ * Words that begin a building or a shopping centre written after a settlement's name, in the
+ * same piece of an address (`COL. LOS LAURELES PLAZA LAS PALOMAS`, `COL. RAMÓN FARIAS CENTRO
+ * COMERCIAL LA FUENTE`, `COL. SANTA ROSA EN LA PLAZA BUGAMBILIAS`, as INE writes its offices'
+ * addresses): the words before one name the settlement. As keys hold them (folded).
+ */
+export const SETTLEMENT_LANDMARKS: readonly string[] = ['plaza', 'en la plaza', 'en plaza', 'centro comercial', 'local comercial', 'locales comerciales', 'mall', 'edificio', 'torre'];
+
+/**
  * Types that distinguish a settlement rather than describe it: `Ampliación Granada` is not
  * `Granada`, so these are set aside only in front of a settlement the catalog types so.
  */

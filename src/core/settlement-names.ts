@@ -7,7 +7,7 @@
  */
 import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
-import { DISTINGUISHING_TYPES, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
+import { DISTINGUISHING_TYPES, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
 import { formIndex, leadingIn, nameKey, nameWords, withoutConnectors, type FormIndex } from './name-keys.js';
 import { isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
@@ -145,11 +145,43 @@ export class SettlementMatcher {
     if (exact >= 0) return exact;
     const given = this.keyedText(text);
     if (!given.whole) return -1;
+    const found = this.readIndexOf(given);
+    return found >= 0 ? found : this.beforeLandmark(given.whole);
+  }
+
+  /** The index of the settlement a written name's keys name: as written, after two types in front, or without the code's place after it; -1 when none. */
+  private readIndexOf(given: Keyed): number {
     const found = this.keyIndexOf(given);
     if (found >= 0) return found;
+    // Two types in front (`COL. FRACCIONAMIENTO JARDINES DEL RINCÓN`, as INE writes its offices'): the name after the second.
+    const inner = given.rest ? keyed(given.rest) : undefined;
+    const twice = inner?.rest ? this.keyIndexOf(inner) : -1;
+    if (twice >= 0) return twice;
     // The code's municipality or city written after the name (`Fuentes del Valle Tultitlán`), as records glue them.
     const bare = this.withoutPlaceAfter(given.whole);
     return bare ? this.keyIndexOf(keyed(bare)) : -1;
+  }
+
+  /**
+   * The settlement named by the words before a building or shopping centre written after the
+   * name (`Los Laureles Plaza Las Palomas`, `5 de Mayo Plaza San Juan Local Comercial`:
+   * `SETTLEMENT_LANDMARKS`), the most words first; -1 when none names one. Tried last, so a
+   * name of the code that holds such a word (*Villas de la Plaza*) is read as itself first.
+   */
+  private beforeLandmark(key: string): number {
+    const cuts: number[] = [];
+    for (const landmark of SETTLEMENT_LANDMARKS) {
+      for (let at = key.indexOf(` ${landmark}`, 1); at > 0; at = key.indexOf(` ${landmark}`, at + 1)) {
+        const after = at + landmark.length + 1;
+        if (after === key.length || key.charCodeAt(after) === 0x20) cuts.push(at);
+      }
+    }
+    cuts.sort((a, b) => b - a);
+    for (const cut of cuts) {
+      const found = this.readIndexOf(keyed(key.slice(0, cut)));
+      if (found >= 0) return found;
+    }
+    return -1;
   }
 
   /** A key without the code's municipality or city at its end (`fuentes del valle tultitlan` in Tultitlán), or undefined. */

@@ -93,17 +93,22 @@ export function isDowntownKey(key: string): boolean {
   return key === DOWNTOWN || writtenDowntownKey(key) === DOWNTOWN;
 }
 
-/** Other words for a town's downtown, as keys: its historic centre, its first square (*el primer cuadro de la ciudad*; `nameKey` reads `Primer` as 1). */
-const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuadro']);
+/**
+ * Other words for a town's downtown, as keys: its historic centre, its first square (*el primer
+ * cuadro de la ciudad*; `nameKey` reads `Primer` as 1), and *Zona Central*, the catalog's name
+ * for the downtown of La Paz (23000), which people and INE write `Col. Centro` (`zona` is read
+ * with it here: a settlement named *Central* alone is no downtown).
+ */
+const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuadro', 'zona central']);
 
 /**
  * The key of a downtown as people write it beyond the catalog's names: `Zona Centro`, `Centro
- * Histórico` and `Primer Cuadro` are `centro` (`zona` before any name is set aside); undefined
+ * Histórico`, `Primer Cuadro` and `Zona Central` are `centro` (`zona` before any name is set aside); undefined
  * for any other.
  */
 export function writtenDowntownKey(key: string): string | undefined {
   let read = key.startsWith('zona ') ? key.slice(5) : key;
-  if (DOWNTOWN_WORDS.has(read)) read = DOWNTOWN;
+  if (DOWNTOWN_WORDS.has(read) || DOWNTOWN_WORDS.has(key)) read = DOWNTOWN;
   return read !== key && read ? read : undefined;
 }
 

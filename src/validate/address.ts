@@ -237,13 +237,16 @@ export class AddressValidator {
    * Whether a city written in any form is the code's: as its entry reads it (`Cd. Juárez`,
    * `Ecatepec` for *Ecatepec de Morelos*), or, for a city of several municipalities (Ciudad de
    * México), written as the code's municipality (`Iztapalapa` for 09770), as INEGI names the
-   * alcaldías' localities and shops and carriers write them.
+   * alcaldías' localities and shops and carriers write them, or with the surname of INEGI's
+   * name for it (`Uruapan del Progreso`).
    */
   private isCodesCity(code: CodeEntry, cp: string, written: WrittenName): boolean {
     const namesMunicipality = (name: WrittenName) => this.isCodesMunicipality(code, cp, name);
     if (code.isCity(written, namesMunicipality)) return true;
     const shared = (this.sharedCities ??= citiesOfSeveralMunicipalities(this.catalog));
-    return shared.has(cityOfState(code.estado, code.ciudad)) && namesMunicipality(written);
+    if (shared.has(cityOfState(code.estado, code.ciudad)) && namesMunicipality(written)) return true;
+    // With a surname the catalog leaves out (`Uruapan del Progreso`), unless so named a city is another of the catalog's (*San Juan del Río*).
+    return code.isCityWithSurname(written) && this.finder.cityMunicipalities(written.text, -1).length === 0;
   }
 
   /** The catalog's cities of several municipalities, asked of the catalog once. */

@@ -144,6 +144,18 @@ export class CodeEntry {
     return city >= 0 && stateKeyOfWritten(written) === city;
   }
 
+  /**
+   * Whether a city written is this code's followed by a surname the catalog leaves out (`de`
+   * or `del` and more words): `Uruapan del Progreso` for *Uruapan*, as INEGI names the
+   * locality (and INE, DENUE and those who copy them write it). Whether that name is a city of
+   * its own (*San Juan del Río*) is for the caller, which has the catalog, to rule out.
+   */
+  isCityWithSurname(written: WrittenName): boolean {
+    if (!this.ciudad) return false;
+    const own = (this.ciudadKey ??= nameKey(this.ciudad));
+    return own !== '' && municipalityKeysOf(written).some((key) => key.length > own.length + 5 && (key.startsWith(`${own} de `) || key.startsWith(`${own} del `)));
+  }
+
   private cityKeyList: readonly string[] | undefined;
 
   /**

@@ -208,3 +208,40 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(validateAddress(client, { ...record, ciudad: 'San Felipe' }).suggestions.cp).toBe('21850');
   });
 });
+
+describe('a shopping centre after the name, two types in front, and a city with its surname', () => {
+  // INE's offices (test/fixtures/settlement-readings.csv, MayraCVZ/CitasINE) write the colonia with the plaza an office is in.
+  it('reads the words before a plaza or a shopping centre, and only when they name the code’s settlement', () => {
+    expect(errorsOf({ cp: '59674', asentamiento: 'LOS LAURELES PLAZA LAS PALOMAS' })).toEqual([]);
+    expect(errorsOf({ cp: '28219', asentamiento: 'BARRIO V PLAZA LAURET' })).toEqual([]);
+    expect(errorsOf({ cp: '20800', asentamiento: 'Centro Local Comercial' })).toEqual([]);
+    // Words before the plaza that are no settlement of the code, or a plaza with nothing before it: as before.
+    expect(errorsOf({ cp: '23468', asentamiento: 'ARCOS DEL SOL EN LA PLAZA KRYSTAL' })).toEqual([122]);
+    expect(errorsOf({ cp: '59674', asentamiento: 'Plaza Las Palomas' })).toEqual([122]);
+    expect(errorsOf({ cp: '59674', asentamiento: 'Los Laureles Sur' })).toEqual([122]);
+  });
+
+  it('reads La Paz’s Zona Central as its downtown', () => {
+    expect(errorsOf({ cp: '23000', asentamiento: 'Col. Centro', municipio: 'La Paz', estado: 'BCS' })).toEqual([]);
+    expect(errorsOf({ cp: '23000', asentamiento: 'Centro Histórico' })).toEqual([]);
+    // Without a code: the municipality's two downtowns (23300 is another town's), the city's one.
+    const record = { asentamiento: 'Col. Centro', municipio: 'La Paz', estado: 'Baja California Sur' };
+    expect(validateAddress(client, record).codes).toEqual(['23000', '23300']);
+    expect(validateAddress(client, { ...record, ciudad: 'La Paz' }).suggestions.cp).toBe('23000');
+  });
+
+  it('writes the catalog’s name for a settlement after two types', () => {
+    expect(parseAddress(client, 'AVENIDA CAMELINAS NO. 5030, COL. FRACCIONAMIENTO JARDINES DEL RINCÓN, C.P. 58270, MORELIA, MICHOACAN')).toMatchObject({
+      asentamiento: 'Jardines del Rincón',
+      valid: true,
+    });
+  });
+
+  it('takes a city written with a surname the catalog leaves out, unless so named a city is another', () => {
+    expect(errorsOf({ cp: '60040', asentamiento: 'Benito Juárez Grupo 1 Este', ciudad: 'URUAPAN DEL PROGRESO' })).toEqual([]);
+    // Zumpango del Río (Guerrero) and Santa Rosalía de Camargo (Chihuahua) are cities of the catalog: not Zumpango's or Santa Rosalía's.
+    expect(errorsOf({ cp: '55600', asentamiento: 'Paseos de la Laguna', ciudad: 'Zumpango del Río' })).toEqual([123]);
+    expect(errorsOf({ cp: '23920', asentamiento: 'La Villita', ciudad: 'Santa Rosalía de Camargo' })).toEqual([123]);
+    expect(errorsOf({ cp: '55600', asentamiento: 'Paseos de la Laguna', ciudad: 'Zumpango de Ocampo' })).toEqual([]);
+  });
+});
