@@ -36,6 +36,8 @@ export interface Reading {
   calle: string | null;
   numeroExterior: string | null;
   numeroInterior: string | null;
+  /** Pieces read as nothing (`Polanco` in `Colonia Chapultepec, Polanco 11560`): the judge tries them as the code's settlement when the one read is not. */
+  unread: string[];
 }
 
 /** Country words that may end a line after the state. */
@@ -186,6 +188,7 @@ export class AddressReader {
       calle: null,
       numeroExterior: null,
       numeroInterior: null,
+      unread: [],
     };
     const codeState = code >= 0 ? catalog.stateOfMunicipality(catalog.municipalityIndexOf(code)) : -1;
     // A country word ending the line goes when the line names a state before it.
@@ -227,6 +230,7 @@ export class AddressReader {
     }
     // The settlement: typed in front, or matched to the code's settlements.
     for (let i = 0; i < pieces.length; i++) {
+      if (roles[i] === 'unknown') reading.unread.push(pieces[i]!);
       if (roles[i] !== 'settlement' || reading.settlementText !== null) continue;
       this.takeSettlement(pieces[i]!, reading);
     }

@@ -112,6 +112,21 @@ export class LineJudge {
       const asWritten = this.validator.validateFields(cp ?? '', reading.settlementText, municipio, estado, reading.cityText ?? '');
       if (asWritten.valid) result = asWritten;
     }
+    // Not the code's settlement, while another piece the line writes is (`Colonia Chapultepec, Polanco 11560`, a real line: 11560
+    // is *Polanco V Sección*; *Chapultepec* is Xochimilco's): that piece is the settlement, and no other code is suggested.
+    if (!result.valid && place >= 0 && result.errors.every((error) => error.field === 'asentamiento')) {
+      for (const piece of reading.unread) {
+        const found = this.reader.settlementOf(place, piece);
+        const other = found >= 0 ? found : this.reader.looseSettlementOf(place, piece);
+        if (other < 0) continue;
+        const judged = this.validator.validateFields(cp ?? '', catalog.settlementName(other), municipio, estado, reading.cityText ?? '');
+        if (!judged.valid) continue;
+        result = judged;
+        settlement = other;
+        settlementName = catalog.settlementName(other);
+        break;
+      }
+    }
     // A settlement the judgement takes written with or without its joining words (`Col. Granjas San Antonio`): in the catalog's spelling too.
     if (settlement < 0 && result.valid && place >= 0 && reading.settlementText !== null) {
       settlement = this.reader.looseSettlementOf(place, reading.settlementText);

@@ -102,6 +102,12 @@ describe('parseAddress', () => {
     // Real (the fixture's Cancún line): the supermanzana glued after the street's number, its manzana after it.
     const nader = parseAddress(client, 'Av. Nader No. 8 SM. 5 MZA. 03, Plaza Centro, Planta Baja, C.P. 77500, Benito Juárez, Quintana Roo');
     expect(nader).toMatchObject({ calle: 'Av. Nader', asentamiento: 'Supermanzana 5 Centro', cp: '77500', valid: true });
+    // A scraper's real line (test/fixtures/one-line-addresses.csv): the colonia typed is Xochimilco's *Chapultepec*; Polanco, written
+    // after it, is 11560's *Polanco V Sección*. Another piece that names the code's settlement is taken, and no other code suggested.
+    const polanco = parseAddress(client, 'Emilio Castelar 229 Colonia Chapultepec, Polanco 11560 México D.F., Mexico');
+    expect(polanco).toMatchObject({ cp: '11560', asentamiento: 'Polanco V Sección', valid: true, suggestions: {} });
+    // With no such piece, the typed colonia is judged as before.
+    expect(parseAddress(client, 'Emilio Castelar 229 Colonia Chapultepec, 11560 México D.F.')).toMatchObject({ asentamiento: 'Chapultepec', valid: false, suggestions: { cp: '16850' } });
   });
 
   it('fills what the code implies and says so', () => {
