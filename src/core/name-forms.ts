@@ -139,6 +139,8 @@ export const WORD_FORMS: Readonly<Record<string, string>> = {
   ma: 'maria',
   gpe: 'guadalupe',
   cd: 'ciudad',
+  // Hidalgo's Mineral de la Reforma, del Monte, del Chico (`Pachuquilla, Mral. De la Reforma, Hgo.`, a health centre's address).
+  mral: 'mineral',
   nva: 'nueva',
   nvo: 'nuevo',
   pte: 'poniente',

@@ -354,7 +354,8 @@ export class AddressReader {
       }
     }
     const state = this.stateNamed(name);
-    if (state >= 0 && reading.stateText === null) {
+    // Not a state other than the municipality's read already: `Col. Vicente Guerrero, Santiago Tulantepec de Lugo Guerrero` (Hidalgo) ends in no state.
+    if (state >= 0 && reading.stateText === null && (reading.municipalities.length === 0 || reading.municipalities.some((m) => catalog.stateOfMunicipality(m) === state))) {
       reading.state = state;
       reading.stateText = name;
       return 'state';
