@@ -7,7 +7,7 @@
  * names are keyed the same way, so a key is only ever compared with another key.
  * The tables' indexes are built on first use: loading and the lookups never touch them.
  */
-import { MUNICIPALITY_TITLES, ORDINAL_ENDINGS, ORDINAL_WORDS, STATE_ALIASES, STATE_FORMS, STATE_PREFIXES, STATE_SUFFIXES, WORD_FORMS } from './name-forms.js';
+import { CARDINAL_WORDS, MUNICIPALITY_TITLES, ORDINAL_ENDINGS, ORDINAL_WORDS, STATE_ALIASES, STATE_FORMS, STATE_PREFIXES, STATE_SUFFIXES, WORD_FORMS } from './name-forms.js';
 import { foldForMatch, foldStateName } from './fold.js';
 import { lazyPattern } from './lazy-pattern.js';
 import { ownCopy } from './own-copy.js';
@@ -59,7 +59,26 @@ export function nameWords(text: string): NameWords {
       }
     }
   }
+  // A section's number before its word (`8vo. Sector`, `1a. Sección`) is read in the order the
+  // catalog mostly writes, the word first (*Las Puentes Sector 8*): one key for both orders. A
+  // word with its number after it already is left, and so is a number that follows one (*Chihuahua
+  // 2000 I Etapa* keys `chihuahua 2000 etapa 1`, *El Retiro 3ra Etapa Sector Istmo* `el retiro
+  // etapa 3 sector istmo`, each read as itself again: a key read again is the same key).
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (SECTION_WORDS.has(words[i + 1]!) && isDigit(words[i]!.charCodeAt(0)) && !(i + 2 < words.length && isDigit(words[i + 2]!.charCodeAt(0))) && !(i > 0 && SECTION_WORDS.has(words[i - 1]!))) {
+      const number = words[i]!;
+      words[i] = words[i + 1]!;
+      words[++i] = number;
+    }
+  }
   return { words, ends };
+}
+
+/** The words of a settlement's section, as keys hold them. */
+const SECTION_WORDS: ReadonlySet<string> = new Set(['seccion', 'sector', 'etapa']);
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** Whether a space follows the token that ends at `end` (after its dot, if any). */
@@ -122,7 +141,7 @@ function isLetter(word: string): boolean {
 
 /**
  * Every word the tables write otherwise, folded, to what the key holds: a shortened word's full
- * word (two words for `uh`), an ordinal word's number. A Map made on first use: a word such as
+ * word (two words for `uh`), an ordinal or cardinal word's number. A Map made on first use: a word such as
  * `constructor` must not find Object's.
  */
 let wordReadings: Map<string, string | readonly string[]> | undefined;
@@ -132,6 +151,7 @@ function readings(): Map<string, string | readonly string[]> {
     wordReadings = new Map();
     for (const [word, full] of Object.entries(WORD_FORMS)) wordReadings.set(word, full.includes(' ') ? full.split(' ') : full);
     for (const [word, number] of Object.entries(ORDINAL_WORDS)) wordReadings.set(word, String(number));
+    for (const [word, number] of Object.entries(CARDINAL_WORDS)) wordReadings.set(word, String(number));
   }
   return wordReadings;
 }

@@ -21,6 +21,14 @@ import { CONNECTORS, MIN_ONE_WORD, nameKey, withoutConnectors } from './name-key
  * `municipalityKey` and `cityKey` are the keys of the code's municipality and city ('' for none).
  */
 function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
+  // A downtown first, whatever words of its place's full name come before Centro: the
+  // municipality Matamoros's *Matamoros de La Laguna Centro* is Centro, not `de la laguna centro`.
+  if (key.endsWith(DOWNTOWN_AFTER)) {
+    // The words before Centro are the first of the place's (`jacala` of Jacala de Ledezma) or hold all of them (`villa milpa alta` of Milpa Alta).
+    const before = `${key.slice(0, -DOWNTOWN_AFTER.length)} `;
+    const names = (place: string) => place !== '' && (`${place} `.startsWith(before) || ` ${before}`.includes(` ${place} `));
+    if (before.length > 1 && (names(municipalityKey) || names(cityKey))) return DOWNTOWN;
+  }
   let rest = key;
   // The longer of the two when both lead it (`xalapa enriquez centro`: the city Xalapa-Enríquez,
   // not the municipality Xalapa). No array is made: the settlement index asks this of every settlement.
@@ -30,14 +38,7 @@ function localKey(key: string, municipalityKey: string, cityKey: string): string
   if (place) rest = key.slice(place.length + 1);
   // `Saltillo Zona Centro` is Centro too.
   if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
-  if (rest !== key) return rest;
-  if (key.endsWith(DOWNTOWN_AFTER)) {
-    // The words before Centro are the first of the place's (`jacala` of Jacala de Ledezma) or hold all of them (`villa milpa alta` of Milpa Alta).
-    const before = `${key.slice(0, -DOWNTOWN_AFTER.length)} `;
-    const names = (place: string) => place !== '' && (`${place} `.startsWith(before) || ` ${before}`.includes(` ${place} `));
-    if (before.length > 1 && (names(municipalityKey) || names(cityKey))) return DOWNTOWN;
-  }
-  return undefined;
+  return rest !== key ? rest : undefined;
 }
 
 /** Whether `key` is the words of `place` and then more words. */

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MUNICIPALITY_TITLES,
   ORDINAL_ENDINGS,
+  CARDINAL_WORDS,
   ORDINAL_WORDS,
   SETTLEMENT_TYPE_FORMS,
   STATE_FORMS,
@@ -95,18 +96,34 @@ describe('shortened words', () => {
 describe('ordinals and roman numerals', () => {
   for (const [word, value] of Object.entries(ORDINAL_WORDS)) {
     it(`reads ${word} as ${value}`, () => {
-      expect(settlementKey(`${word} Sección`)).toBe(`${value} seccion`);
-      expect(settlementKey(`${word.toUpperCase()} SECC.`)).toBe(`${value} seccion`);
+      // A section's number is read after its word, whichever comes first.
+      expect(settlementKey(`${word} Sección`)).toBe(`seccion ${value}`);
+      expect(settlementKey(`${word.toUpperCase()} SECC.`)).toBe(`seccion ${value}`);
     });
   }
 
   it('reads every written ending as the number alone', () => {
     for (const ending of ORDINAL_ENDINGS) {
-      expect(settlementKey(`3${ending}. Sección`), ending).toBe('3 seccion');
-      expect(settlementKey(`12${ending} Sección`), ending).toBe('12 seccion');
+      expect(settlementKey(`3${ending}. Sección`), ending).toBe('seccion 3');
+      expect(settlementKey(`12${ending} Sección`), ending).toBe('seccion 12');
     }
     expect(settlementKey('1º de Mayo')).toBe(settlementKey('Primero de Mayo'));
     expect(settlementKey('2ª Sección')).toBe(settlementKey('Segunda Sección'));
+    // Either order of a section's number and word (`Las Puentes 8vo. Sector`, a real record, is the catalog's *Las Puentes Sector 8*).
+    expect(settlementKey('Las Puentes 8vo. Sector')).toBe(settlementKey('Las Puentes Sector 8'));
+    expect(settlementKey('2a. Etapa Villas')).toBe('etapa 2 villas');
+    // A key read again is the same key: a word with its number after it already stays.
+    expect(settlementKey('Chihuahua 2000 I Etapa')).toBe('chihuahua 2000 etapa 1');
+    expect(settlementKey(settlementKey('Chihuahua 2000 I Etapa'))).toBe('chihuahua 2000 etapa 1');
+    // A number alone before another word stays where it is.
+    expect(settlementKey('5 de Mayo')).toBe('5 de mayo');
+  });
+
+  it('reads numbers written as words as numbers, and no article', () => {
+    for (const [word, value] of Object.entries(CARDINAL_WORDS)) expect(settlementKey(`${word} de Mayo`), word).toBe(`${value} de mayo`);
+    expect(settlementKey('Tres Caminos')).toBe(settlementKey('3 Caminos'));
+    expect(settlementKey('Dieciséis de Septiembre')).toBe(settlementKey('16 de Septiembre'));
+    expect(settlementKey('La Una')).toBe('la una');
   });
 
   it('reads roman numerals as numbers, and other letters as letters', () => {

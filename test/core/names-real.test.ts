@@ -116,6 +116,21 @@ describe('settlements on the real catalog', () => {
     expect(read).toBe(145_092);
   });
 
+  it('keys every settlement name of the catalog so that its key read again is the same key', () => {
+    // Keys are read again (a name without the place after it, the words before a plaza): one key, however often read.
+    const seen = new Set<string>();
+    const changed: string[] = [];
+    for (let s = 0; s < catalog.settlementEndOf(catalog.postalCodes().length - 1); s++) {
+      const name = catalog.settlementName(s);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const key = settlementKey(name);
+      if (settlementKey(key) !== key) changed.push(`${name}: ${key} -> ${settlementKey(key)}`);
+    }
+    expect(seen.size).toBeGreaterThan(78_000);
+    expect(changed).toEqual([]);
+  });
+
   it('reads every settlement of the catalog by the names it gives beside its own (a place before it, a part in parentheses), in its own code only', () => {
     let read = 0;
     let downtowns = 0;
@@ -131,7 +146,9 @@ describe('settlements on the real catalog', () => {
         const bare = name.includes('(') ? [name.replace(/\s*\([^()]*\)/gu, ' ').trim()] : [];
         // The longer of the municipality and the city when both lead the name (Parras de la Fuente Centro).
         const place = [municipality, city].filter((p) => p && key.startsWith(`${p} `)).sort((a, b) => b.length - a.length)[0] ?? (key.startsWith('zona ') ? 'zona' : undefined);
-        const others = [...bare, ...(place ? [key.slice(place.length + 1)] : [])].filter((other) => settlementKey(other) && !own.has(settlementKey(other)));
+        // A downtown after its place is Centro, whatever words of the place's full name come between (Matamoros de La Laguna Centro).
+        const after = place && place !== 'zona' && key.endsWith(' centro') ? 'centro' : place ? key.slice(place.length + 1) : undefined;
+        const others = [...bare, ...(after ? [after] : [])].filter((other) => settlementKey(other) && !own.has(settlementKey(other)));
         for (const other of others) {
           // This settlement, or another of the code that the words name first (its own name, or with a type set aside).
           expect(matchSettlement(catalog, code, other), `${catalog.postalCode(code)} ${name}: ${other}`).toBeDefined();
@@ -152,6 +169,9 @@ describe('settlements on the real catalog', () => {
     expect(matchSettlement(catalog, '25000', 'Centro')).toBe('Saltillo Zona Centro');
     // The longer place leads: Xalapa-Enríquez (the city), not Xalapa (the municipality).
     expect(matchSettlement(catalog, '91000', 'Centro')).toBe('Xalapa Enríquez Centro');
+    // The place and more words of its full name before Centro: the municipality Matamoros's downtown.
+    expect(matchSettlement(catalog, '27440', 'Centro')).toBe('Matamoros de La Laguna Centro');
+    expect(matchSettlement(catalog, '27440', 'De La Laguna Centro')).toBeUndefined();
     expect(matchSettlement(catalog, '58000', 'Col. Centro')).toBe('Centro Histórico');
     // A part in parentheses is no name of its own: it often says where in a place.
     expect(matchSettlement(catalog, '58350', 'Centro')).toBeUndefined();
