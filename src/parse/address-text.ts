@@ -107,7 +107,18 @@ export interface StreetParts {
 }
 
 const EXTERIOR = /(?:(?<![\p{L}\p{N}])N(?:[oº°]|[uú]m(?:ero)?)\.?|#|(?<![\p{L}\p{N}])N[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
-const NO_NUMBER = /(?<![\p{L}\p{N}])S\s?\/\s?N(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])S\.N\.|(?<![\p{L}\p{N}])sin n[uú]mero(?![\p{L}\p{N}])/iu;
+/**
+ * No number: `S/N`, `S.N.`, `sin número`, and `sn` where no name follows it (at the piece's
+ * end or before a settlement's type: `Prolongación Juárez sn`, `sn col centro`), since `Sn`
+ * before a name is San (`Sn. Pedro`).
+ */
+const NO_NUMBER =
+  /(?<![\p{L}\p{N}])S\s?\/\s?N(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])S\.N\.|(?<![\p{L}\p{N}])sin n[uú]mero(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])sn(?=\s*$|\s*,|\s+(?:col|colonia|fracc|fraccionamiento|barrio|bo|ejido|ej)(?![\p{L}\p{N}]))/iu;
+
+/** Whether a text holds a number, or says it has none (`S/N`, `sn`). */
+export function holdsNumber(text: string): boolean {
+  return /\d/.test(text) || NO_NUMBER.test(text);
+}
 /**
  * An interior number after its word, which ends there (`TORRES QUINTERO` is a street, not
  * `Torre S`): a number, a letter and a number (`Int. L 4`), locals joined by `y` (`Int. L 7 Y

@@ -10,7 +10,7 @@ import type { Catalog } from '../core/catalog.js';
 import { foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
-import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
+import { cleanLine, codeCandidates, cutPieces, holdsNumber, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import { placeFinderOf, type PlaceFinder } from './places.js';
 
 /** A line read: what its pieces name, the code as written (null when none) and its index (-1 when the catalog lacks it). */
@@ -257,13 +257,13 @@ export class AddressReader {
    * the street's own name (`Av. Barrio Alto`).
    */
   private splitGluedSettlement(piece: string, street = false): [string, string] | undefined {
-    const numbered = /\d|s\/n/i.test(piece);
+    const numbered = holdsNumber(piece);
     if (!numbered && !street && !looksLikeStreet(piece)) return undefined;
     for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
       const before = piece.slice(0, at);
       const rest = piece.slice(at + 1);
       // After a number, any type; in a line without one, only a type marked as one, after more than the street's word.
-      if (!/\d|s\/n/i.test(before) && (numbered || !before.includes(' ') || !MARKED_TYPE.test(rest))) continue;
+      if (!holdsNumber(before) && (numbered || !before.includes(' ') || !MARKED_TYPE.test(rest))) continue;
       const split = this.types.get(rest);
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
@@ -296,6 +296,7 @@ export class AddressReader {
   private readName(piece: string, reading: Reading, code: number, codeState: number, afterStreet: boolean, settlement = false): { role: string; rest: string } {
     let rest = piece;
     let role = 'unknown';
+    let peeledState = false;
     while (rest) {
       // Where each word starts: the names tried are the piece's ends, cut without arrays.
       const starts = [0];
@@ -313,7 +314,9 @@ export class AddressReader {
           taken = true;
         }
       }
-      if (!taken || settlement) break;
+      // A typed settlement gives up one place, or a state and then one more (`col centro zimapan hgo.`).
+      if (!taken || (settlement && (role !== 'state' || peeledState))) break;
+      if (role === 'state') peeledState = true;
     }
     // A piece right after the street that names nothing else is the settlement, without its type.
     if (!settlement && rest === piece && afterStreet && reading.settlementText === null) {

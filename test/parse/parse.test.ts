@@ -106,6 +106,8 @@ describe('parseAddress', () => {
     // after it, is 11560's *Polanco V Sección*. Another piece that names the code's settlement is taken, and no other code suggested.
     const polanco = parseAddress(client, 'Emilio Castelar 229 Colonia Chapultepec, Polanco 11560 México D.F., Mexico');
     expect(polanco).toMatchObject({ cp: '11560', asentamiento: 'Polanco V Sección', valid: true, suggestions: {} });
+    // A typed settlement after `sn`, with its municipality and state after it (a real line without a code): 42330, Zimapán's Centro.
+    expect(parseAddress(client, 'Av. Heroico Colegio Militar, sn col centro zimapan hgo.')).toMatchObject({ cp: '42330', municipio: 'Zimapán', asentamiento: 'Centro', valid: true });
     // With no such piece, the typed colonia is judged as before.
     expect(parseAddress(client, 'Emilio Castelar 229 Colonia Chapultepec, 11560 México D.F.')).toMatchObject({ asentamiento: 'Chapultepec', valid: false, suggestions: { cp: '16850' } });
   });
@@ -213,6 +215,10 @@ describe('streets and numbers', () => {
     ['CARLOS SAGREDO NO. 214 INT. L 4', 'CARLOS SAGREDO', '214', 'L 4'],
     ['SAN ANTONIO NO. 149 INT. L 5 Y 6', 'SAN ANTONIO', '149', 'L 5 Y 6'],
     ['Av. Juárez 30 Locales 5 y 6', 'Av. Juárez', '30', 'Locales 5 y 6'],
+    // Hidalgo's health offices (the fixture): `sn` with no name after it is sin número; before a name it is San.
+    ['Prolongacioon Juarez sn', 'Prolongacioon Juarez', 'S/N', null],
+    ['Calle Ayuntamiento SN', 'Calle Ayuntamiento', 'S/N', null],
+    ['Calle Sn Juan 5', 'Calle Sn Juan', '5', null],
   ])('%s', (piece, calle, exterior, interior) => {
     expect(readStreet(piece)).toEqual({ calle, numeroExterior: exterior, numeroInterior: interior });
   });
