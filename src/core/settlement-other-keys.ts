@@ -160,14 +160,19 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
 
 const NO_KEYS: readonly string[] = [];
 
-/** A section ending a settlement's key: `1 seccion`, `seccion 1b`, `2 etapa`, `sector 3`, a cardinal point or `centro` (*Del Valle Centro*). */
-const SECTION = /^(.+?) (?:\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|sector) \d+[a-z]?|norte|sur|oriente|poniente|centro)$/;
+/**
+ * A section ending a settlement's key: `1 seccion`, `seccion 1b`, `2 etapa`, `sector 3`, a
+ * section named by words (*San Miguel Teotongo Sección Guadalupe*: 298 of the catalog's
+ * settlements), a cardinal point or `centro` (*Del Valle Centro*).
+ */
+const SECTION = /^(.+?) (?:\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|sector) \d+[a-z]?|(?:seccion|sector) [a-z]+(?: [a-z]+)*|norte|sur|oriente|poniente|centro)$/;
 
 /**
  * A settlement's key without its section, as people write a place divided into sections
  * (`Lomas de Chapultepec` for *Lomas de Chapultepec I Sección*, `Escandón` for *Escandón II
- * Sección*, `Lindavista` for *Lindavista Norte*), and without its joining words; '' for a name
- * without a section. A number alone is no section (*Mirador I* is not `Mirador`).
+ * Sección*, `Lindavista` for *Lindavista Norte*, `San Miguel Teotongo` for *San Miguel
+ * Teotongo Sección Guadalupe*), and without its joining words; '' for a name without a
+ * section. A number alone is no section (*Mirador I* is not `Mirador`).
  */
 export function looseSectionless(key: string): string {
   const bare = SECTION.exec(key)?.[1];

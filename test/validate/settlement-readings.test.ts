@@ -125,6 +125,11 @@ describe('a place divided into sections', () => {
     expect(named('LEYES DE REFORMA', 'IZTAPALAPA').suggestions.cp).toBe('09310');
     // Portales Sur, Norte and Oriente are three codes: listed, none suggested.
     expect(named('PORTALES', 'BENITO JUÁREZ')).toMatchObject({ suggestions: {}, codes: ['03300', '03303', '03570'] });
+    // Sections named by words: San Miguel Teotongo's 15 (Sección Guadalupe, Sección Palmitas, ...) are all 09630.
+    expect(named('SAN MIGUEL TEOTONGO', 'IZTAPALAPA').suggestions.cp).toBe('09630');
+    expect(errorsOf({ cp: '09630', asentamiento: 'San Miguel Teotongo' })).toEqual([]);
+    // Playas de Tijuana is a settlement of its own (22517) besides its named sections: the name is read as itself.
+    expect(validateAddress(client, { asentamiento: 'Playas de Tijuana', municipio: 'Tijuana', estado: 'BC' }).suggestions.cp).toBe('22517');
   });
 });
 
