@@ -221,40 +221,13 @@ export const ORDINAL_WORDS: Readonly<Record<string, number>> = {
 /**
  * Numbers written as words, read as the number: the catalog writes `5 de Mayo`, `3 Caminos`,
  * `16 de Septiembre`, and people `Cinco de Mayo`, `Tres caminos` (a real record of 67190), and
- * the other way round. `Una` and `un` are left out: they are articles as often.
+ * the other way round. `Una` and `un` are left out: they are articles as often. Each word's
+ * number is its place in the list plus one (a list, not a table: the lookups' bundle carries it).
  */
-export const CARDINAL_WORDS: Readonly<Record<string, number>> = {
-  uno: 1,
-  dos: 2,
-  tres: 3,
-  cuatro: 4,
-  cinco: 5,
-  seis: 6,
-  siete: 7,
-  ocho: 8,
-  nueve: 9,
-  diez: 10,
-  once: 11,
-  doce: 12,
-  trece: 13,
-  catorce: 14,
-  quince: 15,
-  dieciseis: 16,
-  diecisiete: 17,
-  dieciocho: 18,
-  diecinueve: 19,
-  veinte: 20,
-  veintiuno: 21,
-  veintidos: 22,
-  veintitres: 23,
-  veinticuatro: 24,
-  veinticinco: 25,
-  veintiseis: 26,
-  veintisiete: 27,
-  veintiocho: 28,
-  veintinueve: 29,
-  treinta: 30,
-};
+export const CARDINAL_WORDS: readonly string[] = (
+  'uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete ' +
+  'dieciocho diecinueve veinte veintiuno veintidos veintitres veinticuatro veinticinco veintiseis veintisiete veintiocho veintinueve treinta'
+).split(' ');
 
 /** Endings of a written ordinal (`1a`, `1ra`, `1er`, `2do`, `3o`): read as the number alone. */
 export const ORDINAL_ENDINGS: readonly string[] = ['a', 'o', 'ra', 'ro', 'er', 'era', 'do', 'da', 'to', 'ta', 'vo', 'va', 'no', 'na', 'mo', 'ma'];

@@ -151,7 +151,7 @@ function readings(): Map<string, string | readonly string[]> {
     wordReadings = new Map();
     for (const [word, full] of Object.entries(WORD_FORMS)) wordReadings.set(word, full.includes(' ') ? full.split(' ') : full);
     for (const [word, number] of Object.entries(ORDINAL_WORDS)) wordReadings.set(word, String(number));
-    for (const [word, number] of Object.entries(CARDINAL_WORDS)) wordReadings.set(word, String(number));
+    CARDINAL_WORDS.forEach((word, i) => wordReadings!.set(word, String(i + 1)));
   }
   return wordReadings;
 }

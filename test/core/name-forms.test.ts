@@ -120,7 +120,9 @@ describe('ordinals and roman numerals', () => {
   });
 
   it('reads numbers written as words as numbers, and no article', () => {
-    for (const [word, value] of Object.entries(CARDINAL_WORDS)) expect(settlementKey(`${word} de Mayo`), word).toBe(`${value} de mayo`);
+    CARDINAL_WORDS.forEach((word, i) => expect(settlementKey(`${word} de Mayo`), word).toBe(`${i + 1} de mayo`));
+    expect(CARDINAL_WORDS.length).toBe(30);
+    expect(CARDINAL_WORDS[15]).toBe('dieciseis');
     expect(settlementKey('Tres Caminos')).toBe(settlementKey('3 Caminos'));
     expect(settlementKey('Dieciséis de Septiembre')).toBe(settlementKey('16 de Septiembre'));
     expect(settlementKey('La Una')).toBe('la una');
