@@ -222,12 +222,12 @@ export const ORDINAL_WORDS: Readonly<Record<string, number>> = {
  * Numbers written as words, read as the number: the catalog writes `5 de Mayo`, `3 Caminos`,
  * `16 de Septiembre`, and people `Cinco de Mayo`, `Tres caminos` (a real record of 67190), and
  * the other way round. `Una` and `un` are left out: they are articles as often. Each word's
- * number is its place in the list plus one (a list, not a table: the lookups' bundle carries it).
+ * number is its place in the list plus one: one string, which a bundle that reads no settlement
+ * drops.
  */
-export const CARDINAL_WORDS: readonly string[] = (
+export const CARDINAL_WORDS =
   'uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete ' +
-  'dieciocho diecinueve veinte veintiuno veintidos veintitres veinticuatro veinticinco veintiseis veintisiete veintiocho veintinueve treinta'
-).split(' ');
+  'dieciocho diecinueve veinte veintiuno veintidos veintitres veinticuatro veinticinco veintiseis veintisiete veintiocho veintinueve treinta';
 
 /** Endings of a written ordinal (`1a`, `1ra`, `1er`, `2do`, `3o`): read as the number alone. */
 export const ORDINAL_ENDINGS: readonly string[] = ['a', 'o', 'ra', 'ro', 'er', 'era', 'do', 'da', 'to', 'ta', 'vo', 'va', 'no', 'na', 'mo', 'ma'];

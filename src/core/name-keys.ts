@@ -59,26 +59,7 @@ export function nameWords(text: string): NameWords {
       }
     }
   }
-  // A section's number before its word (`8vo. Sector`, `1a. Sección`) is read in the order the
-  // catalog mostly writes, the word first (*Las Puentes Sector 8*): one key for both orders. A
-  // word with its number after it already is left, and so is a number that follows one (*Chihuahua
-  // 2000 I Etapa* keys `chihuahua 2000 etapa 1`, *El Retiro 3ra Etapa Sector Istmo* `el retiro
-  // etapa 3 sector istmo`, each read as itself again: a key read again is the same key).
-  for (let i = 0; i + 1 < words.length; i++) {
-    if (SECTION_WORDS.has(words[i + 1]!) && isDigit(words[i]!.charCodeAt(0)) && !(i + 2 < words.length && isDigit(words[i + 2]!.charCodeAt(0))) && !(i > 0 && SECTION_WORDS.has(words[i - 1]!))) {
-      const number = words[i]!;
-      words[i] = words[i + 1]!;
-      words[++i] = number;
-    }
-  }
   return { words, ends };
-}
-
-/** The words of a settlement's section, as keys hold them. */
-const SECTION_WORDS: ReadonlySet<string> = new Set(['seccion', 'sector', 'etapa']);
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
 }
 
 /** Whether a space follows the token that ends at `end` (after its dot, if any). */
@@ -141,7 +122,7 @@ function isLetter(word: string): boolean {
 
 /**
  * Every word the tables write otherwise, folded, to what the key holds: a shortened word's full
- * word (two words for `uh`), an ordinal or cardinal word's number. A Map made on first use: a word such as
+ * word (two words for `uh`), an ordinal word's number. A Map made on first use: a word such as
  * `constructor` must not find Object's.
  */
 let wordReadings: Map<string, string | readonly string[]> | undefined;
@@ -151,7 +132,6 @@ function readings(): Map<string, string | readonly string[]> {
     wordReadings = new Map();
     for (const [word, full] of Object.entries(WORD_FORMS)) wordReadings.set(word, full.includes(' ') ? full.split(' ') : full);
     for (const [word, number] of Object.entries(ORDINAL_WORDS)) wordReadings.set(word, String(number));
-    CARDINAL_WORDS.forEach((word, i) => wordReadings!.set(word, String(i + 1)));
   }
   return wordReadings;
 }
@@ -220,6 +200,47 @@ const connector = /* @__PURE__ */ lazyPattern(`(?:^| )(?:${[...CONNECTORS].join(
  */
 export function nameKey(text: string): string {
   return nameWords(text).words.join(' ');
+}
+
+/**
+ * The key of a settlement's name (and of the places its names are compared with): `nameKey`'s
+ * words as `settlementWords` reads them. `Tres Caminos` and `3 Caminos`, `Las Puentes 8vo.
+ * Sector` and `Las Puentes Sector 8` have one key.
+ */
+export function settlementNameKey(text: string): string {
+  return settlementWords(nameWords(text).words).join(' ');
+}
+
+let cardinals: Map<string, string> | undefined;
+
+/**
+ * A settlement name's words (`nameWords`', changed in place) as its key holds them: numbers
+ * written as words as numbers (`CARDINAL_WORDS`), and a section's number before its word
+ * (`8vo. Sector`, `1a. Sección`) in the order the catalog mostly writes, the word first. A word
+ * with its number after it already is left, and so is a number that follows one (*Chihuahua
+ * 2000 I Etapa* keys `chihuahua 2000 etapa 1`, *El Retiro 3ra Etapa Sector Istmo* `el retiro
+ * etapa 3 sector istmo`, each read as itself again: a key read again is the same key). Apart
+ * from `nameWords`, which state and municipality names are read by, so that what only
+ * settlements need stays out of bundles that read no settlement (the browser's cpmx/web).
+ */
+export function settlementWords(words: string[]): string[] {
+  cardinals ??= new Map(CARDINAL_WORDS.split(' ').map((word, i) => [word, String(i + 1)]));
+  for (let i = 0; i < words.length; i++) words[i] = cardinals.get(words[i]!) ?? words[i]!;
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (SECTION_WORDS.has(words[i + 1]!) && isDigit(words[i]!.charCodeAt(0)) && !(i + 2 < words.length && isDigit(words[i + 2]!.charCodeAt(0))) && !(i > 0 && SECTION_WORDS.has(words[i - 1]!))) {
+      const number = words[i]!;
+      words[i] = words[i + 1]!;
+      words[++i] = number;
+    }
+  }
+  return words;
+}
+
+/** The words of a settlement's section, as keys hold them. */
+const SECTION_WORDS: ReadonlySet<string> = new Set(['seccion', 'sector', 'etapa']);
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** Forms of a table by their first word, each list longest first, with what each form names. */

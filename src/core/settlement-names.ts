@@ -8,7 +8,7 @@
 import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
-import { formIndex, leadingIn, nameKey, nameWords, withoutConnectors, type FormIndex } from './name-keys.js';
+import { formIndex, leadingIn, nameWords, settlementNameKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
 import { isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
@@ -54,7 +54,7 @@ export function splitSettlementType(text: string): SplitSettlement {
  * (`1a.`, `1ra.`, `Primera`, `I` → 1). Two spellings of one name get one key.
  */
 export function settlementKey(text: string): string {
-  return nameKey(text);
+  return settlementNameKey(text);
 }
 
 // Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
@@ -81,7 +81,7 @@ interface Keyed {
 
 /** A name's keys, read once: the words after a leading type are the rest's key. */
 function keyed(text: string): Keyed {
-  const { words } = nameWords(text);
+  const words = settlementWords(nameWords(text).words);
   const leading = leadingType(words);
   return { whole: words.join(' '), rest: leading ? words.slice(leading.length).join(' ') : '', type: leading ? leading.value : null };
 }
@@ -127,8 +127,8 @@ export class SettlementMatcher {
   private catalogKeys(): Keyed[] {
     if (!this.keys) {
       const [municipio, ciudad] = this.places ?? ['', ''];
-      const municipalityKey = municipio ? nameKey(municipio) : '';
-      const cityKey = ciudad ? nameKey(ciudad) : '';
+      const municipalityKey = municipio ? settlementNameKey(municipio) : '';
+      const cityKey = ciudad ? settlementNameKey(ciudad) : '';
       this.placeKeys = [municipalityKey, cityKey];
       this.keys = this.names.map((name) => {
         const key = keyed(name);
