@@ -92,9 +92,14 @@ export function cutPieces(line: string, code: CodeCandidate | undefined): string
   return pieces;
 }
 
+/** What `trimPiece` takes off a piece's ends besides white space (a dot only in front). */
+const PUNCTUATION: ReadonlySet<number> = new Set([0x2e, 0x3a, 0x3b, 0x2c, 0x2d]);
+
 /** A piece without the punctuation around it (a final dot is kept after a short abbreviation: `N.L.`, `Jal.`). */
 export function trimPiece(raw: string): string {
-  let piece = raw.replace(/^[\s.:;,-]+|[\s:;,-]+$/g, '');
+  let piece = raw.trim();
+  // Most pieces end in a letter or digit once trimmed: the expression runs only for the others.
+  if (piece && (PUNCTUATION.has(piece.charCodeAt(0)) || PUNCTUATION.has(piece.charCodeAt(piece.length - 1)))) piece = piece.replace(/^[\s.:;,-]+|[\s:;,-]+$/g, '');
   if (piece.endsWith('.') && /\p{L}{5,}\.$/u.test(piece) && !/\.\p{L}+\.$/u.test(piece)) piece = piece.slice(0, -1);
   return piece;
 }
@@ -115,9 +120,12 @@ const EXTERIOR = /(?:(?<![\p{L}\p{N}])N(?:[oº°]|[uú]m(?:ero)?)\.?|#|(?<![\p{L
 const NO_NUMBER =
   /(?<![\p{L}\p{N}])S\s?\/\s?N(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])S\.N\.|(?<![\p{L}\p{N}])sin n[uú]mero(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])sn(?=\s*$|\s*,|\s+(?:col|colonia|fracc|fraccionamiento|barrio|bo|ejido|ej)(?![\p{L}\p{N}]))/iu;
 
-/** Whether a text holds a number, or says it has none (`S/N`, `sn`). */
-export function holdsNumber(text: string): boolean {
-  return /\d/.test(text) || NO_NUMBER.test(text);
+/** Where a text first holds a number, or says it has none (`S/N`, `sn`); -1 when nowhere. */
+export function numberStart(text: string): number {
+  const digit = text.search(/\d/);
+  // Every way of saying no number holds an `s`: most pieces are not searched for one.
+  const none = digit === 0 || !/s/i.test(digit < 0 ? text : text.slice(0, digit)) ? -1 : text.search(NO_NUMBER);
+  return none >= 0 && (digit < 0 || none < digit) ? none : digit;
 }
 /**
  * An interior number after its word, which ends there (`TORRES QUINTERO` is a street, not

@@ -10,7 +10,7 @@ import type { Catalog } from '../core/catalog.js';
 import { foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
-import { cleanLine, codeCandidates, cutPieces, holdsNumber, looksLikeStreet, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
+import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import { placeFinderOf, type PlaceFinder } from './places.js';
 
 /** A line read: what its pieces name, the code as written (null when none) and its index (-1 when the catalog lacks it). */
@@ -257,13 +257,15 @@ export class AddressReader {
    * the street's own name (`Av. Barrio Alto`).
    */
   private splitGluedSettlement(piece: string, street = false): [string, string] | undefined {
-    const numbered = holdsNumber(piece);
+    // Where the piece's number is (`No. 103`, `S/N`, `sn`): a split after it has the number before it.
+    const number = numberStart(piece);
+    const numbered = number >= 0;
     if (!numbered && !street && !looksLikeStreet(piece)) return undefined;
     for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
       const before = piece.slice(0, at);
       const rest = piece.slice(at + 1);
       // After a number, any type; in a line without one, only a type marked as one, after more than the street's word.
-      if (!holdsNumber(before) && (numbered || !before.includes(' ') || !MARKED_TYPE.test(rest))) continue;
+      if (!(numbered && number < at) && (numbered || !before.includes(' ') || !MARKED_TYPE.test(rest))) continue;
       const split = this.types.get(rest);
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
