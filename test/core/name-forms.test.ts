@@ -121,7 +121,7 @@ describe('ordinals and roman numerals', () => {
 
   it('reads numbers written as words as numbers, and no article', () => {
     const words = CARDINAL_WORDS.split(' ');
-    words.forEach((word, i) => expect(settlementKey(`${word} de Mayo`), word).toBe(`${i + 1} de mayo`));
+    for (const [i, word] of words.entries()) expect(settlementKey(`${word} de Mayo`), word).toBe(`${i + 1} de mayo`);
     expect(words.length).toBe(30);
     expect(words[15]).toBe('dieciseis');
     // State and municipality names are read without them (`nameKey`): only settlements need them.
