@@ -203,11 +203,13 @@ export function nameKey(text: string): string {
 }
 
 /**
- * The key of a settlement's name (and of the places its names are compared with): `nameKey`'s
- * words as `settlementWords` reads them. `Tres Caminos` and `3 Caminos`, `Las Puentes 8vo.
- * Sector` and `Las Puentes Sector 8` have one key.
+ * The comparison key of a settlement name (and of the places its names are compared with):
+ * folded, shortened words written out (`Sta.` → santa, `Secc.` → seccion, `Gral.` → general),
+ * ordinals and roman numerals as numbers (`1a.`, `1ra.`, `Primera`, `I` → 1), `nameKey`'s
+ * words as `settlementWords` reads them. Two spellings of one name get one key: `Tres Caminos`
+ * and `3 Caminos`, `Las Puentes 8vo. Sector` and `Las Puentes Sector 8`.
  */
-export function settlementNameKey(text: string): string {
+export function settlementKey(text: string): string {
   return settlementWords(nameWords(text).words).join(' ');
 }
 

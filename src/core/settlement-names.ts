@@ -8,7 +8,7 @@
 import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
-import { formIndex, leadingIn, nameWords, settlementNameKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
+import { formIndex, leadingIn, nameWords, settlementKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
 import { isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
@@ -48,14 +48,7 @@ export function splitSettlementType(text: string): SplitSettlement {
   return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(/^[\s.,;:\-\u2013\u2014/]+/u, '').trim() };
 }
 
-/**
- * The comparison key of a settlement name: folded, shortened words written out (`Sta.` →
- * santa, `Secc.` → seccion, `Gral.` → general), ordinals and roman numerals as numbers
- * (`1a.`, `1ra.`, `Primera`, `I` → 1). Two spellings of one name get one key.
- */
-export function settlementKey(text: string): string {
-  return settlementNameKey(text);
-}
+export { settlementKey } from './name-keys.js';
 
 // Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
 const distinguishing = /* @__PURE__ */ new Set(DISTINGUISHING_TYPES);
@@ -127,8 +120,8 @@ export class SettlementMatcher {
   private catalogKeys(): Keyed[] {
     if (!this.keys) {
       const [municipio, ciudad] = this.places ?? ['', ''];
-      const municipalityKey = municipio ? settlementNameKey(municipio) : '';
-      const cityKey = ciudad ? settlementNameKey(ciudad) : '';
+      const municipalityKey = municipio ? settlementKey(municipio) : '';
+      const cityKey = ciudad ? settlementKey(ciudad) : '';
       this.placeKeys = [municipalityKey, cityKey];
       this.keys = this.names.map((name) => {
         const key = keyed(name);

@@ -9,7 +9,7 @@
  * codes from names (parse/loose-names) read last.
  */
 import { MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES } from './name-forms.js';
-import { CONNECTORS, MIN_ONE_WORD, settlementNameKey, withoutConnectors } from './name-keys.js';
+import { CONNECTORS, MIN_ONE_WORD, settlementKey, withoutConnectors } from './name-keys.js';
 
 /**
  * The key of a settlement named after its place, without that place: `monterrey centro` in the
@@ -147,7 +147,7 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   };
   if (name.includes('(')) {
     // Without its part, the name is read as any other: `Ciudad Obregón Centro (Fundo Legal)` is `Centro` in Ciudad Obregón.
-    const bare = settlementNameKey(withoutParentheses(name));
+    const bare = settlementKey(withoutParentheses(name));
     add(bare);
     add(localKey(bare, municipalityKey, cityKey));
     // A downtown in other words, its part saying so: *Primer Cuadro (Centro)* of Los Mochis is `Centro`.

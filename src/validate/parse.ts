@@ -119,11 +119,12 @@ export class LineJudge {
         const found = this.reader.settlementOf(place, piece);
         const other = found >= 0 ? found : this.reader.looseSettlementOf(place, piece);
         if (other < 0) continue;
-        const judged = this.validator.validateFields(cp ?? '', catalog.settlementName(other), municipio, estado, reading.cityText ?? '');
+        const name = catalog.settlementName(other);
+        const judged = this.validator.validateFields(cp ?? '', name, municipio, estado, reading.cityText ?? '');
         if (!judged.valid) continue;
         result = judged;
         settlement = other;
-        settlementName = catalog.settlementName(other);
+        settlementName = name;
         break;
       }
     }
