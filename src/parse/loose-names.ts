@@ -6,12 +6,30 @@
  * the first name read loosely in it (about 60 names each): most inputs touch few, and a
  * misspelt name costs one lookup, not a keying of the whole catalog.
  */
+import { distance } from 'fastest-levenshtein';
 import type { Catalog } from '../core/catalog.js';
 import { settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
 import { looseFrontless, looseSectionless } from '../core/settlement-other-keys.js';
 
 const NONE: readonly number[] = [];
+
+/** The most municipalities searched for a misspelt name: a name and its municipality written, not a state's thousands of names. */
+const MAX_MISSPELT_MUNICIPALITIES = 4;
+
+/** The typos a written name may hold and still name a settlement: one, two in a long name; none in a short one (`El Palmar` is not *Las Palmas*). */
+function typosAllowed(length: number): number {
+  return length >= 15 ? 2 : length >= 8 ? 1 : 0;
+}
+
+/**
+ * What a typo never changes in a name: its numbers, in order (`Sector 32` is not `Sector 33`),
+ * and a letter that ends it (`Sección A`, `2a Sección B`).
+ */
+function markOf(form: string): string {
+  const letter = /(?:^| )([a-z])$/.exec(form)?.[1] ?? '';
+  return `${form.replace(/\D+/g, ' ').trim()}|${letter}`;
+}
 
 export class LooseNames {
   /** By municipality: each loose form of its settlements' keys → the codes (ascending, each once) with a settlement of that form. */
@@ -33,6 +51,38 @@ export class LooseNames {
     return byLoose.length ? byLoose : this.codesOf(looseFrontless(written), municipalities, state);
   }
 
+  /**
+   * The codes of the one settlement of the municipalities (at most four) whose key the
+   * written one misspells: a typo or two away (`Corpus Cristy` is *Corpus
+   * Christy*), its numbers and final letter the same, and no other name as near. None otherwise: read last, where
+   * no reading of the name finds it, as `cpmx validate` restores a misspelt name of a code.
+   */
+  misspelt(written: string, municipalities: readonly number[]): readonly number[] {
+    if (municipalities.length === 0 || municipalities.length > MAX_MISSPELT_MUNICIPALITIES) return NONE;
+    const form = written;
+    const allowed = typosAllowed(form.length);
+    if (allowed === 0) return NONE;
+    const mark = markOf(form);
+    let best = allowed + 1;
+    let nearest: string | undefined;
+    let tied = false;
+    for (const m of municipalities) {
+      for (const name of this.namesOf(m).keys()) {
+        if (Math.abs(name.length - form.length) > Math.min(best, allowed) || markOf(name) !== mark) continue;
+        const d = distance(form, name);
+        if (d < best) {
+          best = d;
+          nearest = name;
+          tied = false;
+        } else if (d === best && name !== nearest) tied = true;
+      }
+    }
+    if (nearest === undefined || tied) return NONE;
+    const codes: number[] = [];
+    for (const m of municipalities) for (const code of this.namesOf(m).get(nearest) ?? NONE) if (!codes.includes(code)) codes.push(code);
+    return codes.sort((a, b) => a - b);
+  }
+
   private codesOf(form: string, municipalities: readonly number[], state: number): readonly number[] {
     if (!form) return NONE;
     const places = municipalities.length ? municipalities : state >= 0 ? this.municipalitiesOf(state) : NONE;
@@ -51,29 +101,47 @@ export class LooseNames {
     return found;
   }
 
+  /** By municipality: each settlement's key → its codes, for misspelt names; made at the first such name in it. */
+  private readonly namesByMunicipality: (Map<string, number[]> | undefined)[] = [];
+
+  private namesOf(m: number): Map<string, number[]> {
+    let names = this.namesByMunicipality[m];
+    if (names) return names;
+    names = new Map();
+    this.eachKey(m, (key, code) => add(names!, key, code));
+    this.namesByMunicipality[m] = names;
+    return names;
+  }
+
+  /** Each settlement key of a municipality, with its code. */
+  private eachKey(m: number, each: (key: string, code: number) => void): void {
+    const catalog = this.catalog;
+    const runs = catalog.codeRunsOfMunicipality(m);
+    for (let r = 0; r < runs.length; r += 2) {
+      for (let code = runs[r]!; code < runs[r + 1]!; code++) {
+        for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) each(settlementKey(catalog.settlementName(s)), code);
+      }
+    }
+  }
+
   private formsOf(m: number): Map<string, number[]> {
     let forms = this.byMunicipality[m];
     if (forms) return forms;
     forms = new Map();
-    const catalog = this.catalog;
-    const add = (form: string, code: number) => {
-      if (!form) return;
-      const codes = forms!.get(form);
-      if (!codes) forms!.set(form, [code]);
-      else if (codes.at(-1) !== code) codes.push(code);
-    };
-    const runs = catalog.codeRunsOfMunicipality(m);
-    for (let r = 0; r < runs.length; r += 2) {
-      for (let code = runs[r]!; code < runs[r + 1]!; code++) {
-        for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) {
-          const key = settlementKey(catalog.settlementName(s));
-          add(withoutConnectors(key), code);
-          add(looseSectionless(key), code);
-          add(looseFrontless(key), code);
-        }
-      }
-    }
+    this.eachKey(m, (key, code) => {
+      add(forms!, withoutConnectors(key), code);
+      add(forms!, looseSectionless(key), code);
+      add(forms!, looseFrontless(key), code);
+    });
     this.byMunicipality[m] = forms;
     return forms;
   }
+}
+
+/** Adds a code to a form's codes (codes come in ascending order: each once). */
+function add(forms: Map<string, number[]>, form: string, code: number): void {
+  if (!form) return;
+  const codes = forms.get(form);
+  if (!codes) forms.set(form, [code]);
+  else if (codes.at(-1) !== code) codes.push(code);
 }

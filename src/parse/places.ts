@@ -123,7 +123,7 @@ export class PlaceFinder {
    */
   codesNamed(settlement: string | null, municipalities: readonly number[], state: number, limit = MAX_CODES + 1): readonly number[] {
     if (settlement && (municipalities.length || state >= 0)) {
-      const codes = this.settlementCodes(settlement, municipalities, state);
+      const codes = this.settlementCodes(settlement, municipalities, state, true, true);
       if (codes.length) return codes;
     }
     if (municipalities.length === 1) return this.catalog.codesOfMunicipalities(municipalities, limit).map((cp) => this.catalog.codeIndex(cp));
@@ -139,10 +139,11 @@ export class PlaceFinder {
   /**
    * The code indices of a settlement (its key as written, else without its type and a `de`
    * after it, else as a downtown: `writtenDowntownKey`, else as a town, else read loosely as
-   * parse/loose-names reads it, unless `loosely` is false) within the municipalities, else the
+   * parse/loose-names reads it, unless `loosely` is false; else, if `misspelt`, as a
+   * misspelling of one settlement of the municipalities) within the municipalities, else the
    * state.
    */
-  settlementCodes(settlement: string, municipalities: readonly number[], state: number, loosely = true): readonly number[] {
+  settlementCodes(settlement: string, municipalities: readonly number[], state: number, loosely = true, misspelt = false): readonly number[] {
     if (settlement.length > MAX_NAME_CHARS) return NONE;
     const whole = this.codesOfKey(this.keys.get(settlement), municipalities, state);
     if (whole.length) return whole;
@@ -168,7 +169,12 @@ export class PlaceFinder {
     // Last, the name with or without its joining words (`Granjas San Antonio` is *Granjas de San
     // Antonio*), its section or a title, as the settlement matcher reads it: where no code has it as
     // written, and unless the caller knows the name for a misspelling (`loosely` false).
-    return loosely ? (this.looseNames ??= new LooseNames(this.catalog)).codes(written, municipalities, state) : NONE;
+    // Then, for names without a code (`misspelt`), a misspelling of one settlement of the
+    // municipalities written (`Corpus Cristy`); a code written beside it is judged, not replaced.
+    if (!loosely) return NONE;
+    const loose = (this.looseNames ??= new LooseNames(this.catalog));
+    const byLoose = loose.codes(written, municipalities, state);
+    return byLoose.length || !misspelt ? byLoose : loose.misspelt(written, municipalities);
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */

@@ -14,7 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CpmxClient } from '../../src/index.js';
 import { parseAddress, validateAddress } from '../../src/validate/index.js';
 import { validatorFor } from '../../src/validate/address.js';
-import { buildRealCatalog, root, tempDir } from '../helpers.js';
+import { catalogOf } from '../../src/client/client.js';
+import { placeFinderOf } from '../../src/parse/places.js';
+import { buildRealCatalog, realCatalogPath, root, tempDir } from '../helpers.js';
 
 const dir = tempDir();
 let client: CpmxClient;
@@ -248,5 +250,62 @@ describe('a shopping centre after the name, two types in front, and a city with 
     expect(errorsOf({ cp: '55600', asentamiento: 'Paseos de la Laguna', ciudad: 'Zumpango del Río' })).toEqual([123]);
     expect(errorsOf({ cp: '23920', asentamiento: 'La Villita', ciudad: 'Santa Rosalía de Camargo' })).toEqual([123]);
     expect(errorsOf({ cp: '55600', asentamiento: 'Paseos de la Laguna', ciudad: 'Zumpango de Ocampo' })).toEqual([]);
+  });
+});
+
+describe('a misspelt settlement without a code', () => {
+  // Mexico City's vehicle inspection centres, without codes
+  // (https://github.com/Alfull/VerificacionVehicular/blob/06127d8ab322fcf51495d5f5e1351e9a3d033a15/Resources/verificentros.js).
+  const suggested = (asentamiento: string, municipio: string, estado: string, cp = '') => validateAddress(client, { cp, asentamiento, municipio, estado }).suggestions.cp;
+
+  it('names the code of the one settlement of the municipality it misspells', () => {
+    expect(suggested('CORPUS CRISTY', 'ALVARO OBREGON', 'DISTRITO FEDERAL')).toBe('01530'); // Corpus Christy
+    expect(suggested('JARDIN AZPEITA', 'AZCAPOTZALCO', 'DISTRITO FEDERAL')).toBe('02530'); // Jardín Azpeitia
+    expect(suggested('SAN MARTIN TEPETLIXPAN', 'CUAUTITLAN IZCALLI', 'ESTADO DE MEXICO')).toBe('54763'); // San Martín Tepetlixpa
+    expect(suggested('SAN MATEO OTZCATIPAN', 'TOLUCA', 'ESTADO DE MEXICO')).toBe('50220'); // San Mateo Otzacatipan
+    // cpmx parse reads the line as the centre's list writes it: the code, and the name's spelling suggested.
+    expect(parseAddress(client, 'CALZ. LAS AGUILAS 969, CORPUS CRISTY, ALVARO OBREGON, DISTRITO FEDERAL')).toMatchObject({
+      cp: '01530',
+      errors: [{ code_error: 122 }],
+      suggestions: { asentamiento: 'Corpus Christy' },
+    });
+  });
+
+  it('never reads a short name, other numbers or another section letter as a typo, and never replaces a code written', () => {
+    // `EL PALMAR` (the centres' list, Nezahualcóyotl) is not Las Palmas: too short a name to hold a typo.
+    expect(suggested('EL PALMAR', 'NEZAHUALCOYOTL', 'ESTADO DE MEXICO')).toBeUndefined();
+    // Gustavo A. Madero has Sectors 32 and 33 of the Ex Ejido San Juan de Aragón, and VI and VII Sección of San Juan de Aragón.
+    expect(suggested('Ex Ejido San Juan de Aragón Sector 34', 'Gustavo A. Madero', 'CDMX')).toBeUndefined();
+    expect(suggested('Ex Ejido San Juan de Aragn Sector 33', 'Gustavo A. Madero', 'CDMX')).toBe('07940');
+    expect(suggested('San Juan de Aragón VIII Sección', 'Gustavo A. Madero', 'CDMX')).toBeUndefined();
+    // A code written beside the misspelt name is judged, not replaced by the name's.
+    expect(suggested('CORPUS CRISTY', 'ALVARO OBREGON', 'DISTRITO FEDERAL', '07370')).toBeUndefined();
+  });
+
+  it('names the place the newer catalog has: names of the 2026 Chiapas catalog that the 2018 one lacks', () => {
+    // Correos de México's 2026 Chiapas file (../shared/data/sepomex) respells many places of the 2018 catalog.
+    // Read as misspellings of the 2018 names, they name the 2026 code (or a recoded same place: `Carmen Saquilá`
+    // 29940 is 2018's `Carmen Zaquila` 29948); `Villas del Río` is not Tuxtla's `Villas del Rey` (two typos in 14 letters).
+    const catalog = catalogOf(client);
+    const finder = placeFinderOf(catalog);
+    const chiapas = finder.state('Chiapas');
+    const lines = readFileSync(join(realCatalogPath(), '..', 'CPdescarga-chiapas-2026.txt'), 'latin1').split(/\r?\n/).slice(2);
+    let read = 0;
+    let same = 0;
+    const seen = new Set<string>();
+    for (const line of lines) {
+      const [cp, name, , municipio] = line.split('|');
+      if (!cp || !name || !municipio || seen.has(`${name}|${municipio}`)) continue;
+      seen.add(`${name}|${municipio}`);
+      const municipalities = finder.municipalities(municipio, chiapas);
+      if (municipalities.length === 0 || finder.settlementCodes(name, municipalities, chiapas).length) continue;
+      const codes = finder.settlementCodes(name, municipalities, chiapas, true, true).map((code) => catalog.postalCode(code));
+      if (codes.length === 0) continue;
+      read++;
+      if (codes.includes(cp)) same++;
+    }
+    expect(read).toBeGreaterThanOrEqual(50);
+    expect(same / read).toBeGreaterThanOrEqual(0.85);
+    expect(suggested('Villas del Río', 'Tuxtla Gutiérrez', 'Chiapas')).toBeUndefined();
   });
 });
