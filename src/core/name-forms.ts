@@ -271,7 +271,8 @@ export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> 
   Villa: [],
   'Zona comercial': ['Zona Com.', 'Z.C.'],
   'Zona federal': ['Zona Fed.', 'Z. Fed.'],
-  'Zona industrial': ['Z.I.', 'Z. Ind.'],
+  // `Industrial San Lorenzo` for Tlalnepantla's Zona industrial *San Lorenzo* (test/fixtures/settlement-type-forms.csv).
+  'Zona industrial': ['Z.I.', 'Z. Ind.', 'Industrial'],
   'Zona militar': ['Zona Mil.'],
   'Zona naval': ['Zona Nav.'],
   // Not a `tipo_asentamiento` of the 2018 catalog, but written in front of names (in Cancun).

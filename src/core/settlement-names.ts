@@ -205,7 +205,7 @@ export class SettlementMatcher {
     if (found < 0 && given.rest) found = this.preferType(given.type, (key, i) => key.others!.includes(given.rest) && this.mayDrop(given.type, i));
     // A downtown written as people write it (`Zona Centro`, `Centro Histórico`): the code's Centro, by its name or another.
     const written = this.writtenKey(given);
-    const downtown = found < 0 ? writtenDowntownKey(written) : undefined;
+    const downtown = found < 0 ? writtenDowntownKey(written, ...this.placeKeys) : undefined;
     if (downtown) found = keys.findIndex((key) => key.whole === downtown || key.others!.includes(downtown));
     return found < 0 ? this.townBy(written) : found;
   }
@@ -219,7 +219,7 @@ export class SettlementMatcher {
     const seat = this.townSeat();
     if (seat < 0) return -1;
     const [municipalityKey, cityKey] = this.placeKeys;
-    return isDowntownKey(written) || namesTownSeat(written, this.catalogKeys()[seat]!.whole, municipalityKey, cityKey) ? seat : -1;
+    return isDowntownKey(written, municipalityKey, cityKey) || namesTownSeat(written, this.catalogKeys()[seat]!.whole, municipalityKey, cityKey) ? seat : -1;
   }
 
   /** The index of the code's town itself when `text` names it as `townBy` reads it, else -1 (asked by codes from names for a municipality's towns, parse/places). */

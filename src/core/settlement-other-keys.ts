@@ -89,9 +89,9 @@ export function namesTownSeat(written: string, seatKey: string, municipalityKey:
   return written !== '' && (written === municipalityKey || written === cityKey || written === withoutSurname(seatKey));
 }
 
-/** Whether a written key is a downtown's (`centro`, `zona centro`, `centro historico`, `primer cuadro`). */
-export function isDowntownKey(key: string): boolean {
-  return key === DOWNTOWN || writtenDowntownKey(key) === DOWNTOWN;
+/** Whether a written key is a downtown's (`centro`, `zona centro`, `centro historico`, `primer cuadro`, `centro de` its place when the place's keys are given). */
+export function isDowntownKey(key: string, municipalityKey = '', cityKey = ''): boolean {
+  return key === DOWNTOWN || writtenDowntownKey(key, municipalityKey, cityKey) === DOWNTOWN;
 }
 
 /**
@@ -104,13 +104,31 @@ const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuad
 
 /**
  * The key of a downtown as people write it beyond the catalog's names: `Zona Centro`, `Centro
- * Histórico`, `Primer Cuadro` and `Zona Central` are `centro` (`zona` before any name is set aside); undefined
- * for any other.
+ * Histórico`, `Primer Cuadro` and `Zona Central` are `centro` (`zona` before any name is set aside),
+ * and so is `Centro de` its place when the keys of the place's municipality or city are given
+ * (`downtownOfPlace`); undefined for any other.
  */
-export function writtenDowntownKey(key: string): string | undefined {
+export function writtenDowntownKey(key: string, municipalityKey = '', cityKey = ''): string | undefined {
   let read = key.startsWith('zona ') ? key.slice(5) : key;
-  if (DOWNTOWN_WORDS.has(read) || DOWNTOWN_WORDS.has(key)) read = DOWNTOWN;
+  if (DOWNTOWN_WORDS.has(read) || DOWNTOWN_WORDS.has(key) || downtownOfPlace(read, municipalityKey, cityKey)) read = DOWNTOWN;
   return read !== key && read ? read : undefined;
+}
+
+const DOWNTOWN_BEFORE = `${DOWNTOWN} `;
+
+/**
+ * Whether a written key is a downtown followed by its place, as people write it: `Centro de
+ * Tlalnepantla de Baz` or `Centro Tlalnepantla` in Tlalnepantla de Baz (the words after `Centro`,
+ * and a `de` or `del`, are the first of the place's or hold all of them, as `localKey` reads a
+ * downtown named with its place before). Not `Centro de Salud`, a clinic.
+ */
+function downtownOfPlace(key: string, municipalityKey: string, cityKey: string): boolean {
+  if (!key.startsWith(DOWNTOWN_BEFORE)) return false;
+  let after = key.slice(DOWNTOWN_BEFORE.length);
+  if (after.startsWith('de ')) after = after.slice(3);
+  else if (after.startsWith('del ')) after = after.slice(4);
+  const names = (place: string) => place !== '' && after !== '' && (`${place} `.startsWith(`${after} `) || ` ${after} `.includes(` ${place} `));
+  return names(municipalityKey) || names(cityKey);
 }
 
 const PARENTHESES = /\s*\([^()]*\)/gu;

@@ -155,14 +155,14 @@ export class PlaceFinder {
     if (byRest.length) return byRest;
     // A downtown as people write it (`Zona Centro`, `Centro Histórico`): where the catalog has a Centro.
     const written = rest ?? this.keys.get(settlement);
-    const downtown = writtenDowntownKey(written);
+    const downtown = writtenDowntownKey(written) ?? this.downtownOf(written, municipalities);
     const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
     if (byDowntown.length) return byDowntown;
     // A town the catalog does not divide, written as a downtown where the catalog has no Centro
     // (`Centro, Perote` is 91270) or by its municipality's name (`Tepetlaoxtoc` is 56070, the
     // Pueblo *Tepetlaoxtoc de Hidalgo*), by the settlement matcher's rule.
     if (municipalities.length && municipalities.length <= MAX_TOWN_MUNICIPALITIES) {
-      const town = isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.keys.get(this.catalog.nameOfMunicipality(m)) === written) ? written : undefined;
+      const town = downtown === DOWNTOWN || isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.keys.get(this.catalog.nameOfMunicipality(m)) === written) ? written : undefined;
       const towns = town === undefined ? NONE : this.undividedTowns(municipalities, town);
       if (towns.length) return towns;
     }
@@ -175,6 +175,12 @@ export class PlaceFinder {
     const loose = (this.looseNames ??= new LooseNames(this.catalog));
     const byLoose = loose.codes(written, municipalities, state);
     return byLoose.length || !misspelt ? byLoose : loose.misspelt(written, municipalities);
+  }
+
+  /** `centro` when a written key is the downtown of one of the municipalities, written with its place after (`Centro de Tlalnepantla de Baz`); else undefined. */
+  private downtownOf(written: string, municipalities: readonly number[]): string | undefined {
+    if (!written.startsWith(DOWNTOWN)) return undefined;
+    return municipalities.some((m) => writtenDowntownKey(written, this.keys.get(this.catalog.nameOfMunicipality(m))) === DOWNTOWN) ? DOWNTOWN : undefined;
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */

@@ -189,6 +189,19 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '81315', asentamiento: 'Centro' })).toEqual([]);
   });
 
+  it('reads Centro de and its place as the place’s downtown, and Centro de anything else not', () => {
+    // Vehicle inspection centres (https://github.com/Alfull/VerificacionVehicular/blob/06127d8ab322fcf51495d5f5e1351e9a3d033a15/Resources/verificentros.js):
+    // centre TL903, `CENTRO DE TLALNEPANTLA DE BAZ, TLALNEPANTLA, ESTADO DE MEXICO`, without a code; 54000 is *Tlalnepantla Centro*.
+    expect(validateAddress(client, { asentamiento: 'CENTRO DE TLALNEPANTLA DE BAZ', municipio: 'TLALNEPANTLA', estado: 'ESTADO DE MEXICO' }).suggestions.cp).toBe('54000');
+    expect(errorsOf({ cp: '54000', asentamiento: 'Centro de Tlalnepantla' })).toEqual([]);
+    expect(errorsOf({ cp: '64000', asentamiento: 'Centro de Monterrey' })).toEqual([]);
+    // A town the catalog does not divide: Perote's Pueblo.
+    expect(errorsOf({ cp: '91270', asentamiento: 'Centro de Perote' })).toEqual([]);
+    // Other words after Centro are no place of the code: a clinic, another town.
+    expect(errorsOf({ cp: '54000', asentamiento: 'Centro de Salud' })).toEqual([122]);
+    expect(errorsOf({ cp: '54000', asentamiento: 'Centro de Naucalpan' })).toEqual([122]);
+  });
+
   it('takes only the codes of a city of the municipality written', () => {
     // Ahome's towns each have a Centro: Los Mochis (81200), Ahome (81315), Topolobampo (81370).
     const record = { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' };
@@ -250,6 +263,16 @@ describe('a shopping centre after the name, two types in front, and a city with 
     expect(errorsOf({ cp: '55600', asentamiento: 'Paseos de la Laguna', ciudad: 'Zumpango del Río' })).toEqual([123]);
     expect(errorsOf({ cp: '23920', asentamiento: 'La Villita', ciudad: 'Santa Rosalía de Camargo' })).toEqual([123]);
     expect(errorsOf({ cp: '55600', asentamiento: 'Paseos de la Laguna', ciudad: 'Zumpango de Ocampo' })).toEqual([]);
+  });
+});
+
+describe('Industrial in front of a name', () => {
+  it('is the Zona industrial of that name', () => {
+    // Vehicle inspection centre TL970 (source above): `INDUSTRIAL SAN LORENZO, TLALNEPANTLA`; 54033 is the Zona industrial *San Lorenzo*.
+    expect(validateAddress(client, { asentamiento: 'INDUSTRIAL SAN LORENZO', municipio: 'TLALNEPANTLA', estado: 'ESTADO DE MEXICO' }).suggestions.cp).toBe('54033');
+    expect(errorsOf({ cp: '54033', asentamiento: 'Industrial San Lorenzo' })).toEqual([]);
+    // A name that begins with Industrial is read as itself first: Gustavo A. Madero's Colonia *Industrial* (07800).
+    expect(errorsOf({ cp: '07800', asentamiento: 'Industrial' })).toEqual([]);
   });
 });
 
