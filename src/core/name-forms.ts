@@ -271,7 +271,6 @@ export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> 
   Villa: [],
   'Zona comercial': ['Zona Com.', 'Z.C.'],
   'Zona federal': ['Zona Fed.', 'Z. Fed.'],
-  // `Industrial San Lorenzo` for Tlalnepantla's Zona industrial *San Lorenzo* (test/fixtures/settlement-type-forms.csv).
   'Zona industrial': ['Z.I.', 'Z. Ind.', 'Industrial'],
   'Zona militar': ['Zona Mil.'],
   'Zona naval': ['Zona Nav.'],
