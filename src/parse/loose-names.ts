@@ -11,6 +11,7 @@ import type { Catalog } from '../core/catalog.js';
 import { settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
 import { looseFrontless, looseSectionless } from '../core/settlement-other-keys.js';
+import { Remembered } from './remembered.js';
 
 const NONE: readonly number[] = [];
 
@@ -58,17 +59,27 @@ export class LooseNames {
    * no reading of the name finds it, as `cpmx validate` restores a misspelt name of a code.
    */
   misspelt(written: string, municipalities: readonly number[]): readonly number[] {
-    if (municipalities.length === 0 || municipalities.length > MAX_MISSPELT_MUNICIPALITIES) return NONE;
-    const form = written;
+    if (municipalities.length === 0 || municipalities.length > MAX_MISSPELT_MUNICIPALITIES || typosAllowed(written.length) === 0) return NONE;
+    // A name no settlement has is measured against every name of its municipality (75 µs in
+    // Hermosillo's 2,276): remembered, as files repeat the names the catalog lacks.
+    return this.misspellings.get(`${municipalities.join(' ')}|${written}`);
+  }
+
+  /** Misspelt names' codes by `municipalities|written key`. */
+  private readonly misspellings = new Remembered((asked: string) => {
+    const bar = asked.indexOf('|');
+    return this.nearest(asked.slice(bar + 1), asked.slice(0, bar).split(' ').map(Number));
+  });
+
+  private nearest(form: string, municipalities: readonly number[]): readonly number[] {
     const allowed = typosAllowed(form.length);
-    if (allowed === 0) return NONE;
     const mark = markOf(form);
     let best = allowed + 1;
     let nearest: string | undefined;
     let tied = false;
     for (const m of municipalities) {
-      for (const name of this.namesOf(m).keys()) {
-        if (Math.abs(name.length - form.length) > Math.min(best, allowed) || markOf(name) !== mark) continue;
+      for (const [name, { mark: its }] of this.namesOf(m)) {
+        if (Math.abs(name.length - form.length) > Math.min(best, allowed) || its !== mark) continue;
         const d = distance(form, name);
         if (d < best) {
           best = d;
@@ -79,7 +90,7 @@ export class LooseNames {
     }
     if (nearest === undefined || tied) return NONE;
     const codes: number[] = [];
-    for (const m of municipalities) for (const code of this.namesOf(m).get(nearest) ?? NONE) if (!codes.includes(code)) codes.push(code);
+    for (const m of municipalities) for (const code of this.namesOf(m).get(nearest)?.codes ?? NONE) if (!codes.includes(code)) codes.push(code);
     return codes.sort((a, b) => a - b);
   }
 
@@ -101,14 +112,18 @@ export class LooseNames {
     return found;
   }
 
-  /** By municipality: each settlement's key → its codes, for misspelt names; made at the first such name in it. */
-  private readonly namesByMunicipality: (Map<string, number[]> | undefined)[] = [];
+  /** By municipality: each settlement's key → its codes and what a typo never changes in it (`markOf`), for misspelt names; made at the first such name in it. */
+  private readonly namesByMunicipality: (Map<string, { codes: number[]; mark: string }> | undefined)[] = [];
 
-  private namesOf(m: number): Map<string, number[]> {
+  private namesOf(m: number): Map<string, { codes: number[]; mark: string }> {
     let names = this.namesByMunicipality[m];
     if (names) return names;
     names = new Map();
-    this.eachKey(m, (key, code) => add(names!, key, code));
+    this.eachKey(m, (key, code) => {
+      const name = names!.get(key);
+      if (!name) names!.set(key, { codes: [code], mark: markOf(key) });
+      else if (name.codes.at(-1) !== code) name.codes.push(code);
+    });
     this.namesByMunicipality[m] = names;
     return names;
   }
