@@ -205,7 +205,11 @@ export class AddressReader {
         pieces.splice(i, 1, split[0], split[1]);
         roles.splice(i, 1, roles[i], 'settlement');
         i++;
-      } else if (this.types.get(pieces[i]!).type && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
+      } else if (this.types.get(pieces[i]!).type && !(i === 0 && pieces.length > 1 && endsWithNumber(this.types.get(pieces[i]!).name)) && !this.isName(pieces[i]!, code, codeState)) {
+        // A first piece whose name ends with a number after words is the street (`RANCHO SAN
+        // LORENZO 153, GIRASOLES, ...`), whatever word leads it; a name that is a number is not (`Sm. 51, Mz. 23`).
+        roles[i] = 'settlement';
+      }
       else continue;
       // `SM 36 Mz. 2 Lt 2`, `Av. Nader No. 8 SM. 5 MZA. 03`: the lot's numbers are no part of the settlement's name.
       const lot = LOT_IN_TEXT.exec(pieces[i]!);
@@ -239,7 +243,8 @@ export class AddressReader {
     for (let i = 0; i < pieces.length; i++) {
       if (roles[i] !== 'numbers') continue;
       const numbers = readStreet(pieces[i]!);
-      const exterior = numbers.numeroExterior;
+      // A road's kilometre is its place's number (`Carr. México-Texcoco, Km. 25.5`).
+      const exterior = numbers.numeroExterior ?? (KILOMETRE_PIECE.test(pieces[i]!) ? pieces[i]! : null);
       // Lots add up (`Mz. 23, Lote 10`); any other number keeps the first one read.
       if (exterior && reading.numeroExterior && LOT_WORD.test(exterior) && LOT_WORD.test(reading.numeroExterior)) reading.numeroExterior += ` ${exterior}`;
       else if (!reading.numeroExterior && exterior) reading.numeroExterior = exterior;
@@ -408,8 +413,15 @@ export class AddressReader {
 
 /** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
-/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`. */
-const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n)/iu;
+/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`, a road's kilometre (`KM. 38.5`). */
+const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|(?:km|kil[oó]metro)\.?\s?\d)/iu;
+/** A piece that is a road's kilometre alone: `KM. 38.5`, `Km 39`. */
+const KILOMETRE_PIECE = /^(?:km|kil[oó]metro)\.?\s?\d+(?:[.,]\d+)?$/iu;
+
+/** Whether a name ends with a house number after its words (`San Lorenzo 153`, `Juárez 12-A`; not `51`). */
+function endsWithNumber(name: string): boolean {
+  return /\p{L}.*[\s.#]\d+(?:-?[A-Z])?$/iu.test(name);
+}
 
 /** A settlement's type as it is marked inside a line: abbreviated with its dot (`Col.`, `Fracc.`, `U.H.`), or `Colonia`. */
 const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;

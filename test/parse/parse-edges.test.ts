@@ -68,3 +68,34 @@ describe('hostile lines', () => {
     expect(parseAddress(client, 'Col. Centro\u0000 37000').errors[0]).toMatchObject({ code_error: 130, reason: 'binary data, not text' });
   });
 });
+
+describe('a line’s first piece and a road’s kilometre', () => {
+  // Vehicle inspection centres of Mexico City and the State of Mexico, without codes
+  // (https://github.com/Alfull/VerificacionVehicular/blob/06127d8ab322fcf51495d5f5e1351e9a3d033a15/Resources/verificentros.js).
+  it('reads a first piece whose name ends with a number as the street, whatever word leads it', () => {
+    // `Rancho` is a settlement's type, but `RANCHO SAN LORENZO 153` is the street: GIRASOLES (Coyoacán's *Los Girasoles*) the settlement.
+    expect(parseAddress(client, 'RANCHO SAN LORENZO 153, GIRASOLES, COYOACAN, DISTRITO FEDERAL')).toMatchObject({
+      calle: 'RANCHO SAN LORENZO',
+      numero_exterior: '153',
+      asentamiento: 'Los Girasoles',
+      cp: '04920',
+    });
+    // A settlement whose name is a number stays one (`Sm. 51`, Cancún's supermanzanas).
+    expect(parseAddress(client, 'Sm. 51, Mz. 23, Lote 10').tipo_asentamiento).toBe('Supermanzana');
+  });
+
+  it('reads a road’s kilometre as its number, never as the settlement', () => {
+    expect(parseAddress(client, 'CARR. MEXICO-TEXCOCO, KM. 25.5, CHIMALHUCAN, CHIMALHUACAN, ESTADO DE MEXICO')).toMatchObject({
+      calle: 'CARR. MEXICO-TEXCOCO',
+      numero_exterior: 'KM. 25.5',
+      municipio: 'Chimalhuacán',
+    });
+    // The number written first is kept; the settlement after the kilometre is read.
+    expect(parseAddress(client, 'CARRETERA MEXICO-CUAUTLA, S/N, KM. 38.5, LAS GRANJAS, CHALCO, ESTADO DE MEXICO')).toMatchObject({
+      calle: 'CARRETERA MEXICO-CUAUTLA',
+      numero_exterior: 'S/N',
+      asentamiento: 'LAS GRANJAS',
+      municipio: 'Chalco',
+    });
+  });
+});
