@@ -406,7 +406,8 @@ export class AddressReader {
   private takeSettlement(text: string, reading: Reading): void {
     const { type, name } = this.types.get(text);
     reading.settlementText = text;
-    reading.settlementName = name;
+    // The type's `de` is no part of the name (`EXHACIENDA DE COAPA` is the Exhacienda *Coapa*, not `DE COAPA`); `del` is (*Del Valle*).
+    reading.settlementName = type && /^de\s+\S/iu.test(name) ? name.replace(/^de\s+/iu, '') : name;
     reading.settlementType = type;
   }
 }

@@ -84,6 +84,12 @@ describe('a line’s first piece and a road’s kilometre', () => {
     expect(parseAddress(client, 'Sm. 51, Mz. 23, Lote 10').tipo_asentamiento).toBe('Supermanzana');
   });
 
+  it('leaves a type’s de out of a settlement the catalog does not have', () => {
+    expect(parseAddress(client, 'CALZ. DEL HUESO 570, EXHACIENDA DE COAPA, COYOACAN, DISTRITO FEDERAL')).toMatchObject({ asentamiento: 'COAPA', tipo_asentamiento: 'Exhacienda' });
+    // `del` is part of the name: *Del Valle*, *Del Carmen*.
+    expect(parseAddress(client, 'COL DEL CARMEN 64710 MONTERREY,N.L.')).toMatchObject({ asentamiento: 'Del Carmen', valid: true });
+  });
+
   it('reads a road’s kilometre as its number, never as the settlement', () => {
     expect(parseAddress(client, 'CARR. MEXICO-TEXCOCO, KM. 25.5, CHIMALHUCAN, CHIMALHUACAN, ESTADO DE MEXICO')).toMatchObject({
       calle: 'CARR. MEXICO-TEXCOCO',
