@@ -9,7 +9,7 @@ import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
 import { formIndex, leadingIn, nameWords, settlementKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
-import { isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
+import { isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, withoutPlaceAfter, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
 
@@ -207,6 +207,10 @@ export class SettlementMatcher {
     const written = this.writtenKey(given);
     const downtown = found < 0 ? writtenDowntownKey(written, ...this.placeKeys) : undefined;
     if (downtown) found = keys.findIndex((key) => key.whole === downtown || key.others!.includes(downtown));
+    // The name with its place written after it (`Santa Bárbara Ixtapaluca` for Ixtapaluca's *Santa Bárbara*).
+    const [municipalityKey, cityKey] = this.placeKeys;
+    const bare = found < 0 ? (withoutPlaceAfter(written, municipalityKey) ?? withoutPlaceAfter(written, cityKey)) : undefined;
+    if (bare) found = keys.findIndex((key) => key.whole === bare || key.others!.includes(bare));
     return found < 0 ? this.townBy(written) : found;
   }
 

@@ -38,7 +38,19 @@ function localKey(key: string, municipalityKey: string, cityKey: string): string
   if (place) rest = key.slice(place.length + 1);
   // `Saltillo Zona Centro` is Centro too.
   if (rest.startsWith('zona ') && rest.length > 5) rest = rest.slice(5);
+  // Its place after it: *Jardín Industrial Ixtapaluca* of Ixtapaluca is `Jardín Industrial`, when
+  // what is left is a name of two words or more that no joining word ends (*Prados de Coyoacán*
+  // is no `Prados`, *Villa Coyoacán* no `Villa`).
+  if (rest === key) rest = withoutPlaceAfter(key, municipalityKey) ?? withoutPlaceAfter(key, cityKey) ?? key;
   return rest !== key ? rest : undefined;
+}
+
+/** `key` without `place` ending it, when what is left is two words or more and ends with no joining word; else undefined. */
+export function withoutPlaceAfter(key: string, place: string): string | undefined {
+  if (place === '' || key.length <= place.length + 1 || !key.endsWith(` ${place}`)) return undefined;
+  const rest = key.slice(0, -place.length - 1);
+  const last = rest.slice(rest.lastIndexOf(' ') + 1);
+  return rest.includes(' ') && !CONNECTORS.has(last) ? rest : undefined;
 }
 
 /** Whether `key` is the words of `place` and then more words. */

@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, writtenDowntownKey } from '../core/names.js';
-import { DOWNTOWN, isDowntownKey } from '../core/settlement-other-keys.js';
+import { DOWNTOWN, isDowntownKey, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -158,6 +158,12 @@ export class PlaceFinder {
     const downtown = writtenDowntownKey(written) ?? this.downtownOf(written, municipalities);
     const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
     if (byDowntown.length) return byDowntown;
+    // The name with its municipality written after it (`Santa Bárbara Ixtapaluca`).
+    for (const m of municipalities) {
+      const bare = withoutPlaceAfter(written, this.keys.get(this.catalog.nameOfMunicipality(m)));
+      const byBare = bare ? this.codesOfKey(bare, municipalities, state) : NONE;
+      if (byBare.length) return byBare;
+    }
     // A town the catalog does not divide, written as a downtown where the catalog has no Centro
     // (`Centro, Perote` is 91270) or by its municipality's name (`Tepetlaoxtoc` is 56070, the
     // Pueblo *Tepetlaoxtoc de Hidalgo*), by the settlement matcher's rule.

@@ -266,6 +266,21 @@ describe('a shopping centre after the name, two types in front, and a city with 
   });
 });
 
+describe('a settlement named with its municipality after it', () => {
+  it('is read with or without it, as the catalog or the record writes it', () => {
+    // A web page's footer (cpmx search index file 24466450501): `Col. Jardín Industrial, Ixtapaluca. Edo. de México, C.P. 56535`;
+    // the catalog's name is *Jardín Industrial Ixtapaluca*.
+    expect(parseAddress(client, 'Col. Jardín Industrial, Ixtapaluca. Edo. de México, C.P. 56535')).toMatchObject({ cp: '56535', valid: true });
+    expect(errorsOf({ cp: '56535', asentamiento: 'Jardín Industrial' })).toEqual([]);
+    // Vehicle inspection centre IX940 (Alfull/VerificacionVehicular, source above): `SANTA BARBARA IXTAPALUCA, IXTAPALUCA`, *Santa Bárbara* (56538).
+    expect(validateAddress(client, { asentamiento: 'SANTA BARBARA IXTAPALUCA', municipio: 'IXTAPALUCA', estado: 'ESTADO DE MEXICO' }).suggestions.cp).toBe('56538');
+    expect(errorsOf({ cp: '56538', asentamiento: 'Santa Bárbara Ixtapaluca' })).toEqual([]);
+    // What is left must be a name of two words or more that no joining word ends: *Prados de Coyoacán* is no `Prados`.
+    expect(validateAddress(client, { asentamiento: 'Prados', municipio: 'Coyoacán', estado: 'CDMX' }).suggestions.cp).toBeUndefined();
+    expect(errorsOf({ cp: '04810', asentamiento: 'Prados' })).toEqual([122]);
+  });
+});
+
 describe('Industrial in front of a name', () => {
   it('is the Zona industrial of that name', () => {
     // Vehicle inspection centre TL970 (source above): `INDUSTRIAL SAN LORENZO, TLALNEPANTLA`; 54033 is the Zona industrial *San Lorenzo*.
