@@ -81,9 +81,15 @@ export function codeCandidates(line: string): CodeCandidate[] {
   return found;
 }
 
+/**
+ * A road named by the towns it joins, their dash spaced (`Carr. Mixquiahuala - Tula`): one
+ * street, not a street and a piece `Tula`. Only a road's first dash is joined.
+ */
+const ROAD_BETWEEN_TOWNS = /((?:^|[,;|])\s*(?:carretera|carr|autopista|camino|libramiento|lib)\.?\s[^,;|()]*?\p{L})\s-\s(?=\p{L})/giu;
+
 /** The pieces of a line with the code's text taken out (it separates pieces, as a comma does). */
 export function cutPieces(line: string, code: CodeCandidate | undefined): string[] {
-  const text = code ? `${line.slice(0, code.start)},${line.slice(code.end)}` : line;
+  const text = (code ? `${line.slice(0, code.start)},${line.slice(code.end)}` : line).replace(ROAD_BETWEEN_TOWNS, '$1-');
   const pieces: string[] = [];
   for (const raw of text.split(/[,;|]|\s-\s|\(|\)/)) {
     const piece = trimPiece(raw);
@@ -141,8 +147,13 @@ function trailingNumber(text: string): [string, string] | undefined {
   if (space <= 0) return undefined;
   const number = text.slice(space + 1);
   const street = text.slice(0, space);
-  return NUMBER_WORD.test(number) && LETTER.test(street) ? [street, number] : undefined;
+  if (!NUMBER_WORD.test(number) || !LETTER.test(street)) return undefined;
+  // A road's kilometre is the number whole (`Carretera México-Querétaro Km 38`).
+  const km = KILOMETRE_WORD.exec(street);
+  return km && km.index > 0 ? [street.slice(0, km.index), `${km[0].trim()} ${number}`] : [street, number];
 }
+
+const KILOMETRE_WORD = /\s(?:km|kil[oó]metro)\.?$/iu;
 
 const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
 const LETTER = /\p{L}/u;

@@ -325,8 +325,9 @@ export class AddressReader {
       if (!taken || (settlement && (role !== 'state' || peeledState))) break;
       if (role === 'state') peeledState = true;
     }
-    // A piece right after the street that names nothing else is the settlement, without its type.
-    if (!settlement && rest === piece && afterStreet && reading.settlementText === null) {
+    // A piece right after the street that names nothing else is the settlement, without its
+    // type, unless it is a street too (`Corregidora No. 500 (calle 40)`).
+    if (!settlement && rest === piece && afterStreet && reading.settlementText === null && !looksLikeStreet(piece)) {
       this.takeSettlement(piece, reading);
       return { role: 'settlement', rest: '' };
     }

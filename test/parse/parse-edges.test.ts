@@ -90,6 +90,21 @@ describe('a line’s first piece and a road’s kilometre', () => {
     expect(parseAddress(client, 'COL DEL CARMEN 64710 MONTERREY,N.L.')).toMatchObject({ asentamiento: 'Del Carmen', valid: true });
   });
 
+  it('reads a road named by the towns it joins as one street, and a street in parentheses as no settlement', () => {
+    // A university's page (cpmx search index file 56691040651): the road's dash is spaced, and Tula is no settlement.
+    expect(parseAddress(client, 'Carr. Mixquiahuala - Tula, km 2.5, Mixquiahuala de Juárez, Hidalgo, C.P. 42700')).toMatchObject({
+      calle: 'Carr. Mixquiahuala-Tula',
+      numero_exterior: 'km 2.5',
+      asentamiento: null,
+      cp: '42700',
+      valid: true,
+    });
+    // A page's address (cpmx search index file 17862947881): `(calle 40)` names the street, not the settlement.
+    expect(parseAddress(client, 'Corregidora No. 500 (calle 40), C.P. 44420, Guadalajara, Jalisco, México.')).toMatchObject({ calle: 'Corregidora', asentamiento: null, valid: true });
+    // A kilometre ending the street is its number whole.
+    expect(parseAddress(client, 'CARRETERA MEXICO - QUERETARO KM 38, COL. CENTRO, CUAUTITLAN IZCALLI, MEX')).toMatchObject({ calle: 'CARRETERA MEXICO-QUERETARO', numero_exterior: 'KM 38' });
+  });
+
   it('reads a road’s kilometre as its number, never as the settlement', () => {
     expect(parseAddress(client, 'CARR. MEXICO-TEXCOCO, KM. 25.5, CHIMALHUCAN, CHIMALHUACAN, ESTADO DE MEXICO')).toMatchObject({
       calle: 'CARR. MEXICO-TEXCOCO',
