@@ -153,7 +153,14 @@ function trailingNumber(text: string): [string, string] | undefined {
   return km && km.index > 0 ? [street.slice(0, km.index), `${km[0].trim()} ${number}`] : [street, number];
 }
 
-const KILOMETRE_WORD = /\s(?:km|kil[oó]metro)\.?$/iu;
+/** A road's kilometre word (`Km.`, `Kilómetro`), as a pattern's source. */
+const KILOMETRE = String.raw`(?:km|kil[oó]metro)\.?`;
+/** A kilometre word ending a street, its number after it. */
+const KILOMETRE_WORD = new RegExp(String.raw`\s${KILOMETRE}$`, 'iu');
+/** A piece that begins with a road's kilometre (`KM. 38.5`, `Km 39 Carretera ...`). */
+export const KILOMETRE_FIRST = new RegExp(String.raw`^${KILOMETRE}\s?\d`, 'iu');
+/** A piece that is a road's kilometre alone (`KM. 38.5`, `Km 39`): the line's number. */
+export const KILOMETRE_PIECE = new RegExp(String.raw`^${KILOMETRE}\s?\d+(?:[.,]\d+)?$`, 'iu');
 
 const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
 const LETTER = /\p{L}/u;

@@ -160,7 +160,7 @@ export class PlaceFinder {
     if (byDowntown.length) return byDowntown;
     // The name with its municipality written after it (`Santa Bárbara Ixtapaluca`).
     for (const m of municipalities) {
-      const bare = withoutPlaceAfter(written, this.keys.get(this.catalog.nameOfMunicipality(m)));
+      const bare = withoutPlaceAfter(written, this.municipalityKey(m));
       const byBare = bare ? this.codesOfKey(bare, municipalities, state) : NONE;
       if (byBare.length) return byBare;
     }
@@ -168,7 +168,7 @@ export class PlaceFinder {
     // (`Centro, Perote` is 91270) or by its municipality's name (`Tepetlaoxtoc` is 56070, the
     // Pueblo *Tepetlaoxtoc de Hidalgo*), by the settlement matcher's rule.
     if (municipalities.length && municipalities.length <= MAX_TOWN_MUNICIPALITIES) {
-      const town = downtown === DOWNTOWN || isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.keys.get(this.catalog.nameOfMunicipality(m)) === written) ? written : undefined;
+      const town = downtown === DOWNTOWN || isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.municipalityKey(m) === written) ? written : undefined;
       const towns = town === undefined ? NONE : this.undividedTowns(municipalities, town);
       if (towns.length) return towns;
     }
@@ -183,10 +183,15 @@ export class PlaceFinder {
     return byLoose.length || !misspelt ? byLoose : loose.misspelt(written, municipalities);
   }
 
+  /** A municipality's name as a settlement key (remembered with the texts' keys). */
+  private municipalityKey(m: number): string {
+    return this.keys.get(this.catalog.nameOfMunicipality(m));
+  }
+
   /** `centro` when a written key is the downtown of one of the municipalities, written with its place after (`Centro de Tlalnepantla de Baz`); else undefined. */
   private downtownOf(written: string, municipalities: readonly number[]): string | undefined {
     if (!written.startsWith(DOWNTOWN)) return undefined;
-    return municipalities.some((m) => writtenDowntownKey(written, this.keys.get(this.catalog.nameOfMunicipality(m))) === DOWNTOWN) ? DOWNTOWN : undefined;
+    return municipalities.some((m) => writtenDowntownKey(written, this.municipalityKey(m)) === DOWNTOWN) ? DOWNTOWN : undefined;
   }
 
   /** The codes of the municipalities whose town `town` names (`Centro`, the municipality's name): towns the catalog does not divide (core/settlement-names). */

@@ -10,7 +10,7 @@ import type { Catalog } from '../core/catalog.js';
 import { foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
-import { cleanLine, codeCandidates, cutPieces, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
+import { cleanLine, codeCandidates, cutPieces, KILOMETRE_FIRST, KILOMETRE_PIECE, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import { placeFinderOf, type PlaceFinder } from './places.js';
 
 /** A line read: what its pieces name, the code as written (null when none) and its index (-1 when the catalog lacks it). */
@@ -196,7 +196,7 @@ export class AddressReader {
 
     // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names, nor the streets a
     // place is at the corner of or between (`esq. Cd Xamíltepec 113-7`, `entre Juárez y Allende`).
-    const roles: (string | undefined)[] = pieces.map((piece, i) => (i === 0 ? undefined : NUMBER_PIECE.test(piece) ? 'numbers' : CROSSING_PIECE.test(piece) ? 'crossing' : undefined));
+    const roles: (string | undefined)[] = pieces.map((piece, i) => (i === 0 ? undefined : NUMBER_PIECE.test(piece) || KILOMETRE_FIRST.test(piece) ? 'numbers' : CROSSING_PIECE.test(piece) ? 'crossing' : undefined));
     // Settlements with their type in front, and a settlement glued after a street's number.
     for (let i = 0; i < pieces.length; i++) {
       // A corner's street may have the settlement glued after it too (`esq. Av. Domingo Diez Col. Lomas de la Selva`).
@@ -415,10 +415,8 @@ export class AddressReader {
 
 /** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
-/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`, a road's kilometre (`KM. 38.5`). */
-const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|(?:km|kil[oó]metro)\.?\s?\d)/iu;
-/** A piece that is a road's kilometre alone: `KM. 38.5`, `Km 39`. */
-const KILOMETRE_PIECE = /^(?:km|kil[oó]metro)\.?\s?\d+(?:[.,]\d+)?$/iu;
+/** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N` (or a road's kilometre: `KILOMETRE_FIRST`). */
+const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n)/iu;
 
 /** Whether a name ends with a house number after its words (`San Lorenzo 153`, `Juárez 12-A`; not `51`). */
 function endsWithNumber(name: string): boolean {
