@@ -180,7 +180,11 @@ export class PlaceFinder {
     if (!loosely) return NONE;
     const loose = (this.looseNames ??= new LooseNames(this.catalog));
     const byLoose = loose.codes(written, municipalities, state);
-    return byLoose.length || !misspelt ? byLoose : loose.misspelt(written, municipalities);
+    if (byLoose.length || !misspelt) return byLoose;
+    // As written first: a type word may be the name's own (`Villa Verdum` for *Villa Verdún*).
+    const typed = this.keys.get(settlement);
+    const byTyped = typed === written ? NONE : loose.misspelt(typed, municipalities);
+    return byTyped.length ? byTyped : loose.misspelt(written, municipalities);
   }
 
   /** A municipality's name as a settlement key (remembered with the texts' keys). */

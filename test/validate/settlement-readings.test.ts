@@ -301,6 +301,10 @@ describe('a misspelt settlement without a code', () => {
     expect(suggested('JARDIN AZPEITA', 'AZCAPOTZALCO', 'DISTRITO FEDERAL')).toBe('02530'); // Jardín Azpeitia
     expect(suggested('SAN MARTIN TEPETLIXPAN', 'CUAUTITLAN IZCALLI', 'ESTADO DE MEXICO')).toBe('54763'); // San Martín Tepetlixpa
     expect(suggested('SAN MATEO OTZCATIPAN', 'TOLUCA', 'ESTADO DE MEXICO')).toBe('50220'); // San Mateo Otzacatipan
+    // CDMX street markets, without codes (https://github.com/Antonio072/tianguis-cdmx/blob/ee50cea27b887fdf9167ebeec205305eaa4b3efa/src/data/tianguis.js):
+    // a type word that is the name's own is read with it (`Villa` of *Villa Verdún*).
+    expect(suggested('VILLA VERDUM', 'ÁLVARO OBREGÓN', 'CDMX')).toBe('01810');
+    expect(suggested('VILLA DE CORTEZ', 'BENITO JUÁREZ', 'CDMX')).toBe('03530'); // Villa de Cortes
     // cpmx parse reads the line as the centre's list writes it: the code, and the name's spelling suggested.
     expect(parseAddress(client, 'CALZ. LAS AGUILAS 969, CORPUS CRISTY, ALVARO OBREGON, DISTRITO FEDERAL')).toMatchObject({
       cp: '01530',
