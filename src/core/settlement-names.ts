@@ -180,10 +180,8 @@ export class SettlementMatcher {
   /** A key without the code's municipality or city at its end (`fuentes del valle tultitlan` in Tultitlán), or undefined. */
   private withoutPlaceAfter(key: string): string | undefined {
     this.catalogKeys();
-    for (const placeKey of this.placeKeys) {
-      if (placeKey && key.length > placeKey.length + 1 && key.endsWith(` ${placeKey}`)) return key.slice(0, -placeKey.length - 1);
-    }
-    return undefined;
+    const [municipalityKey, cityKey] = this.placeKeys;
+    return withoutPlaceAfter(key, municipalityKey) ?? withoutPlaceAfter(key, cityKey);
   }
 
   /** The index of the settlement a written name's keys name, or -1. */
@@ -207,10 +205,6 @@ export class SettlementMatcher {
     const written = this.writtenKey(given);
     const downtown = found < 0 ? writtenDowntownKey(written, ...this.placeKeys) : undefined;
     if (downtown) found = keys.findIndex((key) => key.whole === downtown || key.others!.includes(downtown));
-    // The name with its place written after it (`Santa Bárbara Ixtapaluca` for Ixtapaluca's *Santa Bárbara*).
-    const [municipalityKey, cityKey] = this.placeKeys;
-    const bare = found < 0 ? (withoutPlaceAfter(written, municipalityKey) ?? withoutPlaceAfter(written, cityKey)) : undefined;
-    if (bare) found = keys.findIndex((key) => key.whole === bare || key.others!.includes(bare));
     return found < 0 ? this.townBy(written) : found;
   }
 

@@ -41,14 +41,20 @@ function localKey(key: string, municipalityKey: string, cityKey: string): string
   // Its place after it: *Jardín Industrial Ixtapaluca* of Ixtapaluca is `Jardín Industrial`, when
   // what is left is a name of two words or more that no joining word ends (*Prados de Coyoacán*
   // is no `Prados`, *Villa Coyoacán* no `Villa`).
-  if (rest === key) rest = withoutPlaceAfter(key, municipalityKey) ?? withoutPlaceAfter(key, cityKey) ?? key;
+  if (rest === key) rest = withoutPlaceAfter(key, municipalityKey, true) ?? withoutPlaceAfter(key, cityKey, true) ?? key;
   return rest !== key ? rest : undefined;
 }
 
-/** `key` without `place` ending it, when what is left is two words or more and ends with no joining word; else undefined. */
-export function withoutPlaceAfter(key: string, place: string): string | undefined {
+/**
+ * `key` without `place` (a municipality's or city's key) ending it (`fuentes del valle
+ * tultitlan` in Tultitlán), else undefined. `alone`: only when what is left stands as a name
+ * without its place, two words or more that no joining word ends (*Prados de Coyoacán* is no
+ * `Prados`), as where it is looked up among a whole municipality's names rather than a code's.
+ */
+export function withoutPlaceAfter(key: string, place: string, alone = false): string | undefined {
   if (place === '' || key.length <= place.length + 1 || !key.endsWith(` ${place}`)) return undefined;
   const rest = key.slice(0, -place.length - 1);
+  if (!alone) return rest;
   const last = rest.slice(rest.lastIndexOf(' ') + 1);
   return rest.includes(' ') && !CONNECTORS.has(last) ? rest : undefined;
 }

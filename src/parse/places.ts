@@ -160,7 +160,7 @@ export class PlaceFinder {
     if (byDowntown.length) return byDowntown;
     // The name with its municipality written after it (`Santa Bárbara Ixtapaluca`).
     for (const m of municipalities) {
-      const bare = withoutPlaceAfter(written, this.municipalityKey(m));
+      const bare = withoutPlaceAfter(written, this.municipalityKey(m), true);
       const byBare = bare ? this.codesOfKey(bare, municipalities, state) : NONE;
       if (byBare.length) return byBare;
     }
