@@ -14,7 +14,7 @@ import { municipalityReadings, stateOfForm } from './written-names.js';
 export { STATE_ALIASES, stateSpellings } from './name-forms.js';
 export { foldAccents, foldForMatch, foldSettlementName, foldStateName } from './fold.js';
 export { municipalityKeys, nameKey, nameWords, sameMunicipality, stateKeyOf, type NameWords } from './name-keys.js';
-export { afterDe, matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf, splitSettlementType, type SplitSettlement } from './settlement-names.js';
+export { afterDe, matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf, splitSettlementType, typeMovedFront, type SplitSettlement } from './settlement-names.js';
 export { otherKeys, writtenDowntownKey } from './settlement-other-keys.js';
 
 interface StateIndex {

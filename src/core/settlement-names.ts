@@ -48,6 +48,24 @@ export function splitSettlementType(text: string): SplitSettlement {
   return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(/^[\s.,;:\-\u2013\u2014/]+/u, '').trim() };
 }
 
+/**
+ * A name written with its type after it, as street-market lists and page footers write them
+ * (`JALALPA AMPL.`, `MOLINO DE SANTO DOMINGO UH`, `Santa Bárbara Residencial`): the text with
+ * that type moved in front (`AMPL. JALALPA`), read as any name typed in front; undefined when no
+ * type ends a name of words before it. Read only where no settlement has the name as written.
+ */
+export function typeMovedFront(text: string): string | undefined {
+  const { words, ends } = nameWords(text);
+  for (let k = Math.min(3, words.length - 1); k >= 1; k--) {
+    // A word after the tail, as a type in front has a name after it.
+    if (leadingType([...words.slice(words.length - k), ''])?.length !== k) continue;
+    const cut = ends[words.length - k - 1]!;
+    const type = text.slice(cut).replace(/^[\s.,;:\-]+/u, '').trim();
+    return `${type} ${text.slice(0, cut).trim()}`;
+  }
+  return undefined;
+}
+
 export { settlementKey } from './name-keys.js';
 
 // Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
@@ -139,7 +157,12 @@ export class SettlementMatcher {
     const given = this.keyedText(text);
     if (!given.whole) return -1;
     const found = this.readIndexOf(given);
-    return found >= 0 ? found : this.beforeLandmark(given.whole);
+    if (found >= 0) return found;
+    const landmark = this.beforeLandmark(given.whole);
+    if (landmark >= 0 || given.type) return landmark;
+    // Its type written after it (`Jalalpa Ampl.`): read as if in front.
+    const moved = typeMovedFront(text);
+    return moved ? this.readIndexOf(keyed(moved)) : -1;
   }
 
   /** The index of the settlement a written name's keys name: as written, after two types in front, or without the code's place after it; -1 when none. */

@@ -7,7 +7,7 @@
  * that needs it, never for records whose code agrees with their names.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, writtenDowntownKey } from '../core/names.js';
+import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
 import { DOWNTOWN, isDowntownKey, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
@@ -172,6 +172,10 @@ export class PlaceFinder {
       const towns = town === undefined ? NONE : this.undividedTowns(municipalities, town);
       if (towns.length) return towns;
     }
+    // Its type written after it (`JALALPA AMPL.`), read as if in front (once: then a type leads it).
+    const moved = rest === null ? typeMovedFront(settlement) : undefined;
+    const byMoved = moved ? this.settlementCodes(moved, municipalities, state, loosely) : NONE;
+    if (byMoved.length) return byMoved;
     // Last, the name with or without its joining words (`Granjas San Antonio` is *Granjas de San
     // Antonio*), its section or a title, as the settlement matcher reads it: where no code has it as
     // written, and unless the caller knows the name for a misspelling (`loosely` false).

@@ -281,6 +281,21 @@ describe('a settlement named with its municipality after it', () => {
   });
 });
 
+describe('a settlement’s type written after its name', () => {
+  it('is read as if in front, with a code or without, where no settlement has the name as written', () => {
+    // CDMX street markets, without codes (https://github.com/Antonio072/tianguis-cdmx/blob/ee50cea27b887fdf9167ebeec205305eaa4b3efa/src/data/tianguis.js).
+    const suggested = (asentamiento: string, municipio: string, estado = 'CDMX') => validateAddress(client, { asentamiento, municipio, estado }).suggestions.cp;
+    expect(suggested('JALALPA AMPL.', 'ÁLVARO OBREGÓN')).toBe('01296'); // Ampliación Jalalpa
+    expect(suggested('LAS AGUILAS AMPL.', 'ÁLVARO OBREGÓN')).toBe('01759'); // Ampliación Las Águilas
+    expect(suggested('MOLINO DE SANTO DOMINGO UH', 'ÁLVARO OBREGÓN')).toBe('01130');
+    // A laboratory's page (cpmx search index file 66092567560) writes `Santa Bárbara Residencial` for Colima's *Residencial Santa Bárbara*.
+    expect(suggested('Santa Bárbara Residencial', 'Colima', 'Colima')).toBe('28017');
+    expect(errorsOf({ cp: '01759', asentamiento: 'LAS AGUILAS AMPL' })).toEqual([]);
+    // Moved in front, the type names only what the code has: `San Juan Pueblo` is no settlement of 01710.
+    expect(errorsOf({ cp: '01710', asentamiento: 'San Juan Pueblo' })).toEqual([122]);
+  });
+});
+
 describe('Industrial in front of a name', () => {
   it('is the Zona industrial of that name', () => {
     // Vehicle inspection centre TL970 (source above): `INDUSTRIAL SAN LORENZO, TLALNEPANTLA`; 54033 is the Zona industrial *San Lorenzo*.
