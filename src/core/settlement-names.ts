@@ -60,7 +60,7 @@ export function typeMovedFront(text: string): string | undefined {
     // A word after the tail, as a type in front has a name after it.
     if (leadingType([...words.slice(words.length - k), ''])?.length !== k) continue;
     const cut = ends[words.length - k - 1]!;
-    const type = text.slice(cut).replace(/^[\s.,;:\-]+/u, '').trim();
+    const type = text.slice(cut).replace(/^[\s.,;:-]+/u, '').trim();
     return `${type} ${text.slice(0, cut).trim()}`;
   }
   return undefined;
