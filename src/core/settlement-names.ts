@@ -25,8 +25,14 @@ function leadingType(words: readonly string[]): { length: number; value: string 
  * name with its `de`, which some names begin with (*De Caramagüey*).
  */
 export function afterDe(rest: string): string | undefined {
-  return rest.startsWith('de ') && rest.length > 3 ? rest.slice(3) : undefined;
+  return AFTER_DE.test(rest) ? rest.replace(LEADING_DE, '') : undefined;
 }
+
+const AFTER_DE = /^de\s+\S/iu;
+const LEADING_DE = /^de\s+/iu;
+
+/** What separates a type from its name as written (`Col. Centro`, `Fracc.-Las Palmas`, `JALALPA, AMPL.`). */
+const TYPE_SEPARATOR = /^[\s.,;:\-\u2013\u2014/]+/u;
 
 /** A settlement's type as written in front of its name, and the name after it (as written). */
 export interface SplitSettlement {
@@ -45,7 +51,7 @@ export function splitSettlementType(text: string): SplitSettlement {
   const { words, ends } = nameWords(text);
   const leading = leadingType(words);
   if (!leading) return { type: null, name: text.trim() };
-  return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(/^[\s.,;:\-\u2013\u2014/]+/u, '').trim() };
+  return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(TYPE_SEPARATOR, '').trim() };
 }
 
 /**
@@ -60,7 +66,7 @@ export function typeMovedFront(text: string): string | undefined {
     // A word after the tail, as a type in front has a name after it.
     if (leadingType([...words.slice(words.length - k), ''])?.length !== k) continue;
     const cut = ends[words.length - k - 1]!;
-    const type = text.slice(cut).replace(/^[\s.,;:-]+/u, '').trim();
+    const type = text.slice(cut).replace(TYPE_SEPARATOR, '').trim();
     return `${type} ${text.slice(0, cut).trim()}`;
   }
   return undefined;

@@ -25,9 +25,8 @@ function localKey(key: string, municipalityKey: string, cityKey: string): string
   // municipality Matamoros's *Matamoros de La Laguna Centro* is Centro, not `de la laguna centro`.
   if (key.endsWith(DOWNTOWN_AFTER)) {
     // The words before Centro are the first of the place's (`jacala` of Jacala de Ledezma) or hold all of them (`villa milpa alta` of Milpa Alta).
-    const before = `${key.slice(0, -DOWNTOWN_AFTER.length)} `;
-    const names = (place: string) => place !== '' && (`${place} `.startsWith(before) || ` ${before}`.includes(` ${place} `));
-    if (before.length > 1 && (names(municipalityKey) || names(cityKey))) return DOWNTOWN;
+    const before = key.slice(0, -DOWNTOWN_AFTER.length);
+    if (namePlace(before, municipalityKey) || namePlace(before, cityKey)) return DOWNTOWN;
   }
   let rest = key;
   // The longer of the two when both lead it (`xalapa enriquez centro`: the city Xalapa-Enríquez,
@@ -57,6 +56,11 @@ export function withoutPlaceAfter(key: string, place: string, alone = false): st
   if (!alone) return rest;
   const last = rest.slice(rest.lastIndexOf(' ') + 1);
   return rest.includes(' ') && !CONNECTORS.has(last) ? rest : undefined;
+}
+
+/** Whether words written beside a downtown name its place: the first words of the place's key (`jacala` of Jacala de Ledezma), or words that hold all of them (`villa milpa alta` of Milpa Alta). */
+function namePlace(words: string, place: string): boolean {
+  return words !== '' && place !== '' && (`${place} `.startsWith(`${words} `) || ` ${words} `.includes(` ${place} `));
 }
 
 /** Whether `key` is the words of `place` and then more words. */
@@ -137,16 +141,15 @@ const DOWNTOWN_BEFORE = `${DOWNTOWN} `;
 /**
  * Whether a written key is a downtown followed by its place, as people write it: `Centro de
  * Tlalnepantla de Baz` or `Centro Tlalnepantla` in Tlalnepantla de Baz (the words after `Centro`,
- * and a `de` or `del`, are the first of the place's or hold all of them, as `localKey` reads a
- * downtown named with its place before). Not `Centro de Salud`, a clinic.
+ * and a `de` or `del`, name the place as `namePlace` reads them, as for a downtown named with its
+ * place before). Not `Centro de Salud`, a clinic.
  */
 function downtownOfPlace(key: string, municipalityKey: string, cityKey: string): boolean {
   if (!key.startsWith(DOWNTOWN_BEFORE)) return false;
   let after = key.slice(DOWNTOWN_BEFORE.length);
   if (after.startsWith('de ')) after = after.slice(3);
   else if (after.startsWith('del ')) after = after.slice(4);
-  const names = (place: string) => place !== '' && after !== '' && (`${place} `.startsWith(`${after} `) || ` ${after} `.includes(` ${place} `));
-  return names(municipalityKey) || names(cityKey);
+  return namePlace(after, municipalityKey) || namePlace(after, cityKey);
 }
 
 const PARENTHESES = /\s*\([^()]*\)/gu;

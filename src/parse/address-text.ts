@@ -153,6 +153,11 @@ function trailingNumber(text: string): [string, string] | undefined {
   return km && km.index > 0 ? [street.slice(0, km.index), `${km[0].trim()} ${number}`] : [street, number];
 }
 
+/** Whether a text ends with a house number after its words, as a street does (`San Lorenzo 153`, `Juárez 12-A`; not `51`). */
+export function endsWithNumber(text: string): boolean {
+  return trailingNumber(text) !== undefined;
+}
+
 /** A road's kilometre word (`Km.`, `Kilómetro`), as a pattern's source. */
 const KILOMETRE = String.raw`(?:km|kil[oó]metro)\.?`;
 /** A kilometre word ending a street, its number after it. */

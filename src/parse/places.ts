@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
-import { DOWNTOWN, isDowntownKey, withoutPlaceAfter } from '../core/settlement-other-keys.js';
+import { DOWNTOWN, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -168,7 +168,7 @@ export class PlaceFinder {
     // (`Centro, Perote` is 91270) or by its municipality's name (`Tepetlaoxtoc` is 56070, the
     // Pueblo *Tepetlaoxtoc de Hidalgo*), by the settlement matcher's rule.
     if (municipalities.length && municipalities.length <= MAX_TOWN_MUNICIPALITIES) {
-      const town = downtown === DOWNTOWN || isDowntownKey(written) ? DOWNTOWN : municipalities.some((m) => this.municipalityKey(m) === written) ? written : undefined;
+      const town = written === DOWNTOWN || downtown === DOWNTOWN ? DOWNTOWN : municipalities.some((m) => this.municipalityKey(m) === written) ? written : undefined;
       const towns = town === undefined ? NONE : this.undividedTowns(municipalities, town);
       if (towns.length) return towns;
     }

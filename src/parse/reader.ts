@@ -7,10 +7,10 @@
  * (validate/parse.ts), by the one validator of records.
  */
 import type { Catalog } from '../core/catalog.js';
-import { foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
+import { afterDe, foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
-import { cleanLine, codeCandidates, cutPieces, KILOMETRE_FIRST, KILOMETRE_PIECE, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
+import { cleanLine, codeCandidates, cutPieces, endsWithNumber, KILOMETRE_FIRST, KILOMETRE_PIECE, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
 import { placeFinderOf, type PlaceFinder } from './places.js';
 
 /** A line read: what its pieces name, the code as written (null when none) and its index (-1 when the catalog lacks it). */
@@ -205,11 +205,7 @@ export class AddressReader {
         pieces.splice(i, 1, split[0], split[1]);
         roles.splice(i, 1, roles[i], 'settlement');
         i++;
-      } else if (this.types.get(pieces[i]!).type && !(i === 0 && pieces.length > 1 && endsWithNumber(this.types.get(pieces[i]!).name)) && !this.isName(pieces[i]!, code, codeState)) {
-        // A first piece whose name ends with a number after words is the street (`RANCHO SAN
-        // LORENZO 153, GIRASOLES, ...`), whatever word leads it; a name that is a number is not (`Sm. 51, Mz. 23`).
-        roles[i] = 'settlement';
-      }
+      } else if (this.typedSettlement(pieces[i]!, i === 0 && pieces.length > 1) && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
       else continue;
       // `SM 36 Mz. 2 Lt 2`, `Av. Nader No. 8 SM. 5 MZA. 03`: the lot's numbers are no part of the settlement's name.
       const lot = LOT_IN_TEXT.exec(pieces[i]!);
@@ -275,6 +271,16 @@ export class AddressReader {
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
     return undefined;
+  }
+
+  /**
+   * Whether a piece is a settlement with its type in front. A first piece (`first`, of more)
+   * whose name ends with a number after words is the street (`RANCHO SAN LORENZO 153,
+   * GIRASOLES, ...`), whatever word leads it; a name that is a number is not (`Sm. 51, Mz. 23`).
+   */
+  private typedSettlement(piece: string, first: boolean): boolean {
+    const { type, name } = this.types.get(piece);
+    return type !== null && !(first && endsWithNumber(name));
   }
 
   /** Whether a piece names a state, whole or by its last words (`Ciudad de México, CDMX`, `Monterrey N.L.`). */
@@ -408,7 +414,7 @@ export class AddressReader {
     const { type, name } = this.types.get(text);
     reading.settlementText = text;
     // The type's `de` is no part of the name (`EXHACIENDA DE COAPA` is the Exhacienda *Coapa*, not `DE COAPA`); `del` is (*Del Valle*).
-    reading.settlementName = type && /^de\s+\S/iu.test(name) ? name.replace(/^de\s+/iu, '') : name;
+    reading.settlementName = (type && afterDe(name)) || name;
     reading.settlementType = type;
   }
 }
@@ -418,10 +424,6 @@ const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi
 /** A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N` (or a road's kilometre: `KILOMETRE_FIRST`). */
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n)/iu;
 
-/** Whether a name ends with a house number after its words (`San Lorenzo 153`, `Juárez 12-A`; not `51`). */
-function endsWithNumber(name: string): boolean {
-  return /\p{L}.*[\s.#]\d+(?:-?[A-Z])?$/iu.test(name);
-}
 
 /** A settlement's type as it is marked inside a line: abbreviated with its dot (`Col.`, `Fracc.`, `U.H.`), or `Colonia`. */
 const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;
