@@ -204,7 +204,10 @@ const NO_KEYS: readonly string[] = [];
  * section named by words (*San Miguel Teotongo Sección Guadalupe*: 298 of the catalog's
  * settlements), a cardinal point or `centro` (*Del Valle Centro*).
  */
-const SECTION = /^(.+?) (?:\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|sector) \d+[a-z]?|(?:seccion|sector) [a-z]+(?: [a-z]+)*|norte|sur|oriente|poniente|centro)$/;
+const NAMED_SECTION = String.raw`\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|sector) \d+[a-z]?|(?:seccion|sector) [a-z]+(?: [a-z]+)*`;
+const SECTION = new RegExp(`^(.+?) (?:${NAMED_SECTION}|norte|sur|oriente|poniente|centro)$`);
+/** A section named as one (`2a Sección`, `Secc. Norte`, `Etapa 3`), not a cardinal point alone: *Jardines del Sur* is no section of a *Jardines*. */
+const SECTION_NAMED = new RegExp(`^(.+?) (?:${NAMED_SECTION})$`);
 
 /**
  * A settlement's key without its section, as people write a place divided into sections
@@ -216,6 +219,18 @@ const SECTION = /^(.+?) (?:\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|s
 export function looseSectionless(key: string): string {
   const bare = SECTION.exec(key)?.[1];
   return bare === undefined ? '' : withoutConnectors(bare);
+}
+
+/**
+ * A written key without a section named as one (`lomas estrella` for `Lomas Estrella 2a
+ * Sección`, `garcimarrero` for `Garcimarrero Secc. Norte`), and without its joining words: the
+ * place people divide where the catalog does not. '' for a key without one, or when what is
+ * left ends with a joining word or is one short word.
+ */
+export function namedSectionless(key: string): string {
+  const bare = SECTION_NAMED.exec(key)?.[1];
+  if (bare === undefined || CONNECTORS.has(bare.slice(bare.lastIndexOf(' ') + 1)) || (!bare.includes(' ') && bare.length < MIN_ONE_WORD)) return '';
+  return withoutConnectors(bare);
 }
 
 /** Titles of a place rather than of a person (`Heroica Ciudad de ...`, `Villa ...`). */

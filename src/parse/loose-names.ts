@@ -10,7 +10,7 @@ import { distance } from 'fastest-levenshtein';
 import type { Catalog } from '../core/catalog.js';
 import { settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
-import { looseFrontless, looseSectionless } from '../core/settlement-other-keys.js';
+import { looseFrontless, looseSectionless, namedSectionless } from '../core/settlement-other-keys.js';
 import { Remembered } from './remembered.js';
 
 const NONE: readonly number[] = [];
@@ -32,12 +32,22 @@ function markOf(form: string): string {
   return `${form.replace(/\D+/g, ' ').trim()}|${letter}`;
 }
 
+/** A municipality's settlements read loosely: made at the first name read so in it. */
+interface LooseForms {
+  /** Each loose form of the settlements' keys → the codes (ascending, each once) with a settlement of that form. */
+  forms: Map<string, number[]>;
+  /** Each key without its joining words → the codes of the settlements of that key. */
+  wholes: Map<string, number[]>;
+  /** The places the catalog divides into sections: the keys of its sectioned names without the section (`looseSectionless`). */
+  divided: Set<string>;
+}
+
 export class LooseNames {
-  /** By municipality: each loose form of its settlements' keys → the codes (ascending, each once) with a settlement of that form. */
-  private readonly byMunicipality: (Map<string, number[]> | undefined)[];
+  /** By municipality: its settlements read loosely. */
+  private readonly byMunicipality: (LooseForms | undefined)[];
 
   constructor(private readonly catalog: Catalog) {
-    this.byMunicipality = new Array<Map<string, number[]> | undefined>(catalog.municipalityCount);
+    this.byMunicipality = new Array<LooseForms | undefined>(catalog.municipalityCount);
   }
 
   /**
@@ -49,7 +59,28 @@ export class LooseNames {
    */
   codes(written: string, municipalities: readonly number[], state: number): readonly number[] {
     const byLoose = this.codesOf(withoutConnectors(written), municipalities, state);
-    return byLoose.length ? byLoose : this.codesOf(looseFrontless(written), municipalities, state);
+    if (byLoose.length) return byLoose;
+    const byFrontless = this.codesOf(looseFrontless(written), municipalities, state);
+    return byFrontless.length ? byFrontless : this.undividedCodes(written, municipalities);
+  }
+
+  /**
+   * The codes of the place a name written with a section names where the catalog does not
+   * divide it (`Lomas Estrella 2a Sección` is *Lomas Estrella*, 09890; `Garcimarrero Secc.
+   * Norte` *Garcimarrero*): within the municipalities written, and none where the catalog
+   * divides the place into sections (a section it lacks is no guess at another).
+   */
+  private undividedCodes(written: string, municipalities: readonly number[]): readonly number[] {
+    const bare = namedSectionless(written);
+    if (!bare) return NONE;
+    let codes: number[] | undefined;
+    for (const m of municipalities) {
+      const { wholes, divided } = this.formsOf(m);
+      if (divided.has(bare)) return NONE;
+      const found = wholes.get(bare);
+      if (found) for (const code of found) if (!codes?.includes(code)) (codes ??= []).push(code);
+    }
+    return codes ? codes.sort((a, b) => a - b) : NONE;
   }
 
   /**
@@ -99,7 +130,7 @@ export class LooseNames {
     const places = municipalities.length ? municipalities : state >= 0 ? this.municipalitiesOf(state) : NONE;
     let codes: number[] | undefined;
     for (const m of places) {
-      const found = this.formsOf(m).get(form);
+      const found = this.formsOf(m).forms.get(form);
       if (found) for (const code of found) if (!codes?.includes(code)) (codes ??= []).push(code);
     }
     return codes ? codes.sort((a, b) => a - b) : NONE;
@@ -139,17 +170,21 @@ export class LooseNames {
     }
   }
 
-  private formsOf(m: number): Map<string, number[]> {
-    let forms = this.byMunicipality[m];
-    if (forms) return forms;
-    forms = new Map();
+  private formsOf(m: number): LooseForms {
+    let loose = this.byMunicipality[m];
+    if (loose) return loose;
+    const made: LooseForms = { forms: new Map(), wholes: new Map(), divided: new Set() };
     this.eachKey(m, (key, code) => {
-      add(forms!, withoutConnectors(key), code);
-      add(forms!, looseSectionless(key), code);
-      add(forms!, looseFrontless(key), code);
+      const whole = withoutConnectors(key);
+      const sectionless = looseSectionless(key);
+      add(made.forms, whole, code);
+      add(made.forms, sectionless, code);
+      add(made.forms, looseFrontless(key), code);
+      add(made.wholes, whole, code);
+      if (sectionless) made.divided.add(sectionless);
     });
-    this.byMunicipality[m] = forms;
-    return forms;
+    this.byMunicipality[m] = loose = made;
+    return loose;
   }
 }
 

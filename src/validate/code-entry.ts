@@ -5,9 +5,9 @@
  * misspelt one.
  */
 import { distance } from 'fastest-levenshtein';
-import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, splitSettlementType, stateKeyOf } from '../core/names.js';
+import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
-import { partInParentheses, withoutParentheses } from '../core/settlement-other-keys.js';
+import { looseSectionless, namedSectionless, partInParentheses, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
@@ -267,10 +267,33 @@ function inLookup(lookup: string | Set<string>, name: string): boolean {
 export const NO_NAMES: string[] = [];
 export const NO_STATES = new Set<string>();
 
-/** The settlement of the code nearest to what was written, with or without the type written in front. */
+/**
+ * The settlement of the code nearest to what was written, with or without the type written in
+ * front; else the one it names with a section the catalog does not have (`namedSectionless`).
+ */
 export function suggestSettlement(written: string, folded: string, code: CodeEntry): string | undefined {
   const split = splitSettlementType(written);
-  return closest(folded, code) ?? (split.type ? closest(foldForMatch(split.name), code) : undefined);
+  return closest(folded, code) ?? (split.type ? closest(foldForMatch(split.name), code) : undefined) ?? undivided(split.name || written, code);
+}
+
+/**
+ * The one settlement of the code a name written with a section names, where the code does
+ * not divide it (`Lomas Estrella 2a Sección` for *Lomas Estrella*), as codes from names read it
+ * (parse/loose-names).
+ */
+function undivided(written: string, code: CodeEntry): string | undefined {
+  const bare = namedSectionless(settlementKey(written));
+  if (!bare) return undefined;
+  let found: string | undefined;
+  for (const name of code.names) {
+    const key = settlementKey(name);
+    if (looseSectionless(key) === bare) return undefined;
+    if (withoutConnectors(key) === bare) {
+      if (found !== undefined) return undefined;
+      found = name;
+    }
+  }
+  return found;
 }
 
 /** The settlement of the code nearest to `given` by Levenshtein distance, if near enough. */

@@ -133,6 +133,26 @@ describe('a place divided into sections', () => {
     // Playas de Tijuana is a settlement of its own (22517) besides its named sections: the name is read as itself.
     expect(validateAddress(client, { asentamiento: 'Playas de Tijuana', municipio: 'Tijuana', estado: 'BC' }).suggestions.cp).toBe('22517');
   });
+
+  it('is read without a section the catalog does not have, where it does not divide the place', () => {
+    // Street markets without codes (tianguis-cdmx, above): the catalog has Lomas Estrella, Garcimarrero and 1a Victoria undivided.
+    const named = (asentamiento: string, municipio: string) => validateAddress(client, { asentamiento, municipio, estado: 'CDMX' });
+    expect(named('LOMAS ESTRELLA 2A SECCIÓN', 'IZTAPALAPA').suggestions.cp).toBe('09890');
+    expect(named('LOMAS ESTRELLA 1RA SECCIÓN', 'IZTAPALAPA').suggestions.cp).toBe('09890');
+    expect(named('GARCIMARRERO SECC. NORTE', 'ÁLVARO OBREGÓN').suggestions.cp).toBe('01510');
+    expect(named('1RA. VICTORIA SECC. BOSQUES', 'ÁLVARO OBREGÓN').suggestions.cp).toBe('01160');
+    expect(parseAddress(client, 'Col. Lomas Estrella 2a. Sección, Iztapalapa, CDMX')).toMatchObject({ cp: '09890', suggestions: { asentamiento: 'Lomas Estrella' } });
+    // A section the catalog lacks of a place it divides is no guess at another section: Olivar del Conde has a 1a and a 2a.
+    expect(named('OLIVAR DEL CONDE 3A SECCIÓN', 'ÁLVARO OBREGÓN').suggestions.cp).toBeUndefined();
+    // A cardinal point alone is no section named as one: Hermosillo's Jardines (83113) and Los Jardines (83300) are no Jardines del Sur, which it lacks.
+    const inHermosillo = (asentamiento: string) => validateAddress(client, { asentamiento, municipio: 'Hermosillo', estado: 'Sonora' });
+    expect(inHermosillo('Jardines del Sur')).toMatchObject({ suggestions: {} });
+    expect(inHermosillo('Jardines del Sur').codes).toBeUndefined();
+    expect(inHermosillo('Jardines Sección Sur')).toMatchObject({ suggestions: {}, codes: ['83113', '83300'] });
+    expect(inHermosillo('Jardines de Mónaco 2a Sección').suggestions.cp).toBe('83288');
+    // A code written is judged, never replaced: the catalog's name is suggested for it.
+    expect(validateAddress(client, { cp: '09890', asentamiento: 'LOMAS ESTRELLA 2A SECCIÓN', municipio: 'IZTAPALAPA', estado: 'CDMX' }).suggestions).toEqual({ asentamiento: 'Lomas Estrella' });
+  });
 });
 
 describe('a title or Unidad in front of the catalog’s name', () => {
