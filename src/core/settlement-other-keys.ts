@@ -170,7 +170,9 @@ export function partInParentheses(name: string): string | undefined {
  * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for
  * it often says where in a place, `Los Laureles (Centro)`), `localKey` of the name with and
  * without that part (`Ciudad Obregón Centro (Fundo Legal)` → centro), and a downtown's with and
- * without it (`Centro Histórico`, `Primer Cuadro (Centro)` → centro, `writtenDowntownKey`). A
+ * without it (`Centro Histórico`, `Primer Cuadro (Centro)` → centro, `writtenDowntownKey`), and a
+ * pueblo's colonia by its own name and with the pueblo's after it (*Dos Ríos del Pueblo Santa
+ * Lucía* → dos rios, dos rios santa lucia). A
  * written name with one of these keys names that settlement, when none has it as its own.
  */
 export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
@@ -178,8 +180,9 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   if (!key.includes(' ')) return NO_KEYS;
   const local = localKey(key, municipalityKey, cityKey);
   const downtown = writtenDowntownKey(key);
+  const pueblo = key.indexOf(OF_PUEBLO);
   // Most names have none: nothing is made for them (the settlement index asks for every name).
-  if (!name.includes('(') && downtown === undefined) return local === undefined ? NO_KEYS : [local];
+  if (!name.includes('(') && downtown === undefined && pueblo < 0) return local === undefined ? NO_KEYS : [local];
   const keys: string[] = [];
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
@@ -194,8 +197,18 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   }
   add(local);
   add(downtown);
+  if (pueblo > 0) {
+    // A colonia of a pueblo named with it (*Dos Ríos del Pueblo Santa Lucía*): by its own name, or with the pueblo's after it.
+    let after = key.slice(pueblo + OF_PUEBLO.length);
+    if (after.startsWith('de ')) after = after.slice(3);
+    add(key.slice(0, pueblo));
+    add(`${key.slice(0, pueblo)} ${after}`);
+  }
   return keys;
 }
+
+/** Between a colonia's name and its pueblo's, in 17 of the catalog's names (*Bejero del Pueblo Santa Fe*, *Lomas de los Ángeles del Pueblo Tetelpan*). */
+const OF_PUEBLO = ' del pueblo ';
 
 const NO_KEYS: readonly string[] = [];
 

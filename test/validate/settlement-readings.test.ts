@@ -301,6 +301,18 @@ describe('a settlement named with its municipality after it', () => {
   });
 });
 
+describe('a colonia of a pueblo, named with it in the catalog', () => {
+  it('is read by its own name, or with the pueblo’s after it', () => {
+    // Street markets without codes (tianguis-cdmx, above): *Dos Ríos del Pueblo Santa Lucía* and *Lomas de los Ángeles del Pueblo Tetelpan*.
+    const named = (asentamiento: string) => validateAddress(client, { asentamiento, municipio: 'ÁLVARO OBREGÓN', estado: 'CDMX' }).suggestions.cp;
+    expect(named('DOS RIOS')).toBe('01549');
+    expect(named('LOMAS DE LOS ANGELES TETELPAN')).toBe('01790');
+    expect(errorsOf({ cp: '01340', asentamiento: 'Bejero', municipio: 'Álvaro Obregón' })).toEqual([]);
+    // The pueblo alone names none of its colonias: Tetelpan is the Pueblo of 01700.
+    expect(named('TETELPAN')).toBe('01700');
+  });
+});
+
 describe('a settlement’s type written after its name', () => {
   it('is read as if in front, with a code or without, where no settlement has the name as written', () => {
     // CDMX street markets, without codes (https://github.com/Antonio072/tianguis-cdmx/blob/ee50cea27b887fdf9167ebeec205305eaa4b3efa/src/data/tianguis.js).
