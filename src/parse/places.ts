@@ -7,7 +7,7 @@
  * that needs it, never for records whose code agrees with their names.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, findMunicipalities, findState, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
+import { afterDe, findMunicipalities, findState, municipalitiesRespaced, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
 import { DOWNTOWN, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
@@ -59,14 +59,16 @@ export class PlaceFinder {
 
   /**
    * The municipalities a name names (in `state` when one is given; a final dot set aside when
-   * needed), else the one it names written short (`Ecatepec`, `Tlaquepaque`; see
-   * core/shortened-municipalities).
+   * needed), else with only its spaces or punctuation changed (`GUSTAVO A MADERO`), else the
+   * one it names written short (`Ecatepec`, `Tlaquepaque`; see core/shortened-municipalities).
    */
   municipalities(name: string, state: number): readonly number[] {
     const found = findMunicipalities(this.catalog, name, state);
     if (found.length) return found;
     const bare = name.endsWith('.') ? findMunicipalities(this.catalog, name.slice(0, -1), state) : found;
-    return bare.length ? bare : shortenedMunicipality(this.catalog, name, state);
+    if (bare.length) return bare;
+    const respaced = municipalitiesRespaced(this.catalog, name, state);
+    return respaced.length ? respaced : shortenedMunicipality(this.catalog, name, state);
   }
 
   /** The municipalities of each city, by the city's settlement key, with their states; made at the first city asked. */
@@ -183,10 +185,12 @@ export class PlaceFinder {
     // municipalities written (`Corpus Cristy`); a code written beside it is judged, not replaced.
     if (!loosely) return NONE;
     const loose = (this.looseNames ??= new LooseNames(this.catalog));
-    const byLoose = loose.codes(written, municipalities, state);
-    if (byLoose.length || !misspelt) return byLoose;
-    // As written first: a type word may be the name's own (`Villa Verdum` for *Villa Verdún*).
+    // The type word may be the name's own (`EXHACIENDA DE COAPA` is *Ex-Hacienda Coapa*): read with it too.
     const typed = this.keys.get(settlement);
+    const byLoose = loose.codes(written, municipalities, state);
+    const byLooseTyped = byLoose.length || typed === written ? byLoose : loose.codes(typed, municipalities, state);
+    if (byLooseTyped.length || !misspelt) return byLooseTyped;
+    // As written first: a type word may be the name's own (`Villa Verdum` for *Villa Verdún*).
     const byTyped = typed === written ? NONE : loose.misspelt(typed, municipalities);
     return byTyped.length ? byTyped : loose.misspelt(written, municipalities);
   }

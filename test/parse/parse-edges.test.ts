@@ -84,8 +84,10 @@ describe('a line’s first piece and a road’s kilometre', () => {
     expect(parseAddress(client, 'Sm. 51, Mz. 23, Lote 10').tipo_asentamiento).toBe('Supermanzana');
   });
 
-  it('leaves a type’s de out of a settlement the catalog does not have', () => {
-    expect(parseAddress(client, 'CALZ. DEL HUESO 570, EXHACIENDA DE COAPA, COYOACAN, DISTRITO FEDERAL')).toMatchObject({ asentamiento: 'COAPA', tipo_asentamiento: 'Exhacienda' });
+  it('leaves a type’s de out of a settlement the catalog does not have, and reads the type as the name’s own where that names one', () => {
+    // A vehicle-inspection centre (Alfull/VerificacionVehicular): *Ex-Hacienda Coapa* is a Colonia of 04980.
+    expect(parseAddress(client, 'CALZ. DEL HUESO 570, EXHACIENDA DE COAPA, COYOACAN, DISTRITO FEDERAL')).toMatchObject({ asentamiento: 'Ex-Hacienda Coapa', cp: '04980', valid: true });
+    expect(parseAddress(client, 'CALZ. DEL HUESO 570, EXHACIENDA DE TLALPIZAHUAC, COYOACAN, DISTRITO FEDERAL')).toMatchObject({ asentamiento: 'TLALPIZAHUAC', tipo_asentamiento: 'Exhacienda', cp: null });
     // `del` is part of the name: *Del Valle*, *Del Carmen*.
     expect(parseAddress(client, 'COL DEL CARMEN 64710 MONTERREY,N.L.')).toMatchObject({ asentamiento: 'Del Carmen', valid: true });
   });

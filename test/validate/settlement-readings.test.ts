@@ -82,6 +82,9 @@ describe('joining words', () => {
     expect(suggested('COL. LA PRIMAVERA', 'TLALPAN')).toBe('14270');
     expect(suggested('SAN JOSE LA ESCALERA', 'GUSTAVO A. MADERO')).toBe('07630');
     expect(suggested('EXHIPODRÒMO PERALVILLO', 'CUAUHTÉMOC')).toBe('06250');
+    // The type word in front read as part of the name too, where the name without it names none
+    // (a vehicle-inspection centre: Alfull/VerificacionVehicular, test/validate/shortened-municipalities.test.ts).
+    expect(suggested('EXHACIENDA DE COAPA', 'COYOACAN')).toBe('04980');
     // As written first: Azcapotzalco's Providencia and La Providencia are two codes.
     expect(suggested('La Providencia', 'Azcapotzalco')).toBe('02750');
     expect(suggested('Providencia', 'Azcapotzalco')).toBe('02440');

@@ -182,4 +182,19 @@ describe('the contract', () => {
     expect(client.query('/query/get_cp_por_municipio/Ecatepec')).toMatchObject({ status: 404, body: { error: true, code_error: 115 } });
     expect(client.query('/query/get_cp_por_municipio/Ecatepec%20de%20Morelos')).toMatchObject({ status: 200, body: { error: false } });
   });
+
+  it('keeps its answer for a name with its punctuation changed, which addresses are read by', () => {
+    // Vehicle-inspection centres without codes (https://github.com/Alfull/VerificacionVehicular/blob/06127d8ab322fcf51495d5f5e1351e9a3d033a15/Resources/verificentros.js):
+    // 8 of those of Gustavo A. Madero write it without its dot.
+    const cdmx = findState(catalog, 'Ciudad de México');
+    expect(findMunicipalities(catalog, 'GUSTAVO A MADERO', cdmx)).toEqual([]);
+    expect(client.query('/query/get_cp_por_municipio/GUSTAVO%20A%20MADERO')).toMatchObject({ status: 404, body: { error: true } });
+    const named = (asentamiento: string) => validateAddress(client, { asentamiento, municipio: 'GUSTAVO A MADERO', estado: 'DISTRITO FEDERAL' }).suggestions.cp;
+    expect(named('3 ESTRELLAS')).toBe('07820');
+    expect(named('GRANJAS MODERNAS')).toBe('07460');
+    expect(named('JORGE NEGRETE')).toBe('07280');
+    expect(validateAddress(client, { cp: '07820', asentamiento: 'Tres Estrellas', municipio: 'GUSTAVO A MADERO' }).valid).toBe(true);
+    // A municipality of another state so keyed is none of this one's.
+    expect(validateAddress(client, { asentamiento: 'Centro', municipio: 'GUSTAVO A MADERO', estado: 'Jalisco' }).suggestions.cp).toBeUndefined();
+  });
 });
