@@ -10,7 +10,7 @@
 import { catalogOf, type CpmxClient } from '../client/client.js';
 import { retiredReason } from '../core/catalog-history.js';
 import type { Catalog } from '../core/catalog.js';
-import { foldForMatch, stateSpellings } from '../core/names.js';
+import { foldForMatch, splitSettlementType, stateSpellings } from '../core/names.js';
 import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
 import { CatalogFolds, CodeEntry, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
@@ -224,13 +224,16 @@ export class AddressValidator {
    * type written is the settlement's own.
    */
   private isReadName(code: CodeEntry, cp: string, asentamiento: string): boolean {
-    if (code.readSettlement(asentamiento) === undefined && !code.namesLoosely(asentamiento)) return false;
+    // Written as the code's settlement with its own type in front (`Col. Roma Norte`): the code's, whatever other codes have.
+    const split = splitSettlementType(asentamiento);
+    if (code.ownTypeInFront(split)) return true;
+    if (code.readSettlement(asentamiento, split) === undefined && !code.namesLoosely(asentamiento)) return false;
     const catalog = this.catalog;
     const index = catalog.codeIndex(cp);
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(index));
     const named = this.finder.codesOfName(asentamiento, [municipality]);
     // Unless written as the code's settlement with its own type in front: `COL Del Río` is 83403's Colonia *Del Río*, though 83515 has a *Colonia del Río*.
-    return named.length === 0 || named.includes(index) || code.readsWithOwnType(asentamiento);
+    return named.length === 0 || named.includes(index) || code.readsWithOwnType(split);
   }
 
   /**

@@ -5,7 +5,7 @@
  * misspelt one.
  */
 import { distance } from 'fastest-levenshtein';
-import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf } from '../core/names.js';
+import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { looseSectionless, namedSectionless, partInParentheses, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
@@ -70,21 +70,31 @@ export class CodeEntry {
 
   /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as, with or without joining words. */
   spellingOf(written: string): string | undefined {
-    const folded = this.foldedNames().indexOf(foldForMatch(written));
+    const folded = this.foldedIndexOf(foldForMatch(written));
     return folded >= 0 ? this.names[folded] : (this.readSettlement(written) ?? this.readSettlementLoosely(written));
   }
 
   /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
-  readSettlement(written: string): string | undefined {
+  readSettlement(written: string, split: SplitSettlement = splitSettlementType(written)): string | undefined {
     // The common case first: a type in front of the catalog's name (`COL. GRANJAS ESMERALDA`),
     // found among the folded names this entry already has; the code's names are read (and
     // the matcher made) only for what that does not find.
-    const split = splitSettlementType(written);
     if (split.type && !DISTINGUISHING_TYPES.includes(split.type)) {
-      const found = this.foldedNames().indexOf(foldForMatch(split.name));
+      const found = this.foldedIndexOf(foldForMatch(split.name));
       if (found >= 0) return this.names[found];
     }
     return this.settlementMatcher().match(written);
+  }
+
+  /**
+   * Whether `written` is a type in front of the code's settlement of that very name and type
+   * (`Col. Roma Norte` for the Colonia *Roma Norte*), found among the folded names: the form
+   * people write most, read without keying the name.
+   */
+  ownTypeInFront(split: SplitSettlement): boolean {
+    if (!split.type) return false;
+    const found = this.foldedIndexOf(foldForMatch(split.name));
+    return found >= 0 && this.types()[found] === split.type;
   }
 
   /** The catalog's spelling of the one settlement `written` names without its joining words or section (`SettlementMatcher.looseIndexOf`), or undefined. */
@@ -94,11 +104,17 @@ export class CodeEntry {
   }
 
   /** Whether `written` is a type in front of one of the code's settlements of that type (`Col. Del Río` for the Colonia *Del Río*). */
-  readsWithOwnType(written: string): boolean {
-    const split = splitSettlementType(written);
+  readsWithOwnType(split: SplitSettlement): boolean {
     if (!split.type) return false;
     const found = this.settlementMatcher().indexOf(split.name);
-    return found >= 0 && this.typesOf(this.cp)[found] === split.type;
+    return found >= 0 && this.types()[found] === split.type;
+  }
+
+  /** The settlements' types, in the order of `names`: asked once, when a name first needs them. */
+  private typeList: readonly string[] | undefined;
+
+  private types(): readonly string[] {
+    return (this.typeList ??= this.typesOf(this.cp));
   }
 
   /** Whether `written` names one or more of the code's settlements without joining words or sections (`SettlementMatcher.namesLoosely`). */
@@ -107,7 +123,7 @@ export class CodeEntry {
   }
 
   private settlementMatcher(): SettlementMatcher {
-    return (this.matcher ??= new SettlementMatcher(this.names, this.typesOf(this.cp), [this.municipio, this.ciudad]));
+    return (this.matcher ??= new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad]));
   }
 
   /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
@@ -207,6 +223,18 @@ export class CodeEntry {
 
   hasFoldedName(folded: string): boolean {
     return inLookup(this.folded(), folded);
+  }
+
+  /** The index of the name that folds to `folded`, else -1 (read in the joined form: nothing is split for it). */
+  foldedIndexOf(folded: string): number {
+    const lookup = this.folded();
+    if (typeof lookup !== 'string') return this.foldedList!.indexOf(folded);
+    if (!folded || folded.includes(SEPARATOR)) return -1;
+    const at = lookup.indexOf(`${SEPARATOR}${folded}${SEPARATOR}`);
+    if (at < 0) return -1;
+    let index = 0;
+    for (let i = lookup.indexOf(SEPARATOR, 1); i >= 0 && i <= at; i = lookup.indexOf(SEPARATOR, i + 1)) index++;
+    return index;
   }
 
   get foldedMunicipio(): string {
