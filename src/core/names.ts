@@ -79,8 +79,6 @@ interface MunicipalityIndex {
   seen: Map<string, readonly (readonly number[])[]>;
   /** A list of one municipality, by its index: the answer within a state, made once (not once per record). */
   singles: (readonly number[])[];
-  /** The municipalities of a name as asked whose key is theirs (`municipalitiesRespaced`). */
-  respaced: Map<string, readonly number[]>;
 }
 
 const municipalityIndexes = new WeakMap<CatalogReader, MunicipalityIndex>();
@@ -89,7 +87,7 @@ const NONE: readonly number[] = [];
 function municipalityIndex(catalog: CatalogReader): MunicipalityIndex {
   let index = municipalityIndexes.get(catalog);
   if (!index) {
-    index = { byFoldedName: municipalitiesBy(catalog, foldStateName), byKey: undefined, seen: new Map(), singles: new Array<readonly number[]>(catalog.municipalityCount), respaced: new Map() };
+    index = { byFoldedName: municipalitiesBy(catalog, foldStateName), byKey: undefined, seen: new Map(), singles: new Array<readonly number[]>(catalog.municipalityCount) };
     municipalityIndexes.set(catalog, index);
   }
   return index;
@@ -128,28 +126,18 @@ export function findMunicipalities(catalog: CatalogReader, name: string, state =
     candidates = municipalityCandidates(catalog, index, name);
     if (remembers(index.seen, name)) index.seen.set(ownCopy(name), candidates);
   }
-  return inState(catalog, index, candidates, state);
-}
-
-/** Of a name's candidates, most literal first: the first (every state's) without a state, else the first in `state`. */
-function inState(catalog: CatalogReader, index: MunicipalityIndex, candidates: readonly (readonly number[])[], state: number): readonly number[] {
   if (state < 0) return candidates[0] ?? NONE;
   for (const all of candidates) for (const m of all) if (catalog.stateOfMunicipality(m) === state) return (index.singles[m] ??= [m]);
   return NONE;
 }
 
 /**
- * The municipalities a name names with only its spaces or punctuation changed (`GUSTAVO A
- * MADERO` for *Gustavo A. Madero*), in `state` when one is given: read in addresses, where
- * the contract's lookups (`findMunicipalities`) keep the contract's answer and refuse them.
+ * The municipalities whose name's key (`nameKey`) is `key`, every state's: a name with only its
+ * spaces or punctuation changed (`GUSTAVO A MADERO` for *Gustavo A. Madero*), which addresses
+ * are read by and the contract's lookups (`findMunicipalities`) refuse.
  */
-export function municipalitiesRespaced(catalog: CatalogReader, name: string, state = -1): readonly number[] {
+export function municipalitiesOfKey(catalog: CatalogReader, key: string): readonly number[] {
   const index = municipalityIndex(catalog);
-  let found = index.respaced.get(name);
-  if (found === undefined) {
-    found = (index.byKey ??= municipalitiesBy(catalog, nameKey)).get(nameKey(name)) ?? NONE;
-    if (remembers(index.respaced, name)) index.respaced.set(ownCopy(name), found);
-  }
-  return inState(catalog, index, [found], state);
+  return (index.byKey ??= municipalitiesBy(catalog, nameKey)).get(key) ?? NONE;
 }
 

@@ -7,7 +7,7 @@
  * that needs it, never for records whose code agrees with their names.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, findMunicipalities, findState, municipalitiesRespaced, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
+import { afterDe, findMunicipalities, findState, municipalitiesOfKey, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
 import { DOWNTOWN, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
@@ -67,9 +67,12 @@ export class PlaceFinder {
     if (found.length) return found;
     const bare = name.endsWith('.') ? findMunicipalities(this.catalog, name.slice(0, -1), state) : found;
     if (bare.length) return bare;
-    const respaced = municipalitiesRespaced(this.catalog, name, state);
+    const respaced = this.respaced.get(name).filter((m) => state < 0 || this.catalog.stateOfMunicipality(m) === state);
     return respaced.length ? respaced : shortenedMunicipality(this.catalog, name, state);
   }
+
+  /** Every state's municipalities a name names with only its spaces or punctuation changed (`GUSTAVO A MADERO`), read once per name. */
+  private readonly respaced = new Remembered((name: string) => municipalitiesOfKey(this.catalog, nameKey(name)));
 
   /** The municipalities of each city, by the city's settlement key, with their states; made at the first city asked. */
   private cityPlaces: Map<string, { state: number; municipality: number }[]> | undefined;
