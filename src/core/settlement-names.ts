@@ -306,7 +306,29 @@ export class SettlementMatcher {
       if (names((key.loose ??= withoutConnectors(key.whole)), i)) add(whole, i);
       else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i) || names((key.looseFrontless ??= looseFrontless(key.whole)), i) || (titled !== '' && key.loose === titled)) add(sections, i);
     }
+    if (whole.length === 0 && sections.length === 0) this.shortened(written, whole);
     return { whole, sections };
+  }
+
+  /**
+   * Adds the one settlement of the code whose name begins with the written name's words, two or
+   * more, and goes on (`Carmen Romano` for *Carmen Romano de López Portillo*, `Carlos Salinas`
+   * for *Carlos Salinas de Gortari*, `Valle de Ecatepec` for *Valle de Ecatepec Estado de México
+   * CTM XIII*), as people shorten a long name: read within a code's names only (across a
+   * municipality, `San Marcos` begins too many names to say which).
+   */
+  private shortened(written: string, found: number[]): void {
+    if (!written.includes(' ')) return;
+    const head = `${written} `;
+    const keys = this.catalogKeys();
+    for (let i = 0; i < keys.length; i++) {
+      if (!keys[i]!.loose!.startsWith(head) || found.some((j) => this.names[j] === this.names[i])) continue;
+      if (found.length) {
+        found.length = 0;
+        return;
+      }
+      found.push(i);
+    }
   }
 
   /** The catalog's spelling of the settlement `text` names, or undefined. */

@@ -173,6 +173,26 @@ describe('a title or Unidad in front of the catalog’s name', () => {
   });
 });
 
+describe('a long name written short', () => {
+  it('is the one settlement of the code whose name begins with the words written, two or more', () => {
+    // INEGI's DENUE records of the Isthmus (https://github.com/Laura930720/MapaItsmo/blob/4a5138c6be111e21db3e9f8a723eae835dfbc506/capas/manufacturas/IndusTabacoMenos10.js,
+    // FabricMetalMenos10.js, IndusMaderaMenos10.js; capas/SubestacionEnergiaElectrica.js): people drop a person's surnames.
+    expect(errorsOf({ cp: '96980', asentamiento: 'CARMEN ROMANO' })).toEqual([]); // Carmen Romano de López Portillo
+    expect(errorsOf({ cp: '96344', asentamiento: 'CARLOS SALINAS' })).toEqual([]); // Carlos Salinas de Gortari
+    expect(errorsOf({ cp: '96536', asentamiento: 'TERESA MORALES' })).toEqual([]); // Teresa Morales Delgado
+    expect(errorsOf({ cp: '94293', asentamiento: 'GRACIANO SANCHEZ' })).toEqual([]); // Graciano Sánchez Romo
+    expect(validatorFor(client).fix('96344', 'CARLOS SALINAS', '', '', '', validateAddress(client, { cp: '96344', asentamiento: 'CARLOS SALINAS' }), true).changes).toEqual({
+      asentamiento: 'Carlos Salinas de Gortari',
+    });
+    // One word is too little to say which (96400's Coatzacoalcos Centro), and so is a name that begins several of the code's.
+    expect(errorsOf({ cp: '96400', asentamiento: 'COATZACOALCOS' })).toEqual([122]);
+    // Not where another code of the municipality has the name as written: San Andrés Tuxtla's San Isidro is 95813, not 95800's San Isidro Texcaltitán.
+    expect(errorsOf({ cp: '95800', asentamiento: 'SAN ISIDRO' })).toEqual([122]);
+    // Codes from names do not read it: across a municipality, the 2026 Chiapas file's names read so named the wrong code half the time.
+    expect(validateAddress(client, { asentamiento: 'CARMEN ROMANO', municipio: 'Las Choapas', estado: 'Veracruz' }).suggestions.cp).toBeUndefined();
+  });
+});
+
 describe('a town written by its place’s name', () => {
   it('is the code’s town itself, with a code or without', () => {
     expect(errorsOf({ cp: '52600', asentamiento: 'Tianguistenco' })).toEqual([]);
