@@ -246,6 +246,16 @@ export function namedSectionless(key: string): string {
   return withoutConnectors(bare);
 }
 
+/**
+ * How a catalog key reads for a place written with a section (`namedSectionless` gave `place`):
+ * `place` when it is that place undivided, `section` when it is one of the place's sections
+ * (the catalog divides it: a section it lacks is no guess at another), else undefined.
+ */
+export function undividedReading(place: string, key: string): 'place' | 'section' | undefined {
+  if (looseSectionless(key) === place) return 'section';
+  return withoutConnectors(key) === place ? 'place' : undefined;
+}
+
 /** Titles of a place rather than of a person (`Heroica Ciudad de ...`, `Villa ...`). */
 const PLACE_TITLES: ReadonlySet<string> = new Set(['heroica', 'heroico', 'ciudad', 'villa']);
 /**

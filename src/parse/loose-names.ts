@@ -10,7 +10,7 @@ import { distance } from 'fastest-levenshtein';
 import type { Catalog } from '../core/catalog.js';
 import { settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
-import { looseFrontless, looseSectionless, namedSectionless } from '../core/settlement-other-keys.js';
+import { looseFrontless, looseSectionless, namedSectionless, undividedReading } from '../core/settlement-other-keys.js';
 import { Remembered } from './remembered.js';
 
 const NONE: readonly number[] = [];
@@ -32,22 +32,12 @@ function markOf(form: string): string {
   return `${form.replace(/\D+/g, ' ').trim()}|${letter}`;
 }
 
-/** A municipality's settlements read loosely: made at the first name read so in it. */
-interface LooseForms {
-  /** Each loose form of the settlements' keys → the codes (ascending, each once) with a settlement of that form. */
-  forms: Map<string, number[]>;
-  /** Each key without its joining words → the codes of the settlements of that key. */
-  wholes: Map<string, number[]>;
-  /** The places the catalog divides into sections: the keys of its sectioned names without the section (`looseSectionless`). */
-  divided: Set<string>;
-}
-
 export class LooseNames {
-  /** By municipality: its settlements read loosely. */
-  private readonly byMunicipality: (LooseForms | undefined)[];
+  /** By municipality: each loose form of its settlements' keys → the codes (ascending, each once) with a settlement of that form. */
+  private readonly byMunicipality: (Map<string, number[]> | undefined)[];
 
   constructor(private readonly catalog: Catalog) {
-    this.byMunicipality = new Array<LooseForms | undefined>(catalog.municipalityCount);
+    this.byMunicipality = new Array<Map<string, number[]> | undefined>(catalog.municipalityCount);
   }
 
   /**
@@ -71,17 +61,24 @@ export class LooseNames {
    * divides the place into sections (a section it lacks is no guess at another).
    */
   private undividedCodes(written: string, municipalities: readonly number[]): readonly number[] {
-    const bare = namedSectionless(written);
-    if (!bare) return NONE;
+    const place = namedSectionless(written);
+    return place && municipalities.length ? this.undivided.get(`${municipalities.join(' ')}|${place}`) : NONE;
+  }
+
+  /** Undivided places' codes by `municipalities|place`: each asks every name of the municipalities, so it is remembered. */
+  private readonly undivided = new Remembered((asked: string) => {
+    const bar = asked.indexOf('|');
+    const place = asked.slice(bar + 1);
     let codes: number[] | undefined;
-    for (const m of municipalities) {
-      const { wholes, divided } = this.formsOf(m);
-      if (divided.has(bare)) return NONE;
-      const found = wholes.get(bare);
-      if (found) for (const code of found) if (!codes?.includes(code)) (codes ??= []).push(code);
+    for (const m of asked.slice(0, bar).split(' ').map(Number)) {
+      for (const [key, { codes: its }] of this.namesOf(m)) {
+        const reading = undividedReading(place, key);
+        if (reading === 'section') return NONE;
+        if (reading === 'place') for (const code of its) if (!codes?.includes(code)) (codes ??= []).push(code);
+      }
     }
     return codes ? codes.sort((a, b) => a - b) : NONE;
-  }
+  });
 
   /**
    * The codes of the one settlement of the municipalities (at most four) whose key the
@@ -130,7 +127,7 @@ export class LooseNames {
     const places = municipalities.length ? municipalities : state >= 0 ? this.municipalitiesOf(state) : NONE;
     let codes: number[] | undefined;
     for (const m of places) {
-      const found = this.formsOf(m).forms.get(form);
+      const found = this.formsOf(m).get(form);
       if (found) for (const code of found) if (!codes?.includes(code)) (codes ??= []).push(code);
     }
     return codes ? codes.sort((a, b) => a - b) : NONE;
@@ -170,21 +167,17 @@ export class LooseNames {
     }
   }
 
-  private formsOf(m: number): LooseForms {
-    let loose = this.byMunicipality[m];
-    if (loose) return loose;
-    const made: LooseForms = { forms: new Map(), wholes: new Map(), divided: new Set() };
+  private formsOf(m: number): Map<string, number[]> {
+    let forms = this.byMunicipality[m];
+    if (forms) return forms;
+    forms = new Map();
     this.eachKey(m, (key, code) => {
-      const whole = withoutConnectors(key);
-      const sectionless = looseSectionless(key);
-      add(made.forms, whole, code);
-      add(made.forms, sectionless, code);
-      add(made.forms, looseFrontless(key), code);
-      add(made.wholes, whole, code);
-      if (sectionless) made.divided.add(sectionless);
+      add(forms!, withoutConnectors(key), code);
+      add(forms!, looseSectionless(key), code);
+      add(forms!, looseFrontless(key), code);
     });
-    this.byMunicipality[m] = loose = made;
-    return loose;
+    this.byMunicipality[m] = forms;
+    return forms;
   }
 }
 

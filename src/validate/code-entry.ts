@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
-import { looseSectionless, namedSectionless, partInParentheses, withoutParentheses } from '../core/settlement-other-keys.js';
+import { namedSectionless, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
@@ -310,16 +310,13 @@ export function suggestSettlement(written: string, folded: string, code: CodeEnt
  * (parse/loose-names).
  */
 function undivided(written: string, code: CodeEntry): string | undefined {
-  const bare = namedSectionless(settlementKey(written));
-  if (!bare) return undefined;
+  const place = namedSectionless(settlementKey(written));
+  if (!place) return undefined;
   let found: string | undefined;
   for (const name of code.names) {
-    const key = settlementKey(name);
-    if (looseSectionless(key) === bare) return undefined;
-    if (withoutConnectors(key) === bare) {
-      if (found !== undefined) return undefined;
-      found = name;
-    }
+    const reading = undividedReading(place, settlementKey(name));
+    if (reading === 'section' || (reading === 'place' && found !== undefined)) return undefined;
+    if (reading === 'place') found = name;
   }
   return found;
 }
