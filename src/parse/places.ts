@@ -71,6 +71,25 @@ export class PlaceFinder {
     return respaced.length ? respaced : shortenedMunicipality(this.catalog, name, state);
   }
 
+  /**
+   * The municipality a city written names when the city lies in that one alone, as people write
+   * a municipality by its seat's name (`Toluca de Lerdo` for Toluca, `Ciudad Adolfo López
+   * Mateos` for Atizapán de Zaragoza); -1 for a city of several (Ciudad de México) or no city.
+   */
+  cityMunicipality(name: string, state: number): number {
+    const municipalities = this.cityMunicipalities(name, state);
+    return municipalities.length === 1 ? municipalities[0]! : -1;
+  }
+
+  /** The municipalities a record's `municipio` names (`municipalities`), else the one whose city it names (`cityMunicipality`). */
+  recordMunicipalities(municipio: string, state: number): readonly number[] {
+    if (!municipio.trim() || municipio.length > MAX_NAME_CHARS) return NONE;
+    const found = this.municipalities(municipio, state);
+    if (found.length) return found;
+    const byCity = this.cityMunicipality(municipio, state);
+    return byCity < 0 ? NONE : [byCity];
+  }
+
   /** Every state's municipalities a name names with only its spaces or punctuation changed (`GUSTAVO A MADERO`), read once per name. */
   private readonly respaced = new Remembered((name: string) => municipalitiesOfKey(this.catalog, nameKey(name)));
 
@@ -248,7 +267,9 @@ export class PlaceFinder {
    */
   codesOfRecord(asentamiento: string, municipio: string, estado: string, ciudad = ''): readonly number[] {
     const state = estado.trim() && estado.length <= MAX_NAME_CHARS ? this.state(estado) : -1;
-    const municipalities = municipio.trim() && municipio.length <= MAX_NAME_CHARS ? this.municipalities(municipio, state) : NONE;
+    const municipalities = this.recordMunicipalities(municipio, state);
+    // A municipality written by its city's name (`Toluca de Lerdo`): the city is one more name (below).
+    if (!ciudad.trim() && municipalities.length && this.municipalities(municipio, state).length === 0) ciudad = municipio;
     // A municipality written beside a state it is not in: the two disagree, so neither names a place with the other.
     if (municipalities.length === 0 && state >= 0 && municipio.trim()) return NONE;
     const settlement = asentamiento.trim() ? asentamiento : null;

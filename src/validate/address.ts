@@ -202,15 +202,18 @@ export class AddressValidator {
    * Whether a municipality written in any form is the code's: in a form its entry reads
    * (`Mpio. de Iztapalapa`), else written short (`Ecatepec` for *Ecatepec de Morelos*), by
    * the reading of names `cpmx parse` uses, asked of the catalog only for a name that is a
-   * short form of some municipality.
+   * short form of some municipality; else by its city's name, the city in it alone (`Toluca de
+   * Lerdo`).
    */
   private isCodesMunicipality(code: CodeEntry, cp: string, written: WrittenName): boolean {
     if (code.isMunicipality(written)) return true;
-    const short = (this.shortForms ??= shortForms(this.catalog));
-    if (!municipalityKeysOf(written).some((key) => short.has(key))) return false;
     const catalog = this.catalog;
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(catalog.codeIndex(cp)));
-    return this.finder.municipalities(written.text, catalog.stateOfMunicipality(municipality)).includes(municipality);
+    const state = catalog.stateOfMunicipality(municipality);
+    const short = (this.shortForms ??= shortForms(catalog));
+    if (municipalityKeysOf(written).some((key) => short.has(key))) return this.finder.municipalities(written.text, state).includes(municipality);
+    // Written by the name of a city that lies in this municipality alone (`Toluca de Lerdo` for Toluca).
+    return this.finder.cityMunicipality(written.text, state) === municipality;
   }
 
   /**
@@ -297,7 +300,7 @@ export class AddressValidator {
     const index = catalog.codeIndex(cp);
     const finder = this.finder;
     const state = estado.trim() ? finder.state(estado) : -1;
-    const municipalities = municipio.trim() ? finder.municipalities(municipio, state) : [];
+    const municipalities = finder.recordMunicipalities(municipio, state);
     if (municipio.trim() && state >= 0 && municipalities.length === 0) return failed; // the names disagree with one another
     // The code agrees with two of the names given: the third is at fault (unless the names name another code, below).
     let given = 0;

@@ -194,7 +194,23 @@ describe('the contract', () => {
     expect(named('GRANJAS MODERNAS')).toBe('07460');
     expect(named('JORGE NEGRETE')).toBe('07280');
     expect(validateAddress(client, { cp: '07820', asentamiento: 'Tres Estrellas', municipio: 'GUSTAVO A MADERO' }).valid).toBe(true);
-    // A municipality of another state so keyed is none of this one's.
+    // A municipality of another state so keyed is none of this one's (below too).
     expect(validateAddress(client, { asentamiento: 'Centro', municipio: 'GUSTAVO A MADERO', estado: 'Jalisco' }).suggestions.cp).toBeUndefined();
+  });
+
+  it('keeps its answer for a municipality written by its city, which addresses are read by as cpmx parse reads them', () => {
+    // A contract's page (cpmx search index file 58546150955): `C.P. 50225, San Miguel Totoltepec, Toluca de Lerdo, Estado de México`.
+    const line = 'Circuito Alfonso G. de Orozco, Manzana 007, C.P. 50225, San Miguel Totoltepec, Toluca de Lerdo, Estado de México';
+    expect(parseAddress(client, line)).toMatchObject({ municipio: 'Toluca', valid: true });
+    const record = { cp: '50225', asentamiento: 'San Miguel Totoltepec', municipio: 'Toluca de Lerdo', estado: 'Estado de México' };
+    expect(validateAddress(client, record)).toMatchObject({ valid: true, errors: [] });
+    expect(validatorFor(client).fix(record.cp, record.asentamiento, record.municipio, record.estado, '', validateAddress(client, record), true).changes).toMatchObject({ municipio: 'Toluca' });
+    expect(validateAddress(client, { ...record, cp: '' }).suggestions.cp).toBe('50225');
+    // Ciudad Adolfo López Mateos lies in Atizapán de Zaragoza alone; Ciudad de México in 16 alcaldías, so it names none of them.
+    const errorsOf = (record: Record<string, string>) => validateAddress(client, record).errors.map((error) => error.code_error);
+    expect(errorsOf({ cp: '52900', municipio: 'Ciudad Adolfo López Mateos' })).toEqual([]);
+    expect(errorsOf({ cp: '06700', asentamiento: 'Roma Norte', municipio: 'Ciudad de México' })).toEqual([121]);
+    // The contract's lookups answer as before.
+    expect(client.query('/query/get_cp_por_municipio/Toluca%20de%20Lerdo')).toMatchObject({ status: 404, body: { error: true } });
   });
 });
