@@ -9,7 +9,7 @@ import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
 import { formIndex, leadingIn, nameWords, settlementKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
-import { isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, withoutPlaceAfter, writtenDowntownKey } from './settlement-other-keys.js';
+import { afterDe, isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, withoutPlaceAfter, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
 
@@ -19,17 +19,7 @@ function leadingType(words: readonly string[]): { length: number; value: string 
   return leadingIn(words, typeForms);
 }
 
-/**
- * The key of a name written after its type with `de` between them, without the `de` (`Barrio
- * de San Martín` is the Barrio *San Martín*): the key after `de`, or undefined. Tried after the
- * name with its `de`, which some names begin with (*De Caramagüey*).
- */
-export function afterDe(rest: string): string | undefined {
-  return AFTER_DE.test(rest) ? rest.replace(LEADING_DE, '') : undefined;
-}
-
-const AFTER_DE = /^de\s+\S/iu;
-const LEADING_DE = /^de\s+/iu;
+export { afterDe } from './settlement-other-keys.js';
 
 /** What separates a type from its name as written (`Col. Centro`, `Fracc.-Las Palmas`, `JALALPA, AMPL.`). */
 const TYPE_SEPARATOR = /^[\s.,;:\-\u2013\u2014/]+/u;

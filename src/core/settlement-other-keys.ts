@@ -199,13 +199,24 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   add(downtown);
   if (pueblo > 0) {
     // A colonia of a pueblo named with it (*Dos Ríos del Pueblo Santa Lucía*): by its own name, or with the pueblo's after it.
-    let after = key.slice(pueblo + OF_PUEBLO.length);
-    if (after.startsWith('de ')) after = after.slice(3);
+    const after = key.slice(pueblo + OF_PUEBLO.length);
     add(key.slice(0, pueblo));
-    add(`${key.slice(0, pueblo)} ${after}`);
+    add(`${key.slice(0, pueblo)} ${afterDe(after) ?? after}`);
   }
   return keys;
 }
+
+/**
+ * The key of a name written after its type with `de` between them, without the `de` (`Barrio
+ * de San Martín` is the Barrio *San Martín*): the key after `de`, or undefined. Tried after the
+ * name with its `de`, which some names begin with (*De Caramagüey*). Reads text as well as keys.
+ */
+export function afterDe(rest: string): string | undefined {
+  return AFTER_DE.test(rest) ? rest.replace(LEADING_DE, '') : undefined;
+}
+
+const AFTER_DE = /^de\s+\S/iu;
+const LEADING_DE = /^de\s+/iu;
 
 /** Between a colonia's name and its pueblo's, in 17 of the catalog's names (*Bejero del Pueblo Santa Fe*, *Lomas de los Ángeles del Pueblo Tetelpan*). */
 const OF_PUEBLO = ' del pueblo ';

@@ -62,15 +62,13 @@ export class LooseNames {
    */
   private undividedCodes(written: string, municipalities: readonly number[]): readonly number[] {
     const place = namedSectionless(written);
-    return place && municipalities.length ? this.undivided.get(`${municipalities.join(' ')}|${place}`) : NONE;
+    return place && municipalities.length ? this.undivided(place, municipalities) : NONE;
   }
 
-  /** Undivided places' codes by `municipalities|place`: each asks every name of the municipalities, so it is remembered. */
-  private readonly undivided = new Remembered((asked: string) => {
-    const bar = asked.indexOf('|');
-    const place = asked.slice(bar + 1);
+  /** Undivided places' codes: each asks every name of the municipalities, so it is remembered. */
+  private readonly undivided = rememberedIn((place, municipalities) => {
     let codes: number[] | undefined;
-    for (const m of asked.slice(0, bar).split(' ').map(Number)) {
+    for (const m of municipalities) {
       for (const [key, { codes: its }] of this.namesOf(m)) {
         const reading = undividedReading(place, key);
         if (reading === 'section') return NONE;
@@ -90,14 +88,11 @@ export class LooseNames {
     if (municipalities.length === 0 || municipalities.length > MAX_MISSPELT_MUNICIPALITIES || typosAllowed(written.length) === 0) return NONE;
     // A name no settlement has is measured against every name of its municipality (75 µs in
     // Hermosillo's 2,276): remembered, as files repeat the names the catalog lacks.
-    return this.misspellings.get(`${municipalities.join(' ')}|${written}`);
+    return this.misspellings(written, municipalities);
   }
 
-  /** Misspelt names' codes by `municipalities|written key`. */
-  private readonly misspellings = new Remembered((asked: string) => {
-    const bar = asked.indexOf('|');
-    return this.nearest(asked.slice(bar + 1), asked.slice(0, bar).split(' ').map(Number));
-  });
+  /** Misspelt names' codes, remembered. */
+  private readonly misspellings = rememberedIn((written, municipalities) => this.nearest(written, municipalities));
 
   private nearest(form: string, municipalities: readonly number[]): readonly number[] {
     const allowed = typosAllowed(form.length);
@@ -179,6 +174,18 @@ export class LooseNames {
     this.byMunicipality[m] = forms;
     return forms;
   }
+}
+
+/**
+ * Answers about a written form within some municipalities, remembered by both (by text: `1 2|form`),
+ * for answers that read every name of the municipalities.
+ */
+function rememberedIn(answer: (form: string, municipalities: readonly number[]) => readonly number[]): (form: string, municipalities: readonly number[]) => readonly number[] {
+  const answers = new Remembered((asked: string) => {
+    const bar = asked.indexOf('|');
+    return answer(asked.slice(bar + 1), asked.slice(0, bar).split(' ').map(Number));
+  });
+  return (form, municipalities) => answers.get(`${municipalities.join(' ')}|${form}`);
 }
 
 /** Adds a code to a form's codes (codes come in ascending order: each once). */

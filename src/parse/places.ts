@@ -83,11 +83,16 @@ export class PlaceFinder {
 
   /** The municipalities a record's `municipio` names (`municipalities`), else the one whose city it names (`cityMunicipality`). */
   recordMunicipalities(municipio: string, state: number): readonly number[] {
-    if (!municipio.trim() || municipio.length > MAX_NAME_CHARS) return NONE;
+    return this.readMunicipio(municipio, state).municipalities;
+  }
+
+  /** A record's `municipio` read: the municipalities it names, and whether it names them as a city. */
+  private readMunicipio(municipio: string, state: number): { municipalities: readonly number[]; asCity: boolean } {
+    if (!municipio.trim() || municipio.length > MAX_NAME_CHARS) return { municipalities: NONE, asCity: false };
     const found = this.municipalities(municipio, state);
-    if (found.length) return found;
+    if (found.length) return { municipalities: found, asCity: false };
     const byCity = this.cityMunicipality(municipio, state);
-    return byCity < 0 ? NONE : [byCity];
+    return byCity < 0 ? { municipalities: NONE, asCity: false } : { municipalities: [byCity], asCity: true };
   }
 
   /** Every state's municipalities a name names with only its spaces or punctuation changed (`GUSTAVO A MADERO`), read once per name. */
@@ -169,7 +174,9 @@ export class PlaceFinder {
    */
   settlementCodes(settlement: string, municipalities: readonly number[], state: number, loosely = true, misspelt = false): readonly number[] {
     if (settlement.length > MAX_NAME_CHARS) return NONE;
-    const whole = this.codesOfKey(this.keys.get(settlement), municipalities, state);
+    // The key as written, its type word and all.
+    const typed = this.keys.get(settlement);
+    const whole = this.codesOfKey(typed, municipalities, state);
     if (whole.length) return whole;
     const rest = this.restKeys.get(settlement);
     let byRest = rest === null ? whole : this.codesOfKey(rest, municipalities, state);
@@ -178,7 +185,7 @@ export class PlaceFinder {
     if (!byRest.length && after) byRest = this.codesOfKey(after, municipalities, state);
     if (byRest.length) return byRest;
     // A downtown as people write it (`Zona Centro`, `Centro Histórico`): where the catalog has a Centro.
-    const written = rest ?? this.keys.get(settlement);
+    const written = rest ?? typed;
     const downtown = writtenDowntownKey(written) ?? this.downtownOf(written, municipalities);
     const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
     if (byDowntown.length) return byDowntown;
@@ -208,7 +215,6 @@ export class PlaceFinder {
     if (!loosely) return NONE;
     const loose = (this.looseNames ??= new LooseNames(this.catalog));
     // The type word may be the name's own (`EXHACIENDA DE COAPA` is *Ex-Hacienda Coapa*): read with it too.
-    const typed = this.keys.get(settlement);
     const byLoose = loose.codes(written, municipalities, state);
     const byLooseTyped = byLoose.length || typed === written ? byLoose : loose.codes(typed, municipalities, state);
     if (byLooseTyped.length || !misspelt) return byLooseTyped;
@@ -267,9 +273,9 @@ export class PlaceFinder {
    */
   codesOfRecord(asentamiento: string, municipio: string, estado: string, ciudad = ''): readonly number[] {
     const state = estado.trim() && estado.length <= MAX_NAME_CHARS ? this.state(estado) : -1;
-    const municipalities = this.recordMunicipalities(municipio, state);
+    const { municipalities, asCity } = this.readMunicipio(municipio, state);
     // A municipality written by its city's name (`Toluca de Lerdo`): the city is one more name (below).
-    if (!ciudad.trim() && municipalities.length && this.municipalities(municipio, state).length === 0) ciudad = municipio;
+    if (asCity && !ciudad.trim()) ciudad = municipio;
     // A municipality written beside a state it is not in: the two disagree, so neither names a place with the other.
     if (municipalities.length === 0 && state >= 0 && municipio.trim()) return NONE;
     const settlement = asentamiento.trim() ? asentamiento : null;
