@@ -13,7 +13,7 @@ import type { Catalog } from '../core/catalog.js';
 import { foldForMatch, splitSettlementType, stateSpellings } from '../core/names.js';
 import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
-import { CatalogFolds, CodeEntry, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
+import { CodeEntry, EntryContext, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
 import { shortForms } from '../core/shortened-municipalities.js';
 import { citiesOfSeveralMunicipalities, cityOfState } from '../core/shared-cities.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
@@ -59,7 +59,6 @@ export class AddressValidator {
   /** Codes that are not in the catalog share one entry per error. */
   private readonly errorEntries = new Map<number, CodeEntry>();
   private readonly states = new Map<string, Set<string>>();
-  private readonly folds = new CatalogFolds();
   /** States, municipalities and cities as written, each read once. */
   private readonly written = new Remembered(readWritten);
 
@@ -83,7 +82,7 @@ export class AddressValidator {
     const body = this.client.infoCp(cp, { type: 'simplified' });
     if (!body.error) {
       const r = body.response;
-      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.folds, cp, this.typesOf);
+      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.entries, cp);
     }
     if (body.code_error === 105) {
       const retired = this.retired(cp);
@@ -98,11 +97,11 @@ export class AddressValidator {
     return entry;
   }
 
-  /** A code's settlements' types, in the order of its names, asked of the router (full answers) only when a name needs reading; one function for every code. */
-  private readonly typesOf = (cp: string): readonly string[] => {
+  /** What the entries share; a code's settlements' types, in the order of its names, are asked of the router (full answers) only when a name needs reading. */
+  private readonly entries = new EntryContext((cp) => {
     const full = this.client.infoCp(cp);
     return Array.isArray(full) ? full.map((record) => record.response.tipo_asentamiento) : [];
-  };
+  });
 
   /**
    * A code the catalog lacks that an earlier one had (the artifact's history, see

@@ -13,13 +13,19 @@ import { withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
 /**
- * Folded forms of the catalog's own names (municipalities, cities), each made once: keys are
- * the catalog's strings, so this is bounded by the catalog, never by the input.
+ * What the entries of one validator share (one object, not a field each per entry): folded
+ * forms of the catalog's own names (municipalities, cities), each made once, bounded by the
+ * catalog; where a code's settlements' types are asked; and the settlement matchers last made.
  */
-export class CatalogFolds {
+export class EntryContext {
   private readonly folded = new Map<string, string>();
 
-  of(name: string): string {
+  constructor(
+    /** Where the settlements' types of a code are asked (in the order of its names), only when a name needs reading. */
+    readonly typesOf: (cp: string) => readonly string[],
+  ) {}
+
+  fold(name: string): string {
     let folded = this.folded.get(name);
     if (folded === undefined) {
       folded = foldForMatch(name);
@@ -27,7 +33,31 @@ export class CatalogFolds {
     }
     return folded;
   }
+
+  /**
+   * The entries holding a matcher, oldest first, in a ring: past `KEPT_MATCHERS` the oldest
+   * lets its matcher go.
+   */
+  private readonly holding: (CodeEntry | undefined)[] = [];
+  private next = 0;
+
+  /** Notes that `entry` made a matcher, letting the oldest holder's go when the ring is full. */
+  kept(entry: CodeEntry): void {
+    this.holding[this.next]?.forgetMatcher();
+    this.holding[this.next] = entry;
+    this.next = (this.next + 1) % KEPT_MATCHERS;
+  }
 }
+
+/**
+ * Matchers kept at once, per validator: the last few codes a record needed one for (records
+ * of one place come together in real files). A matcher keys all of a code's names; kept for
+ * every code, or even for the last few thousand, they lived long enough to reach the old
+ * generation and died there, and a run's peak memory grew with its input; kept for the last
+ * few, they die young and it stays flat. Making one again costs about as much as the first
+ * reading of a misspelt name.
+ */
+const KEPT_MATCHERS = 8;
 
 /**
  * What validation needs of a code: one small object per code (32,166 of them, in each
@@ -59,11 +89,10 @@ export class CodeEntry {
     readonly ciudad: string,
     /** The state's catalog name and aliases, folded; shared by the codes of a state. */
     readonly stateNames: Set<string>,
-    private readonly folds: CatalogFolds | undefined,
+    /** What the validator's entries share; undefined for an entry of an error (it has no names to read). */
+    private readonly context: EntryContext | undefined,
     /** The code, for `typesOf`. */
     private readonly cp = '',
-    /** Where the settlements' types are asked (in the order of `names`), only when a name needs reading: one function shared by every code, not one per code. */
-    private readonly typesOf: (cp: string) => readonly string[] = () => [],
   ) {
     this.nameLookup = nameLookup(names);
   }
@@ -114,7 +143,7 @@ export class CodeEntry {
   private typeList: readonly string[] | undefined;
 
   private types(): readonly string[] {
-    return (this.typeList ??= this.typesOf(this.cp));
+    return (this.typeList ??= this.context?.typesOf(this.cp) ?? []);
   }
 
   /** Whether `written` names one or more of the code's settlements without joining words or sections (`SettlementMatcher.namesLoosely`). */
@@ -123,7 +152,16 @@ export class CodeEntry {
   }
 
   private settlementMatcher(): SettlementMatcher {
-    return (this.matcher ??= new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad]));
+    if (!this.matcher) {
+      this.matcher = new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad]);
+      this.context?.kept(this);
+    }
+    return this.matcher;
+  }
+
+  /** Lets the matcher go (made again if a record needs it): the validator keeps only the last few thousand. */
+  forgetMatcher(): void {
+    this.matcher = undefined;
   }
 
   /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
@@ -238,11 +276,11 @@ export class CodeEntry {
   }
 
   get foldedMunicipio(): string {
-    return this.folds!.of(this.municipio);
+    return this.context!.fold(this.municipio);
   }
 
   get foldedCiudad(): string {
-    return this.folds!.of(this.ciudad);
+    return this.context!.fold(this.ciudad);
   }
 }
 
