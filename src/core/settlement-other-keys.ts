@@ -172,7 +172,9 @@ export function partInParentheses(name: string): string | undefined {
  * without that part (`Ciudad Obregón Centro (Fundo Legal)` → centro), and a downtown's with and
  * without it (`Centro Histórico`, `Primer Cuadro (Centro)` → centro, `writtenDowntownKey`), and a
  * pueblo's colonia by its own name and with the pueblo's after it (*Dos Ríos del Pueblo Santa
- * Lucía* → dos rios, dos rios santa lucia). A
+ * Lucía* → dos rios, dos rios santa lucia), and an ampliación named after its place by it
+ * first, as people write it (*Santiago Acahualtepec 2a. Ampliación* → 2 ampliacion santiago
+ * acahualtepec, 2 ampliacion de santiago acahualtepec: 62 of the catalog's names end so). A
  * written name with one of these keys names that settlement, when none has it as its own.
  */
 export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
@@ -181,8 +183,9 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   const local = localKey(key, municipalityKey, cityKey);
   const downtown = writtenDowntownKey(key);
   const pueblo = key.indexOf(OF_PUEBLO);
+  const ampliacion = key.endsWith(AMPLIACION_LAST) ? AMPLIACION_AFTER.exec(key) : null;
   // Most names have none: nothing is made for them (the settlement index asks for every name).
-  if (!name.includes('(') && downtown === undefined && pueblo < 0) return local === undefined ? NO_KEYS : [local];
+  if (!name.includes('(') && downtown === undefined && pueblo < 0 && !ampliacion) return local === undefined ? NO_KEYS : [local];
   const keys: string[] = [];
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
@@ -203,8 +206,20 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
     add(key.slice(0, pueblo));
     add(`${key.slice(0, pueblo)} ${afterDe(after) ?? after}`);
   }
+  if (ampliacion) {
+    // `2a. Ampliación Santiago Acahualtepec`, `Primera Ampliación de Santiago Acahualtepec`, `Ampliación El Piru`.
+    const [, place, number] = ampliacion;
+    const first = number ? `${number} ${AMPLIACION}` : AMPLIACION;
+    add(`${first} ${place}`);
+    add(`${first} de ${place}`);
+  }
   return keys;
 }
+
+/** The key of `Ampliación` (`Amp.`, `Ampl.`) ending a name, after its place and an ordinal if any (`1ra.`, `2a.`: numbers in a key). */
+const AMPLIACION = 'ampliacion';
+const AMPLIACION_LAST = ` ${AMPLIACION}`;
+const AMPLIACION_AFTER = /^(.+?) (?:(\d+) )?ampliacion$/;
 
 /**
  * The key of a name written after its type with `de` between them, without the `de` (`Barrio

@@ -97,6 +97,13 @@ describe('joining words', () => {
     // The type word in front read as part of the name too, where the name without it names none
     // (a vehicle-inspection centre: Alfull/VerificacionVehicular, test/validate/shortened-municipalities.test.ts).
     expect(suggested('EXHACIENDA DE COAPA', 'COYOACAN')).toBe('04980');
+    // An ampliación written first, as people write it, where the catalog writes it after its place (*Santiago Acahualtepec 1ra. Ampliación*).
+    expect(suggested('PRIMERA AMPLIACIÓN DE SANTIAGO ACAHUALTEPEC', 'IZTAPALAPA')).toBe('09608');
+    expect(suggested('2DA AMPLIACION DE SANTIAGO ACAHUALTEPEC', 'IZTAPALAPA')).toBe('09609');
+    expect(errorsOf({ cp: '09609', asentamiento: '2a. Ampliación Santiago Acahualtepec', municipio: 'Iztapalapa' })).toEqual([]);
+    // The place itself is no ampliación of it: the Pueblo, 09600.
+    expect(suggested('SANTIAGO ACAHUALTEPEC', 'IZTAPALAPA')).toBe('09600');
+    expect(errorsOf({ cp: '09608', asentamiento: 'Ampliación Santiago Acahualtepec' })).toEqual([122]);
     // As written first: Azcapotzalco's Providencia and La Providencia are two codes.
     expect(suggested('La Providencia', 'Azcapotzalco')).toBe('02750');
     expect(suggested('Providencia', 'Azcapotzalco')).toBe('02440');
