@@ -78,7 +78,7 @@ export class CodeEntry {
   /** The catalog's index of this code's municipality, set by the validator (which has the catalog) the first time it needs it. */
   municipalityIndex: number | undefined;
 
-  /** Reads settlements written otherwise than the catalog writes them; made at the first such record. */
+  /** Reads settlements written otherwise than the catalog writes them; made at the first such record, let go when the validator has made a few since. */
   private matcher: SettlementMatcher | undefined;
 
   constructor(
@@ -159,7 +159,7 @@ export class CodeEntry {
     return this.matcher;
   }
 
-  /** Lets the matcher go (made again if a record needs it): the validator keeps only the last few thousand. */
+  /** Lets the matcher go (made again if a record needs it): the validator keeps the last few only (`KEPT_MATCHERS`). */
   forgetMatcher(): void {
     this.matcher = undefined;
   }
