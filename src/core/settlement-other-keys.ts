@@ -174,7 +174,8 @@ export function partInParentheses(name: string): string | undefined {
  * pueblo's colonia by its own name and with the pueblo's after it (*Dos Ríos del Pueblo Santa
  * Lucía* → dos rios, dos rios santa lucia), and an ampliación named after its place by it
  * first, as people write it (*Santiago Acahualtepec 2a. Ampliación* → 2 ampliacion santiago
- * acahualtepec, 2 ampliacion de santiago acahualtepec: 62 of the catalog's names end so). A
+ * acahualtepec, 2 ampliacion de santiago acahualtepec: 62 of the catalog's names end so), and
+ * each of two names a slash joins (*Galaxia/Tabasco 2000* → galaxia, tabasco 2000). A
  * written name with one of these keys names that settlement, when none has it as its own.
  */
 export function otherKeys(name: string, key: string, municipalityKey: string, cityKey: string): readonly string[] {
@@ -184,8 +185,9 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   const downtown = writtenDowntownKey(key);
   const pueblo = key.indexOf(OF_PUEBLO);
   const ampliacion = key.endsWith(AMPLIACION_LAST) ? AMPLIACION_AFTER.exec(key) : null;
+  const alternatives = name.includes('/') ? NAME_OR_NAME.exec(name) : null;
   // Most names have none: nothing is made for them (the settlement index asks for every name).
-  if (!name.includes('(') && downtown === undefined && pueblo < 0 && !ampliacion) return local === undefined ? NO_KEYS : [local];
+  if (!name.includes('(') && downtown === undefined && pueblo < 0 && !ampliacion && !alternatives) return local === undefined ? NO_KEYS : [local];
   const keys: string[] = [];
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
@@ -206,6 +208,11 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
     add(key.slice(0, pueblo));
     add(`${key.slice(0, pueblo)} ${afterDe(after) ?? after}`);
   }
+  if (alternatives) {
+    // Two names of one place (*Galaxia/Tabasco 2000*): each names it.
+    add(settlementKey(alternatives[1]!));
+    add(settlementKey(alternatives[2]!));
+  }
   if (ampliacion) {
     // `2a. Ampliación Santiago Acahualtepec`, `Primera Ampliación de Santiago Acahualtepec`, `Ampliación El Piru`.
     const [, place, number] = ampliacion;
@@ -215,6 +222,13 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   }
   return keys;
 }
+
+/**
+ * A name that is two names of one place, a slash between words of letters (*Galaxia/Tabasco
+ * 2000*); not a fraction or a unit's number (*Campo 27 1/2*, *Militar 38/za*), nor a type's
+ * letters (*P/PROD*).
+ */
+const NAME_OR_NAME = /^([^/()]*\p{L}{3,})\/(\p{L}{3,}[^/()]*)$/u;
 
 /** The key of `Ampliación` (`Amp.`, `Ampl.`) ending a name, after its place and an ordinal if any (`1ra.`, `2a.`: numbers in a key). */
 const AMPLIACION = 'ampliacion';

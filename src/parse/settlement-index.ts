@@ -54,7 +54,7 @@ export class SettlementIndex {
     const rows = catalog.codeCount ? catalog.settlementEndOf(catalog.codeCount - 1) : 0;
     for (let s = 0; s < rows; s++) names = Math.max(names, catalog.settlementNameIndex(s) + 1);
     const keyOfName = new Int32Array(names).fill(-1);
-    const parenthesized = new Uint8Array(names);
+    const readAgain = new Uint8Array(names);
     const keyOfRow = new Int32Array(rows).fill(-1);
     const counts: number[] = [];
     const lastCode: number[] = [];
@@ -88,15 +88,15 @@ export class SettlementIndex {
             if (k < 0) {
               const text = catalog.settlementNameAt(name);
               keyOfName[name] = k = numberOf(settlementKey(text));
-              if (text.includes('(')) parenthesized[name] = 1;
+              if (text.includes('(') || text.includes('/')) readAgain[name] = 1;
             }
             if (lastCode[k] !== code) {
               lastCode[k] = code;
               counts[k]!++;
               keyOfRow[s] = k;
             }
-            // The name's text is read again only for the few with parentheses (`otherKeys` reads them from it).
-            const others = otherKeys(parenthesized[name] ? catalog.settlementNameAt(name) : '', keyList[k]!, municipalityKey, cityKey);
+            // The name's text is read again only for the few with parentheses or a slash (`otherKeys` reads them from it).
+            const others = otherKeys(readAgain[name] ? catalog.settlementNameAt(name) : '', keyList[k]!, municipalityKey, cityKey);
             for (let i = 0; i < others.length; i++) {
               const o = numberOf(others[i]!);
               if (lastCode[o] === code) continue;

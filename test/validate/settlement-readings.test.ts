@@ -212,6 +212,19 @@ describe('a long name written short', () => {
   });
 });
 
+describe('a settlement of two names', () => {
+  it('is named by either, the catalog joining them with a slash', () => {
+    // INEGI's DENUE records of the Isthmus (https://github.com/Laura930720/MapaItsmo/blob/4a5138c6be111e21db3e9f8a723eae835dfbc506/capas/ExtraccionyPerforacionPetrolera.js):
+    // Villahermosa's Tabasco 2000, the catalog's *Galaxia/tabasco 2000*.
+    expect(errorsOf({ cp: '86035', asentamiento: 'TABASCO 2000', municipio: 'CENTRO', estado: 'TABASCO' })).toEqual([]);
+    expect(validateAddress(client, { asentamiento: 'TABASCO 2000', municipio: 'CENTRO', estado: 'TABASCO' }).suggestions.cp).toBe('86035');
+    expect(validateAddress(client, { cp: '86000', asentamiento: 'Col. Tabasco 2000', municipio: 'Centro', estado: 'Tab.' }).suggestions.cp).toBe('86035');
+    // A slash in a number joins no names: Cuauhtémoc's *Campo 9 1/2* (31604) is no `Campo 9`, a settlement of its own (31614).
+    expect(errorsOf({ cp: '31604', asentamiento: 'Campo 9' })).toEqual([122]);
+    expect(validateAddress(client, { asentamiento: 'Campo 9', municipio: 'Cuauhtémoc', estado: 'Chihuahua' }).suggestions.cp).toBe('31614');
+  });
+});
+
 describe('a town written by its place’s name', () => {
   it('is the code’s town itself, with a code or without', () => {
     expect(errorsOf({ cp: '52600', asentamiento: 'Tianguistenco' })).toEqual([]);
