@@ -19,8 +19,6 @@ function leadingType(words: readonly string[]): { length: number; value: string 
   return leadingIn(words, typeForms);
 }
 
-export { afterDe } from './settlement-other-keys.js';
-
 /** What separates a type from its name as written (`Col. Centro`, `Fracc.-Las Palmas`, `JALALPA, AMPL.`). */
 const TYPE_SEPARATOR = /^[\s.,;:\-\u2013\u2014/]+/u;
 

@@ -187,7 +187,7 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   const ampliacion = key.endsWith(AMPLIACION_LAST) ? AMPLIACION_AFTER.exec(key) : null;
   const alternatives = name.includes('/') ? NAME_OR_NAME.exec(name) : null;
   // Most names have none: nothing is made for them (the settlement index asks for every name).
-  if (!name.includes('(') && downtown === undefined && pueblo < 0 && !ampliacion && !alternatives) return local === undefined ? NO_KEYS : [local];
+  if (!readsText(name) && downtown === undefined && pueblo < 0 && !ampliacion) return local === undefined ? NO_KEYS : [local];
   const keys: string[] = [];
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
@@ -221,6 +221,15 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
     add(`${first} de ${place}`);
   }
   return keys;
+}
+
+/**
+ * Whether `otherKeys` reads a name's text and not only its key (a part in parentheses, two names
+ * joined by a slash: the key keeps neither sign): the settlement index, which keys names, gives
+ * it the text of these names only.
+ */
+export function readsText(name: string): boolean {
+  return name.includes('(') || name.includes('/');
 }
 
 /**

@@ -9,7 +9,7 @@
  * and the collector never walks it.
  */
 import { buildIdOf, type Catalog } from '../core/catalog.js';
-import { otherKeys, settlementKey } from '../core/names.js';
+import { otherKeys, readsText, settlementKey } from '../core/names.js';
 
 const NONE: readonly number[] = [];
 /** A key's run of codes this short is read in turn rather than searched. */
@@ -88,14 +88,14 @@ export class SettlementIndex {
             if (k < 0) {
               const text = catalog.settlementNameAt(name);
               keyOfName[name] = k = numberOf(settlementKey(text));
-              if (text.includes('(') || text.includes('/')) readAgain[name] = 1;
+              if (readsText(text)) readAgain[name] = 1;
             }
             if (lastCode[k] !== code) {
               lastCode[k] = code;
               counts[k]!++;
               keyOfRow[s] = k;
             }
-            // The name's text is read again only for the few with parentheses or a slash (`otherKeys` reads them from it).
+            // The name's text is read again only for the few whose other keys it gives (`readsText`).
             const others = otherKeys(readAgain[name] ? catalog.settlementNameAt(name) : '', keyList[k]!, municipalityKey, cityKey);
             for (let i = 0; i < others.length; i++) {
               const o = numberOf(others[i]!);

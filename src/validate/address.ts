@@ -228,8 +228,9 @@ export class AddressValidator {
   private isReadName(code: CodeEntry, cp: string, asentamiento: string): boolean {
     // Written as the code's settlement with its own type in front (`Col. Roma Norte`): the code's, whatever other codes have.
     const split = splitSettlementType(asentamiento);
-    if (code.ownTypeInFront(split)) return true;
-    if (code.readSettlement(asentamiento, split) === undefined && !code.namesLoosely(asentamiento)) return false;
+    const afterType = code.nameAfterType(split);
+    if (code.hasOwnType(split, afterType)) return true;
+    if (code.readSettlement(asentamiento, split, afterType) === undefined && !code.namesLoosely(asentamiento)) return false;
     const catalog = this.catalog;
     const index = catalog.codeIndex(cp);
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(index));

@@ -103,27 +103,30 @@ export class CodeEntry {
     return folded >= 0 ? this.names[folded] : (this.readSettlement(written) ?? this.readSettlementLoosely(written));
   }
 
-  /** The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`, `Sta.`), or undefined. */
-  readSettlement(written: string, split: SplitSettlement = splitSettlementType(written)): string | undefined {
+  /**
+   * The catalog's spelling of the settlement `written` names in a form people write (`Col. ...`,
+   * `Sta.`), or undefined; `afterType` is `nameAfterType(split)` when the caller has it.
+   */
+  readSettlement(written: string, split: SplitSettlement = splitSettlementType(written), afterType = this.nameAfterType(split)): string | undefined {
     // The common case first: a type in front of the catalog's name (`COL. GRANJAS ESMERALDA`),
     // found among the folded names this entry already has; the code's names are read (and
     // the matcher made) only for what that does not find.
-    if (split.type && !DISTINGUISHING_TYPES.includes(split.type)) {
-      const found = this.foldedIndexOf(foldForMatch(split.name));
-      if (found >= 0) return this.names[found];
-    }
+    if (afterType >= 0 && !DISTINGUISHING_TYPES.includes(split.type!)) return this.names[afterType];
     return this.settlementMatcher().match(written);
   }
 
+  /** The index of the name written after a type (`COL. GRANJAS ESMERALDA`), found among the folded names; -1 when none, or no type is written. */
+  nameAfterType(split: SplitSettlement): number {
+    return split.type ? this.foldedIndexOf(foldForMatch(split.name)) : -1;
+  }
+
   /**
-   * Whether `written` is a type in front of the code's settlement of that very name and type
-   * (`Col. Roma Norte` for the Colonia *Roma Norte*), found among the folded names: the form
-   * people write most, read without keying the name.
+   * Whether the name after a type (`nameAfterType`) is the code's settlement of that very type
+   * (`Col. Roma Norte` for the Colonia *Roma Norte*): the form people write most, read without
+   * keying the name.
    */
-  ownTypeInFront(split: SplitSettlement): boolean {
-    if (!split.type) return false;
-    const found = this.foldedIndexOf(foldForMatch(split.name));
-    return found >= 0 && this.types()[found] === split.type;
+  hasOwnType(split: SplitSettlement, afterType: number): boolean {
+    return afterType >= 0 && this.types()[afterType] === split.type;
   }
 
   /** The catalog's spelling of the one settlement `written` names without its joining words or section (`SettlementMatcher.looseIndexOf`), or undefined. */
