@@ -82,7 +82,7 @@ export class AddressValidator {
     const body = this.client.infoCp(cp, { type: 'simplified' });
     if (!body.error) {
       const r = body.response;
-      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.entries, cp);
+      return new CodeEntry(undefined, r.asentamiento, r.estado, r.municipio, r.ciudad, this.stateNames(r.estado), this.entries, fiveDigits(cp));
     }
     if (body.code_error === 105) {
       const retired = this.retired(cp);

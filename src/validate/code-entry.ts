@@ -26,12 +26,14 @@ export class EntryContext {
   ) {}
 
   fold(name: string): string {
-    let folded = this.folded.get(name);
-    if (folded === undefined) {
-      folded = foldForMatch(name);
-      this.folded.set(name, folded);
-    }
-    return folded;
+    return readOnce(this.folded, name, foldForMatch);
+  }
+
+  private readonly keys = new Map<string, string>();
+
+  /** `nameKey` of a catalog name (a municipality, a city), shared by the codes that have it. */
+  key(name: string): string {
+    return readOnce(this.keys, name, nameKey);
   }
 
   /**
@@ -47,6 +49,16 @@ export class EntryContext {
     this.holding[this.next] = entry;
     this.next = (this.next + 1) % KEPT_MATCHERS;
   }
+}
+
+/** The reading of a catalog name, made at its first use and kept (the catalog bounds what is kept). */
+function readOnce(readings: Map<string, string>, name: string, read: (name: string) => string): string {
+  let reading = readings.get(name);
+  if (reading === undefined) {
+    reading = read(name);
+    readings.set(name, reading);
+  }
+  return reading;
 }
 
 /**
@@ -74,6 +86,8 @@ export class CodeEntry {
    * one object to read per record instead of one per name (most codes have a handful).
    */
   private readonly nameLookup: string | Set<string>;
+  /** The names in order, kept only beside a Set (a joined lookup holds them): one array fewer per code. */
+  private readonly nameList: readonly string[] | undefined;
 
   /** The catalog's index of this code's municipality, set by the validator (which has the catalog) the first time it needs it. */
   municipalityIndex: number | undefined;
@@ -83,7 +97,7 @@ export class CodeEntry {
 
   constructor(
     readonly error: ValidationError | undefined,
-    readonly names: string[],
+    names: readonly string[],
     readonly estado: string,
     readonly municipio: string,
     readonly ciudad: string,
@@ -91,10 +105,17 @@ export class CodeEntry {
     readonly stateNames: Set<string>,
     /** What the validator's entries share; undefined for an entry of an error (it has no names to read). */
     private readonly context: EntryContext | undefined,
-    /** The code, for `typesOf`. */
-    private readonly cp = '',
+    /** The code's number (a code of 5 digits), for `typesOf`; -1 for an entry of an error. */
+    private readonly code = -1,
   ) {
     this.nameLookup = nameLookup(names);
+    // An empty list joins to what a list of one empty name does: kept as it is.
+    if (typeof this.nameLookup !== 'string' || names.length === 0) this.nameList = names;
+  }
+
+  /** The settlements' names as the catalog writes them, in its order (from the joined form, for the rare record that asks). */
+  get names(): readonly string[] {
+    return this.nameList ?? splitLookup(this.nameLookup as string);
   }
 
   /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as, with or without joining words. */
@@ -146,7 +167,7 @@ export class CodeEntry {
   private typeList: readonly string[] | undefined;
 
   private types(): readonly string[] {
-    return (this.typeList ??= this.context?.typesOf(this.cp) ?? []);
+    return (this.typeList ??= this.code >= 0 && this.context ? this.context.typesOf(String(this.code).padStart(5, '0')) : []);
   }
 
   /** Whether `written` names one or more of the code's settlements without joining words or sections (`SettlementMatcher.namesLoosely`). */
@@ -174,13 +195,18 @@ export class CodeEntry {
     return key >= 0 && key === stateKeyOf(this.estado);
   }
 
-  /** The keys of the catalog's municipality and city names (`nameKey`), made at the first record that needs them. */
-  private municipioKey: string | undefined;
-  private ciudadKey: string | undefined;
+  /** The keys of the catalog's municipality and city names (`nameKey`), made once per name for all the codes that have it. */
+  private get municipioKey(): string {
+    return this.context ? this.context.key(this.municipio) : nameKey(this.municipio);
+  }
+
+  private get ciudadKey(): string {
+    return this.context ? this.context.key(this.ciudad) : nameKey(this.ciudad);
+  }
 
   /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
   isMunicipality(written: WrittenName): boolean {
-    return written.folded === this.foldedMunicipio || municipalityKeysOf(written).includes((this.municipioKey ??= nameKey(this.municipio)));
+    return written.folded === this.foldedMunicipio || municipalityKeysOf(written).includes(this.municipioKey);
   }
 
   /**
@@ -209,7 +235,7 @@ export class CodeEntry {
    */
   isCityWithSurname(written: WrittenName): boolean {
     if (!this.ciudad) return false;
-    const own = (this.ciudadKey ??= nameKey(this.ciudad));
+    const own = this.ciudadKey;
     return own !== '' && municipalityKeysOf(written).some((key) => key.length > own.length + 5 && (key.startsWith(`${own} de `) || key.startsWith(`${own} del `)));
   }
 
@@ -223,7 +249,7 @@ export class CodeEntry {
    */
   private cityKeys(): readonly string[] {
     if (!this.cityKeyList) {
-      const own = (this.ciudadKey ??= nameKey(this.ciudad));
+      const own = this.ciudadKey;
       const part = partInParentheses(this.ciudad);
       this.cityKeyList = part === undefined ? [own] : [own, nameKey(withoutParentheses(this.ciudad)), nameKey(part)];
     }
@@ -235,8 +261,8 @@ export class CodeEntry {
   /** Whether this code's city is its municipality by name: its name holds the municipality's, is a short form of it, or is it without a joining word. */
   private cityIsMunicipality(): boolean {
     if (this.cityIsItsMunicipality === undefined) {
-      const city = (this.ciudadKey ??= nameKey(this.ciudad));
-      const municipality = (this.municipioKey ??= nameKey(this.municipio));
+      const city = this.ciudadKey;
+      const municipality = this.municipioKey;
       this.cityIsItsMunicipality =
         ` ${city} `.includes(` ${municipality} `) || shortenedKeys(municipality).includes(city) || withoutConnectors(city) === withoutConnectors(municipality);
     }
@@ -259,7 +285,7 @@ export class CodeEntry {
   /** The folded names, in the order of `names` (from the joined form, for the rare record that asks). */
   foldedNames(): string[] {
     const lookup = this.folded();
-    return typeof lookup === 'string' ? lookup.slice(1, -1).split(SEPARATOR) : this.foldedList!;
+    return typeof lookup === 'string' ? splitLookup(lookup) : this.foldedList!;
   }
 
   hasFoldedName(folded: string): boolean {
@@ -320,7 +346,14 @@ const MANY_NAMES = 32;
 function nameLookup(names: readonly string[]): string | Set<string> {
   // A name holding the separator itself would make the joined form ambiguous.
   if (names.length > MANY_NAMES || names.some((name) => name.includes(SEPARATOR))) return new Set(names);
-  return SEPARATOR + names.join(SEPARATOR) + SEPARATOR;
+  // Joined in one step, so the engine makes one flat string: joined with `+`, some entries
+  // kept the engine's tree of the parts (a cons string) beside it for as long as the run.
+  return ['', ...names, ''].join(SEPARATOR);
+}
+
+/** The names of a joined lookup, in order. */
+function splitLookup(lookup: string): string[] {
+  return lookup.slice(1, -1).split(SEPARATOR);
 }
 
 /** Whether `name` is one of the entries of a lookup made by `nameLookup`. */
