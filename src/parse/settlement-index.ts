@@ -4,12 +4,13 @@
  * first record that needs it, in a few typed arrays: one key per distinct settlement name
  * (the catalog's name table already shares a name among its settlements, so a name is read
  * once), and each key's codes in one run, ordered by municipality and then by code, so a
- * municipality's or a state's codes of a key are found by binary search. Nothing is made per
- * settlement or per key but the key's string itself: the index is a few MB in each thread,
- * and the collector never walks it.
+ * municipality's or a state's codes of a key are found by binary search. Nothing is kept per
+ * settlement or per key: the keys are one text with a table (parse/key-table), the index a
+ * few MB in each thread, and the collector never walks it.
  */
 import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { otherKeys, readsText, settlementKey } from '../core/names.js';
+import { KeyTable } from './key-table.js';
 
 const NONE: readonly number[] = [];
 /** A key's run of codes this short is read in turn rather than searched. */
@@ -31,8 +32,8 @@ export interface SettlementIndexData {
 export class SettlementIndex {
   private constructor(
     private readonly catalog: Catalog,
-    /** Key → its number. */
-    private readonly keys: Map<string, number>,
+    /** The keys, by their numbers. */
+    private readonly keys: KeyTable,
     /** The codes of key `k` are `codes[start[k]]` to `codes[start[k + 1] - 1]`. */
     private readonly start: Int32Array,
     /** Code indices, by key, then municipality, then code; a code once per key. */
@@ -127,32 +128,25 @@ export class SettlementIndex {
         }
       }
     }
-    return new SettlementIndex(catalog, keys, start, codes);
+    // Settlement keys are words of letters and digits between single spaces: none holds a line feed.
+    const table = KeyTable.of(keyList);
+    if (!table) throw new Error('a settlement key holds a line feed');
+    return new SettlementIndex(catalog, table, start, codes);
   }
 
   /** The index another thread made of the same build of the catalog; undefined for another build (or a catalog without one). */
   static fromData(catalog: Catalog, data: SettlementIndexData): SettlementIndex | undefined {
     const build = buildIdOf(catalog);
     if (build === undefined || build !== data.build) return undefined;
-    const keys = new Map<string, number>();
-    let k = 0;
-    for (let at = 0; at < data.keys.length; k++) {
-      const end = data.keys.indexOf('\n', at);
-      if (end < 0) return undefined;
-      keys.set(data.keys.slice(at, end), k);
-      at = end + 1;
-    }
-    return k + 1 === data.start.length ? new SettlementIndex(catalog, keys, data.start, data.codes) : undefined;
+    const keys = KeyTable.fromText(data.keys);
+    return keys && keys.size + 1 === data.start.length ? new SettlementIndex(catalog, keys, data.start, data.codes) : undefined;
   }
 
   /** This index as plain data (undefined for a catalog without a build id, which no other thread could check). */
   toData(): SettlementIndexData | undefined {
     const build = buildIdOf(this.catalog);
     if (build === undefined) return undefined;
-    const list = [...this.keys.keys()];
-    if (list.some((key) => key.includes('\n'))) return undefined;
-    list.push('');
-    return { build, keys: list.join('\n'), start: this.start, codes: this.codes };
+    return { build, keys: this.keys.text, start: this.start, codes: this.codes };
   }
 
   /**
@@ -161,8 +155,8 @@ export class SettlementIndex {
    * or a shared empty one.
    */
   codesOf(key: string, municipalities: readonly number[], state: number): readonly number[] {
-    const k = this.keys.get(key);
-    if (k === undefined) return NONE;
+    const k = this.keys.numberOf(key);
+    if (k < 0) return NONE;
     const from = this.start[k]!;
     const to = this.start[k + 1]!;
     const catalog = this.catalog;
