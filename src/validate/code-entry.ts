@@ -14,8 +14,9 @@ import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
 /**
  * What the entries of one validator share (one object, not a field each per entry): folded
- * forms of the catalog's own names (municipalities, cities), each made once, bounded by the
- * catalog; where a code's settlements' types are asked; and the settlement matchers last made.
+ * forms and keys of the catalog's own names (municipalities, cities), each made once, bounded
+ * by the catalog; where a code's settlements' types are asked; and the settlement matchers
+ * last made.
  */
 export class EntryContext {
   private readonly folded = new Map<string, string>();
