@@ -119,10 +119,19 @@ export class CodeEntry {
     return this.nameList ?? splitLookup(this.nameLookup as string);
   }
 
+  /** The name at `index` of `names`, read in the joined form (nothing is split for it). */
+  nameAt(index: number): string {
+    if (this.nameList) return this.nameList[index]!;
+    const lookup = this.nameLookup as string;
+    let from = 1;
+    for (let k = 0; k < index; k++) from = lookup.indexOf(SEPARATOR, from) + 1;
+    return lookup.slice(from, lookup.indexOf(SEPARATOR, from));
+  }
+
   /** The catalog's spelling of an accepted settlement: the name it folds to, else the one it reads as, with or without joining words. */
   spellingOf(written: string): string | undefined {
     const folded = this.foldedIndexOf(foldForMatch(written));
-    return folded >= 0 ? this.names[folded] : (this.readSettlement(written) ?? this.readSettlementLoosely(written));
+    return folded >= 0 ? this.nameAt(folded) : (this.readSettlement(written) ?? this.readSettlementLoosely(written));
   }
 
   /**
@@ -133,7 +142,7 @@ export class CodeEntry {
     // The common case first: a type in front of the catalog's name (`COL. GRANJAS ESMERALDA`),
     // found among the folded names this entry already has; the code's names are read (and
     // the matcher made) only for what that does not find.
-    if (afterType >= 0 && !DISTINGUISHING_TYPES.includes(split.type!)) return this.names[afterType];
+    if (afterType >= 0 && !DISTINGUISHING_TYPES.includes(split.type!)) return this.nameAt(afterType);
     return this.settlementMatcher().match(written);
   }
 
@@ -154,7 +163,7 @@ export class CodeEntry {
   /** The catalog's spelling of the one settlement `written` names without its joining words or section (`SettlementMatcher.looseIndexOf`), or undefined. */
   readSettlementLoosely(written: string): string | undefined {
     const found = this.settlementMatcher().looseIndexOf(written);
-    return found < 0 ? undefined : this.names[found];
+    return found < 0 ? undefined : this.nameAt(found);
   }
 
   /** Whether `written` is a type in front of one of the code's settlements of that type (`Col. Del Río` for the Colonia *Del Río*). */
@@ -198,11 +207,15 @@ export class CodeEntry {
 
   /** The keys of the catalog's municipality and city names (`nameKey`), made once per name for all the codes that have it. */
   private get municipioKey(): string {
-    return this.context ? this.context.key(this.municipio) : nameKey(this.municipio);
+    return this.keyOf(this.municipio);
   }
 
   private get ciudadKey(): string {
-    return this.context ? this.context.key(this.ciudad) : nameKey(this.ciudad);
+    return this.keyOf(this.ciudad);
+  }
+
+  private keyOf(name: string): string {
+    return this.context ? this.context.key(name) : nameKey(name);
   }
 
   /** Whether a municipality written in any form (`Alc. Iztapalapa`, `Gral. Escobedo`) is this code's. */
@@ -413,5 +426,5 @@ function closest(given: string, code: CodeEntry): string | undefined {
       best = i;
     }
   }
-  return best >= 0 && bestSimilarity >= SUGGESTION_THRESHOLD ? code.names[best] : undefined;
+  return best >= 0 && bestSimilarity >= SUGGESTION_THRESHOLD ? code.nameAt(best) : undefined;
 }
