@@ -89,9 +89,12 @@ class PendingFile {
   }
 }
 
-/** Writes bytes, waiting for the stream to drain when it asks to (one listener at a time). */
-async function put(stream: Writable, bytes: Uint8Array): Promise<void> {
-  if (bytes.length && !stream.write(bytes)) await once(stream, 'drain');
+/**
+ * Writes bytes, waiting for the stream to drain when it asks to (one listener at a time);
+ * `written` is called once the stream is done with them.
+ */
+async function put(stream: Writable, bytes: Uint8Array, written?: () => void): Promise<void> {
+  if (bytes.length && !stream.write(bytes, written && (() => written()))) await once(stream, 'drain');
 }
 
 /** Counts what is read, for progress. */
@@ -111,13 +114,15 @@ function describe(input: OpenedInput): string {
 /** One range's outcome, in input order; judged here (done at once) or by a worker. */
 interface Slot {
   outcome?: RangeOutcome;
+  /** Judged by a worker: its bytes are handed back once written. */
+  byWorker?: true;
   error?: unknown;
   settled: Promise<void>;
 }
 
 function slotOf(work: RangeOutcome | Promise<RangeOutcome>, failed: (error: unknown) => void): Slot {
   if (!(work instanceof Promise)) return { outcome: work, settled: Promise.resolve() };
-  const slot: Slot = { settled: Promise.resolve() };
+  const slot: Slot = { settled: Promise.resolve(), byWorker: true };
   slot.settled = work.then(
     (outcome) => {
       slot.outcome = outcome;
@@ -218,14 +223,16 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       }
     }
 
-    const write = async (outcome: RangeOutcome) => {
+    /** Once written, a worker's bytes go back to the pool (see `handBack`). */
+    const handBack = (bytes: Uint8Array) => () => pool?.handBack(bytes);
+    const write = async (outcome: RangeOutcome, byWorker: boolean) => {
       records += outcome.records;
       valid += outcome.valid;
       unverifiable += outcome.unverifiable;
       for (const quote of outcome.quotes) if (quotes.length < QUOTES_NAMED) quotes.push(quote);
       for (const [code, count] of Object.entries(outcome.byCode)) invalidByCode.set(Number(code), (invalidByCode.get(Number(code)) ?? 0) + count);
-      await put(out, outcome.results);
-      if (fixed && outcome.fixed) await put(fixed.stream, outcome.fixed);
+      await put(out, outcome.results, byWorker ? handBack(outcome.results) : undefined);
+      if (fixed && outcome.fixed) await put(fixed.stream, outcome.fixed, byWorker ? handBack(outcome.fixed) : undefined);
       for (const file of files) if (file.error) throw file.error;
       draw();
     };
@@ -240,7 +247,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
         const slot = queue.shift()!;
         await slot.settled;
         if (slot.error) throw slot.error;
-        await write(slot.outcome!);
+        await write(slot.outcome!, slot.byWorker === true);
       }
     };
     // A range a worker refuses stops the run at once, not when the next input comes: the

@@ -33,6 +33,15 @@ interface IndexHandOver {
   settlementIndex: SettlementIndexData;
 }
 
+/**
+ * Result bytes a worker made, handed back once written: moved out of the main thread at once,
+ * instead of kept there until a full collection of its heap (they outlive its young
+ * collections waiting their turn to be written, and a run's peak memory grew with its input).
+ */
+interface WrittenHandBack {
+  written: true;
+}
+
 interface RangeReply {
   id: number;
   outcome?: RangeOutcome;
@@ -140,6 +149,15 @@ export class ValidationPool {
     });
   }
 
+  /** Takes back result bytes a worker made, now written (see WrittenHandBack). */
+  handBack(bytes: Uint8Array): void {
+    const buffers = movable(bytes);
+    if (this.closing || buffers.length === 0) return;
+    this.workers[this.nextHandBack++ % this.workers.length]!.postMessage({ written: true } satisfies WrittenHandBack, buffers);
+  }
+
+  private nextHandBack = 0;
+
   private settle(reply: RangeReply): void {
     const waiting = this.waiting.get(reply.id);
     if (!waiting) return;
@@ -166,7 +184,9 @@ async function serve(setup: WorkerSetup): Promise<void> {
   const client = createClient({ token: setup.token, dataPath: setup.dataPath });
   const validator = validatorFor(client);
   const judge = await createJudge(validator, setup.plan);
-  port.on('message', (request: RangeRequest | IndexHandOver) => {
+  port.on('message', (request: RangeRequest | IndexHandOver | WrittenHandBack) => {
+    // Written bytes come back only to be let go here, where young collections free them.
+    if ('written' in request) return;
     if ('settlementIndex' in request) {
       validator.takeSettlementIndex(request.settlementIndex);
       return;
