@@ -9,8 +9,10 @@
  * A short form names a municipality only when the name names none as written (`Atizapán` is
  * *Atizapán*, never *Atizapán de Zaragoza*; `Cuautitlán` is not *Cuautitlán Izcalli*) and
  * exactly one of the state's municipalities (the country's, without a state) has it:
- * `Cholula` (San Andrés Cholula, San Pedro Cholula) names none. A state's name (`Guerrero`
- * for *Villa Guerrero*) and a single word of fewer than five letters are never short forms.
+ * `Cholula` (San Andrés Cholula, San Pedro Cholula) names none. A single word of fewer than
+ * five letters is never a short form, nor is a state's name (`Guerrero` for *Villa Guerrero*)
+ * where it may be the state: only a field that holds a municipality or a city reads it so
+ * (`stateNamedMunicipality`: `Oaxaca` for *Oaxaca de Juárez*, as the city's people write it).
  *
  * Read by validation and `cpmx parse` past the names the router reads (names.ts), so the
  * contract's methods answer as they did.
@@ -76,6 +78,8 @@ export function shortenedKeys(key: string, never: ReadonlySet<string> = new Set(
 interface ShortenedIndex {
   /** Short form → the municipalities that have it, ascending. */
   byShortKey: Map<string, number[]>;
+  /** The same for the short forms that are a state's name (`oaxaca` → Oaxaca de Juárez): four in the whole catalog. */
+  byStateName: Map<string, number[]>;
   /** The municipalities (all states) each written name may name short, as asked. */
   seen: Map<string, readonly number[]>;
   /** A list of one municipality, by its index, made once. */
@@ -90,14 +94,16 @@ function shortenedIndex(catalog: CatalogReader): ShortenedIndex {
     const never = new Set<string>();
     for (const state of catalog.stateNames()) for (const spelling of stateSpellings(state)) never.add(nameKey(spelling));
     const byShortKey = new Map<string, number[]>();
+    const byStateName = new Map<string, number[]>();
     for (let m = 0; m < catalog.municipalityCount; m++) {
-      for (const short of shortenedKeys(nameKey(catalog.nameOfMunicipality(m)), never)) {
-        const same = byShortKey.get(short);
+      for (const short of shortenedKeys(nameKey(catalog.nameOfMunicipality(m)))) {
+        const by = never.has(short) ? byStateName : byShortKey;
+        const same = by.get(short);
         if (same) same.push(m);
-        else byShortKey.set(short, [m]);
+        else by.set(short, [m]);
       }
     }
-    index = { byShortKey, seen: new Map(), singles: new Array<readonly number[]>(catalog.municipalityCount) };
+    index = { byShortKey, byStateName, seen: new Map(), singles: new Array<readonly number[]>(catalog.municipalityCount) };
     indexes.set(catalog, index);
   }
   return index;
@@ -133,4 +139,24 @@ export function shortenedMunicipality(catalog: CatalogReader, name: string, stat
     one = m;
   }
   return one < 0 ? NONE : (index.singles[one] ??= [one]);
+}
+
+/**
+ * The municipality of `state` a state's name names written short, where a field holds a
+ * municipality or a city and so cannot be the state: `Oaxaca` for *Oaxaca de Juárez*; -1 for
+ * any other name, or one that names a municipality as written (`Tlaxcala`) or several short.
+ * Never read in a one-line address, where a state's name is the state.
+ */
+export function stateNamedMunicipality(catalog: CatalogReader, name: string, state: number): number {
+  if (name.length > MAX_NAME_CHARS) return -1;
+  const { byStateName } = shortenedIndex(catalog);
+  let one = -1;
+  for (const key of municipalityKeys(name)) {
+    for (const m of byStateName.get(key) ?? NONE) {
+      if (catalog.stateOfMunicipality(m) !== state || m === one) continue;
+      if (one >= 0) return -1;
+      one = m;
+    }
+  }
+  return one >= 0 && findMunicipalities(catalog, name, state).length === 0 ? one : -1;
 }

@@ -14,7 +14,7 @@ import { foldForMatch, splitSettlementType, stateSpellings } from '../core/names
 import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
 import { CodeEntry, EntryContext, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
-import { shortForms } from '../core/shortened-municipalities.js';
+import { shortForms, stateNamedMunicipality } from '../core/shortened-municipalities.js';
 import { citiesOfSeveralMunicipalities, cityOfState } from '../core/shared-cities.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 import { Remembered } from '../parse/remembered.js';
@@ -211,8 +211,9 @@ export class AddressValidator {
     const state = catalog.stateOfMunicipality(municipality);
     const short = (this.shortForms ??= shortForms(catalog));
     if (municipalityKeysOf(written).some((key) => short.has(key))) return this.finder.municipalities(written.text, state).includes(municipality);
-    // Written by the name of a city that lies in this municipality alone (`Toluca de Lerdo` for Toluca).
-    return this.finder.cityMunicipality(written.text, state) === municipality;
+    // Written by the name of a city that lies in this municipality alone (`Toluca de Lerdo` for Toluca),
+    // or short by a state's name, which this field cannot mean (`Oaxaca` for Oaxaca de Juárez).
+    return this.finder.cityMunicipality(written.text, state) === municipality || stateNamedMunicipality(catalog, written.text, state) === municipality;
   }
 
   /**

@@ -98,6 +98,26 @@ describe('real records that write a municipality short', () => {
   });
 });
 
+describe('a state’s name written for a municipality or a city', () => {
+  // Oaxaca's labour conciliation centre, `Bustamante 500, Centro, 68000 Oaxaca, Oax.` (cpmx search index file
+  // 41299881318), and the Benito Juárez market, `Centro, 68000 Oaxaca, Oax.` (file 24998244405): the city's people
+  // write *Oaxaca de Juárez* as `Oaxaca`, which a record's municipality or city field cannot mean as the state.
+  it('is the municipality that has it short, one of the code’s state, in those fields only', () => {
+    for (const record of [{ municipio: 'Oaxaca' }, { ciudad: 'Oaxaca' }, { municipio: 'OAXACA', ciudad: 'OAXACA' }]) {
+      expect(validateAddress(client, { cp: '68000', estado: 'Oax.', ...record }), JSON.stringify(record)).toMatchObject({ valid: true, errors: [] });
+    }
+    const result = validateAddress(client, { cp: '68000', municipio: 'Oaxaca', estado: 'Oax.' });
+    expect(validatorFor(client).fix('68000', '', 'Oaxaca', 'Oax.', '', result, true).changes.municipio).toBe('Oaxaca de Juárez');
+    // Another municipality of the state is not named so (Santa Lucía del Camino, a suburb of the city).
+    expect(validateAddress(client, { cp: '71240', municipio: 'Oaxaca', estado: 'Oaxaca' }).errors.map((error) => error.code_error)).toEqual([121]);
+    // `Tlaxcala` is a municipality as written: never *Santa Cruz Tlaxcala*.
+    expect(validateAddress(client, { cp: '90640', municipio: 'Tlaxcala', estado: 'Tlaxcala' }).errors.map((error) => error.code_error)).toEqual([121]);
+    // A one-line address reads a state's name as the state, as before.
+    expect(shortenedMunicipality(catalog, 'Oaxaca', findState(catalog, 'Oaxaca'))).toEqual([]);
+    expect(parseAddress(client, 'Bustamante 500, Centro, 68000 Oaxaca, Oax.')).toMatchObject({ cp: '68000', estado: 'Oaxaca', municipio: 'Oaxaca de Juárez', valid: true });
+  });
+});
+
 describe('names with a part in parentheses', () => {
   // CESI offices (https://github.com/yurhii/myshpprocessing/blob/5fe903f8e7505dc2bbeb2065acebcb67c3e46b67/export/sqls/cesis.sql)
   // and a fire station (https://github.com/Origenlab/FIREFIGHTER/blob/74040942bc1029d7ae1336b159d9d6813bea96be/src/content/stations/sonora/cuerpo-bomberos-cajeme-central.md).
