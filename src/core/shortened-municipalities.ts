@@ -127,17 +127,10 @@ export function shortenedMunicipality(catalog: CatalogReader, name: string, stat
   const index = shortenedIndex(catalog);
   let all = index.seen.get(name);
   if (all === undefined) {
-    const found = new Set<number>();
-    for (const key of municipalityKeys(name)) for (const m of index.byShortKey.get(key) ?? NONE) found.add(m);
-    all = [...found].sort((a, b) => a - b);
+    all = namedShort(index.byShortKey, municipalityKeys(name));
     if (remembers(index.seen, name)) index.seen.set(ownCopy(name), all);
   }
-  let one = -1;
-  for (const m of all) {
-    if (state >= 0 && catalog.stateOfMunicipality(m) !== state) continue;
-    if (one >= 0) return NONE;
-    one = m;
-  }
+  const one = oneOfState(catalog, all, state);
   return one < 0 ? NONE : (index.singles[one] ??= [one]);
 }
 
@@ -145,18 +138,29 @@ export function shortenedMunicipality(catalog: CatalogReader, name: string, stat
  * The municipality of `state` a state's name names written short, where a field holds a
  * municipality or a city and so cannot be the state: `Oaxaca` for *Oaxaca de Juárez*; -1 for
  * any other name, or one that names a municipality as written (`Tlaxcala`) or several short.
- * Never read in a one-line address, where a state's name is the state.
+ * Never read in a one-line address, where a state's name is the state. `keys` are the name's
+ * `municipalityKeys`, for a caller that has them already.
  */
-export function stateNamedMunicipality(catalog: CatalogReader, name: string, state: number): number {
+export function stateNamedMunicipality(catalog: CatalogReader, name: string, state: number, keys?: readonly string[]): number {
   if (name.length > MAX_NAME_CHARS) return -1;
-  const { byStateName } = shortenedIndex(catalog);
-  let one = -1;
-  for (const key of municipalityKeys(name)) {
-    for (const m of byStateName.get(key) ?? NONE) {
-      if (catalog.stateOfMunicipality(m) !== state || m === one) continue;
-      if (one >= 0) return -1;
-      one = m;
-    }
-  }
+  const one = oneOfState(catalog, namedShort(shortenedIndex(catalog).byStateName, keys ?? municipalityKeys(name)), state);
   return one >= 0 && findMunicipalities(catalog, name, state).length === 0 ? one : -1;
+}
+
+/** The municipalities a name's keys name short in `byKey`, each once, ascending. */
+function namedShort(byKey: ReadonlyMap<string, readonly number[]>, keys: readonly string[]): number[] {
+  const found = new Set<number>();
+  for (const key of keys) for (const m of byKey.get(key) ?? NONE) found.add(m);
+  return [...found].sort((a, b) => a - b);
+}
+
+/** The one municipality of `all` in `state` (any, when -1); -1 when none or several are. */
+function oneOfState(catalog: CatalogReader, all: readonly number[], state: number): number {
+  let one = -1;
+  for (const m of all) {
+    if (state >= 0 && catalog.stateOfMunicipality(m) !== state) continue;
+    if (one >= 0) return -1;
+    one = m;
+  }
+  return one;
 }

@@ -213,7 +213,7 @@ export class AddressValidator {
     if (municipalityKeysOf(written).some((key) => short.has(key))) return this.finder.municipalities(written.text, state).includes(municipality);
     // Written by the name of a city that lies in this municipality alone (`Toluca de Lerdo` for Toluca),
     // or short by a state's name, which this field cannot mean (`Oaxaca` for Oaxaca de Juárez).
-    return this.finder.cityMunicipality(written.text, state) === municipality || stateNamedMunicipality(catalog, written.text, state) === municipality;
+    return this.finder.cityMunicipality(written.text, state) === municipality || stateNamedMunicipality(catalog, written.text, state, municipalityKeysOf(written)) === municipality;
   }
 
   /**

@@ -94,7 +94,7 @@ class PendingFile {
  * `written` is called once the stream is done with them.
  */
 async function put(stream: Writable, bytes: Uint8Array, written?: () => void): Promise<void> {
-  if (bytes.length && !stream.write(bytes, written && (() => written()))) await once(stream, 'drain');
+  if (bytes.length && !stream.write(bytes, written)) await once(stream, 'drain');
 }
 
 /** Counts what is read, for progress. */
@@ -223,16 +223,16 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
       }
     }
 
-    /** Once written, a worker's bytes go back to the pool (see `handBack`). */
-    const handBack = (bytes: Uint8Array) => () => pool?.handBack(bytes);
     const write = async (outcome: RangeOutcome, byWorker: boolean) => {
+      // Once written, a worker's bytes go back to the pool (see `handBack`).
+      const handBack = (bytes: Uint8Array) => (byWorker ? () => pool?.handBack(bytes) : undefined);
       records += outcome.records;
       valid += outcome.valid;
       unverifiable += outcome.unverifiable;
       for (const quote of outcome.quotes) if (quotes.length < QUOTES_NAMED) quotes.push(quote);
       for (const [code, count] of Object.entries(outcome.byCode)) invalidByCode.set(Number(code), (invalidByCode.get(Number(code)) ?? 0) + count);
-      await put(out, outcome.results, byWorker ? handBack(outcome.results) : undefined);
-      if (fixed && outcome.fixed) await put(fixed.stream, outcome.fixed, byWorker ? handBack(outcome.fixed) : undefined);
+      await put(out, outcome.results, handBack(outcome.results));
+      if (fixed && outcome.fixed) await put(fixed.stream, outcome.fixed, handBack(outcome.fixed));
       for (const file of files) if (file.error) throw file.error;
       draw();
     };
