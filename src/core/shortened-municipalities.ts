@@ -53,13 +53,15 @@ function starts(words: readonly string[]): { at: number[]; titled: number; artic
 
 /**
  * The short forms of a municipality's key (`nameKey` of its name), each once: its words from
- * where a short form may begin, to the end or to a `de`/`del`, other than the whole key;
+ * where a short form may begin, to the end or to a `de`/`del` (or a `cuna de`), other than the whole key;
  * those in `never` (the states' keys) left out.
  */
 export function shortenedKeys(key: string, never: ReadonlySet<string> = new Set()): string[] {
   const words = key.split(' ');
   const ends: number[] = [words.length];
-  for (let j = 1; j < words.length; j++) if (words[j] === 'de' || words[j] === 'del') ends.push(j);
+  // Also before an honour the name was given (`cuna de`, cradle of): `Dolores Hidalgo` for
+  // *Dolores Hidalgo Cuna de la Independencia Nacional*, as everyone writes it.
+  for (let j = 1; j < words.length; j++) if (words[j] === 'de' || words[j] === 'del' || (words[j] === 'cuna' && words[j + 1] === 'de')) ends.push(j);
   const found = new Set<string>();
   const { at, titled, article } = starts(words);
   for (const i of at) {

@@ -142,6 +142,9 @@ describe('which short forms name a municipality', () => {
     expect(shortenedKeys('villa de alvarez')).toEqual(['alvarez']);
     expect(shortenedKeys('san nicolas de los garza')).toEqual(['san nicolas']);
     expect(shortenedKeys('general escobedo')).toEqual(['escobedo']);
+    // Before an honour too (`cuna de`): Dolores Hidalgo (test/fixtures/settlement-readings.csv has a real record).
+    expect(shortenedKeys('dolores hidalgo cuna de la independencia nacional')).toContain('dolores hidalgo');
+    expect(shortenedKeys('dolores hidalgo cuna de la independencia nacional')).not.toContain('dolores');
     expect(shortenedKeys('san lucas')).toEqual([]);
     expect(shortenedKeys('san felipe del progreso')).toEqual(['san felipe']);
     expect(shortenedKeys('villa guerrero', new Set(['guerrero']))).toEqual([]);
