@@ -28,6 +28,10 @@ function localKey(key: string, municipalityKey: string, cityKey: string): string
     const before = key.slice(0, -DOWNTOWN_AFTER.length);
     if (namePlace(before, municipalityKey) || namePlace(before, cityKey)) return DOWNTOWN;
   }
+  // A downtown with its place after it, as the catalog names about 30 (*Centro de Azcapotzalco*,
+  // *Centro Jiutepec*, *Centro Dolores Hidalgo* of Dolores Hidalgo Cuna de la Independencia
+  // Nacional) and people write `Col. Centro` for: read as `Centro de` its place is when written.
+  if (downtownOfPlace(key, municipalityKey, cityKey)) return DOWNTOWN;
   let rest = key;
   // The longer of the two when both lead it (`xalapa enriquez centro`: the city Xalapa-Enríquez,
   // not the municipality Xalapa). No array is made: the settlement index asks this of every settlement.
@@ -122,7 +126,7 @@ export function isDowntownKey(key: string, municipalityKey = '', cityKey = ''): 
  * for the downtown of La Paz (23000), which people and INE write `Col. Centro` (`zona` is read
  * with it here: a settlement named *Central* alone is no downtown).
  */
-const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuadro', 'zona central']);
+const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuadro', 'zona central', 'centro de la ciudad']);
 
 /**
  * The key of a downtown as people write it beyond the catalog's names: `Zona Centro`, `Centro
@@ -139,17 +143,28 @@ export function writtenDowntownKey(key: string, municipalityKey = '', cityKey = 
 const DOWNTOWN_BEFORE = `${DOWNTOWN} `;
 
 /**
- * Whether a written key is a downtown followed by its place, as people write it: `Centro de
- * Tlalnepantla de Baz` or `Centro Tlalnepantla` in Tlalnepantla de Baz (the words after `Centro`,
- * and a `de` or `del`, name the place as `namePlace` reads them, as for a downtown named with its
- * place before). Not `Centro de Salud`, a clinic.
+ * Whether a key is a downtown followed by its place: `Centro de Tlalnepantla de Baz` or `Centro
+ * Tlalnepantla` in Tlalnepantla de Baz, as people write it, and *Centro de Azcapotzalco*,
+ * *Centro Dolores Hidalgo*, as the catalog names some. After `Centro` (and `Histórico`, `de` or
+ * `del`) come the first words of the place's name, or of its name after its title (`Centro
+ * Villa de García` in García). Not `Centro de Salud`, a clinic, nor *Centro SCT Aguascalientes*
+ * or *Centro Comercial Puebla*, which name their place after what they are.
  */
 function downtownOfPlace(key: string, municipalityKey: string, cityKey: string): boolean {
   if (!key.startsWith(DOWNTOWN_BEFORE)) return false;
-  let after = key.slice(DOWNTOWN_BEFORE.length);
-  if (after.startsWith('de ')) after = after.slice(3);
-  else if (after.startsWith('del ')) after = after.slice(4);
-  return namePlace(after, municipalityKey) || namePlace(after, cityKey);
+  const after = key.slice(DOWNTOWN_BEFORE.length).replace(BEFORE_PLACE, '');
+  const untitled = after.replace(TOWN_TITLE, '');
+  return [municipalityKey, cityKey].some((place) => startsPlace(after, place) || (untitled !== after && startsPlace(untitled, place)));
+}
+
+/** What may come between `Centro` and its place: `historico`, then `de` or `del`. */
+const BEFORE_PLACE = /^(?:historico )?(?:del? )?/u;
+/** A town's title before its name, which people write or leave out (`villa de garcia`). */
+const TOWN_TITLE = /^(?:villa|ciudad|heroica) (?:del? )?/u;
+
+/** Whether `words` are the first words of a place's key (`tlalnepantla` of Tlalnepantla de Baz). */
+function startsPlace(words: string, place: string): boolean {
+  return words !== '' && place !== '' && `${place} `.startsWith(`${words} `);
 }
 
 const PARENTHESES = /\s*\([^()]*\)/gu;

@@ -277,6 +277,27 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '54000', asentamiento: 'Centro de Naucalpan' })).toEqual([122]);
   });
 
+  it('reads a downtown the catalog names Centro and its place as Centro, and a centre of something else not', () => {
+    // The catalog names about 30 downtowns so (*Centro de Azcapotzalco*, *Centro Jiutepec*, *Centro de la Ciudad* of
+    // Tehuacán): real records write them `Col. Centro` (test/fixtures/settlement-readings.csv, the last three rows).
+    expect(parseAddress(client, 'Calle 2da J.Ma.Morelos y Pavón, No308,2do piso, Col. Centro, C.P. 75700, Tehuacan, Puebla')).toMatchObject({
+      cp: '75700',
+      asentamiento: 'Centro de la Ciudad',
+      valid: true,
+    });
+    expect(parseAddress(client, 'Av. Hidalgo 120, Col. Centro, C.P. 37800, Dolores Hidalgo, Gto.')).toMatchObject({ asentamiento: 'Centro Dolores Hidalgo', valid: true });
+    expect(errorsOf({ cp: '02000', asentamiento: 'Col. Centro', municipio: 'Azcapotzalco' })).toEqual([]);
+    // After its title: *Centro Villa de Garcia (casco)* of García.
+    expect(errorsOf({ cp: '66000', asentamiento: 'Centro', municipio: 'García' })).toEqual([]);
+    // A place's name after what a centre is names no downtown: *Centro SCT Aguascalientes*, *Centro Comercial Puebla* (72460).
+    expect(errorsOf({ cp: '20000', asentamiento: 'Centro SCT Aguascalientes' })).toEqual([122]);
+    expect(validateAddress(client, { cp: '72000', asentamiento: 'Centro Comercial Puebla', municipio: 'Puebla', estado: 'Puebla' })).toMatchObject({ valid: false, suggestions: { cp: '72460' } });
+    expect(errorsOf({ cp: '72000', asentamiento: 'Centro Histórico de Puebla' })).toEqual([]);
+    // Nor is a code's centre of something else its downtown, nor its downtown any other code's `Centro`.
+    expect(errorsOf({ cp: '20291', asentamiento: 'Centro' })).toEqual([122]);
+    expect(errorsOf({ cp: '02000', asentamiento: 'Centro de Tlalnepantla' })).toEqual([122]);
+  });
+
   it('takes only the codes of a city of the municipality written', () => {
     // Ahome's towns each have a Centro: Los Mochis (81200), Ahome (81315), Topolobampo (81370).
     const record = { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' };
