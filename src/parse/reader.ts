@@ -191,8 +191,12 @@ export class AddressReader {
       unread: [],
     };
     const codeState = code >= 0 ? catalog.stateOfMunicipality(catalog.municipalityIndexOf(code)) : -1;
-    // A country word ending the line goes when the line names a state before it.
-    if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!)) && pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
+    // A country word ending the line goes when the line names a state before it, or when it is
+    // not the code's state (`22400 Tijuana, México`: México the country, not the state of México).
+    if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!))) {
+      const asState = this.stateNamed(pieces.at(-1)!);
+      if ((codeState >= 0 && asState !== codeState) || pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
+    }
 
     // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names, nor the streets a
     // place is at the corner of or between (`esq. Cd Xamíltepec 113-7`, `entre Juárez y Allende`).

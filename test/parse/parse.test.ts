@@ -112,6 +112,21 @@ describe('parseAddress', () => {
     expect(parseAddress(client, 'Emilio Castelar 229 Colonia Chapultepec, 11560 México D.F.')).toMatchObject({ asentamiento: 'Chapultepec', valid: false, suggestions: { cp: '16850' } });
   });
 
+  it('reads México ending a line as the country when it is not the code’s state', () => {
+    // A supplier table's real lines (cpmx search index file 54703550328): city, state, code, country.
+    expect(parseAddress(client, 'Ermita Norte No.27-B Fracc. Santa Cruz, Tijuana, BAJA CALIFORNIA NTE, 22105, MÉXICO')).toMatchObject({
+      cp: '22105',
+      estado: 'Baja California',
+      asentamiento: 'Santa Cruz',
+      valid: true,
+    });
+    expect(parseAddress(client, 'CALLE 17 # 1204 COLONIA LIBERTAD, TIJUANA, BAJA CALIFORNIA NTE, 22400, MÉXICO')).toMatchObject({ estado: 'Baja California', asentamiento: 'Libertad', valid: true });
+    // The city and the country, no state written.
+    expect(parseAddress(client, 'Calle 17 # 1204, Col. Libertad, 22400 Tijuana, Mexico')).toMatchObject({ estado: 'Baja California', valid: true });
+    // The state of México's code: México is its state, as before.
+    expect(parseAddress(client, 'Av. Juárez 10, Centro, Toluca, 50000, México')).toMatchObject({ estado: 'México', municipio: 'Toluca', valid: true });
+  });
+
   it('fills what the code implies and says so', () => {
     const parsed = parseAddress(client, 'Calle Tuxpan No. 63, Interior 402, Colonia Roma Sur, Cuauhtémoc, CDMX, C.P. 06760');
     expect(parsed).toMatchObject({ cp: '06760', asentamiento: 'Roma Sur', numero_exterior: '63', numero_interior: '402', ciudad: 'Ciudad de México', valid: true });
