@@ -37,7 +37,7 @@ export interface StateForms {
  */
 export const STATE_FORMS: readonly StateForms[] = [
   { key: 1, name: 'Aguascalientes', iso: 'AGU', forms: ['Ags.'] },
-  { key: 2, name: 'Baja California', iso: 'BCN', forms: ['B.C.', 'B.C.N.', 'Baja California Norte'] },
+  { key: 2, name: 'Baja California', iso: 'BCN', forms: ['B.C.', 'B.C.N.', 'Baja California Norte', 'Baja California Nte.'] },
   { key: 3, name: 'Baja California Sur', iso: 'BCS', forms: ['B.C.S.', 'B.C. Sur'] },
   { key: 4, name: 'Campeche', iso: 'CAM', forms: ['Camp.'] },
   { key: 5, name: 'Coahuila de Zaragoza', iso: 'COA', forms: ['Coah.'] },

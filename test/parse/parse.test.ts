@@ -121,6 +121,8 @@ describe('parseAddress', () => {
       valid: true,
     });
     expect(parseAddress(client, 'CALLE 17 # 1204 COLONIA LIBERTAD, TIJUANA, BAJA CALIFORNIA NTE, 22400, MÉXICO')).toMatchObject({ estado: 'Baja California', asentamiento: 'Libertad', valid: true });
+    // No code: `Nte.` is Baja California's Norte, so México after it is the country and the code is found from the names.
+    expect(parseAddress(client, 'C. Huazarichi #9303, Col. Azteca, TIjuana, BAJA CALIFORNIA NTE, MÉXICO')).toMatchObject({ cp: '22224', estado: 'Baja California', valid: true });
     // The city and the country, no state written.
     expect(parseAddress(client, 'Calle 17 # 1204, Col. Libertad, 22400 Tijuana, Mexico')).toMatchObject({ estado: 'Baja California', valid: true });
     // The state of México's code: México is its state, as before.
