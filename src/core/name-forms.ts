@@ -117,7 +117,12 @@ export const MUNICIPALITY_LEADING_SAINTS: readonly string[] = ['san', 'santa', '
 /**
  * Shortened words and their full word, read inside municipality, city and settlement names
  * (`Gral. Escobedo`, `Sta. Catarina`, `Fracc. Las Palmas`). Keys are folded (lower case, no
- * accents or dots); values are what the catalog writes, folded.
+ * accents or dots); values are what the catalog writes, folded. `mral` is Hidalgo's Mineral de
+ * la Reforma, del Monte, del Chico (`Pachuquilla, Mral. De la Reforma, Hgo.`, a health centre's
+ * address); railways have their letters doubled for the plural (`Reforma y FFCCNN` is *Reforma
+ * y Ferrocarriles Nacionales*); letters run together (`U.H.`, `C.H.`, `P.I.`) are read as one
+ * word, then as `uh`, `ch`, `pi`. (Said here, not beside them: a comment inside the object is
+ * kept in every bundle.)
  */
 export const WORD_FORMS: Readonly<Record<string, string>> = {
   sta: 'santa',
@@ -139,7 +144,6 @@ export const WORD_FORMS: Readonly<Record<string, string>> = {
   ma: 'maria',
   gpe: 'guadalupe',
   cd: 'ciudad',
-  // Hidalgo's Mineral de la Reforma, del Monte, del Chico (`Pachuquilla, Mral. De la Reforma, Hgo.`, a health centre's address).
   mral: 'mineral',
   nva: 'nueva',
   nvo: 'nuevo',
@@ -183,10 +187,8 @@ export const WORD_FORMS: Readonly<Record<string, string>> = {
   cong: 'congregacion',
   parq: 'parque',
   ind: 'industrial',
-  // Railways, their letters doubled for the plural (`Reforma y FFCCNN` is *Reforma y Ferrocarriles Nacionales*).
   ffcc: 'ferrocarriles',
   ffccnn: 'ferrocarriles nacionales',
-  // Letters run together (`U.H.`, `C.H.`) are read as one word, then as these.
   uh: 'unidad habitacional',
   ch: 'conjunto habitacional',
   pi: 'parque industrial',
@@ -236,7 +238,9 @@ export const ORDINAL_ENDINGS: readonly string[] = ['a', 'o', 'ra', 'ro', 'er', '
  * Every `tipo_asentamiento` of the catalog, with the forms people write it in front of a
  * settlement's name beyond the type's own name and what `WORD_FORMS` already writes out:
  * `Col.`, `FRACC`, `Bo.`, `U.H.`, `Conj. Hab.`, `Hda.` read as their type through `WORD_FORMS`
- * (the README lists every form read, and the tests read each).
+ * (the README lists every form read, and the tests read each). `RA` is how Villahermosa's own
+ * list writes a Ranchería (test/fixtures/settlement-type-forms.csv); Supermanzana is no
+ * `tipo_asentamiento` of the 2018 catalog, but is written in front of names (in Cancún).
  */
 export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> = {
   Aeropuerto: ['Aerop.'],
@@ -263,7 +267,6 @@ export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> 
   'Poblado comunal': ['Poblado', 'Pob.'],
   Pueblo: [],
   Puerto: [],
-  // `RA` is how Villahermosa's own list writes it (test/fixtures/settlement-type-forms.csv).
   Ranchería: ['Rancheria', 'Rcha.', 'Rchía.', 'RA'],
   Rancho: [],
   Residencial: [],
@@ -274,7 +277,6 @@ export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> 
   'Zona industrial': ['Z.I.', 'Z. Ind.', 'Industrial'],
   'Zona militar': ['Zona Mil.'],
   'Zona naval': ['Zona Nav.'],
-  // Not a `tipo_asentamiento` of the 2018 catalog, but written in front of names (in Cancun).
   Supermanzana: ['Super Manzana'],
 };
 
