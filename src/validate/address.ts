@@ -123,10 +123,10 @@ export class AddressValidator {
     return (this.byNumber[number] ??= this.entryFor(cp));
   }
 
-  /** A code that the record probably meant, when `cp` is a spreadsheet's version of one. */
+  /** A code that the record probably meant, when `cp` is a spreadsheet's version of one, or written with its `C.P.` in front. */
   private correctedCode(cp: string): string | undefined {
     if (cp.length > 32) return undefined;
-    const trimmed = cp.trim().replace(/\.0+$/, '');
+    const trimmed = cp.trim().replace(CODE_MARK, '').replace(/\.0+$/, '');
     const candidate = /^\d{4}$/.test(trimmed) ? `0${trimmed}` : trimmed;
     if (candidate !== cp && /^\d{5}$/.test(candidate) && !this.lookup(candidate).error) return candidate;
     return undefined;
@@ -206,6 +206,8 @@ export class AddressValidator {
    */
   private isCodesMunicipality(code: CodeEntry, cp: string, written: WrittenName): boolean {
     if (code.isMunicipality(written)) return true;
+    const place = this.withoutCodesState(code, written.text);
+    if (place) return this.isCodesMunicipality(code, cp, place);
     const catalog = this.catalog;
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(catalog.codeIndex(cp)));
     const state = catalog.stateOfMunicipality(municipality);
@@ -250,10 +252,25 @@ export class AddressValidator {
   private isCodesCity(code: CodeEntry, cp: string, written: WrittenName): boolean {
     const namesMunicipality = (name: WrittenName) => this.isCodesMunicipality(code, cp, name);
     if (code.isCity(written, namesMunicipality)) return true;
+    const place = this.withoutCodesState(code, written.text);
+    if (place) return this.isCodesCity(code, cp, place);
     const shared = (this.sharedCities ??= citiesOfSeveralMunicipalities(this.catalog));
     if (shared.has(cityOfState(code.estado, code.ciudad)) && namesMunicipality(written)) return true;
     // With a surname the catalog leaves out (`Uruapan del Progreso`), unless so named a city is another of the catalog's (*San Juan del Río*).
     return code.isCityWithSurname(written) && this.finder.cityMunicipalities(written.text, -1).length === 0;
+  }
+
+  /**
+   * A place written with the code's state after a comma (`SUCHIATE, CHIAPAS`, `Villa Comaltitlan,
+   * Chis.`), as records that keep a place and its state in one field write it: the place before
+   * the comma; undefined for any other text (another state after the comma is no reading).
+   */
+  private withoutCodesState(code: CodeEntry, text: string): WrittenName | undefined {
+    const comma = text.lastIndexOf(',');
+    if (comma <= 0) return undefined;
+    const place = text.slice(0, comma).trim();
+    const state = text.slice(comma + 1).trim();
+    return place && state && code.isState(this.written.get(state)) ? this.written.get(place) : undefined;
   }
 
   /** The catalog's cities of several municipalities, asked of the catalog once. */
@@ -405,6 +422,9 @@ const defaultMapper = recordMapper();
 type Failed = ValidationResult & { valid: false };
 
 /** Adds a field's error (and its suggestion, if any) to a record's result, made at its first error. */
+/** `C.P.` (or `CP`, `C. P.:`) written in front of a code, in a field that holds only the code. */
+const CODE_MARK = /^c\.?\s?p\.?\s?:?\s*/iu;
+
 function fail(failed: Failed | undefined, field: Field, errorCode: keyof typeof VALIDATION_ERRORS, suggestion: string | undefined): Failed {
   const result: Failed = failed ?? { valid: false, errors: [], suggestions: {} };
   result.errors.push({ field, code_error: errorCode, error_message: VALIDATION_ERRORS[errorCode] });

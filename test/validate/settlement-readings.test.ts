@@ -298,6 +298,25 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '02000', asentamiento: 'Centro de Tlalnepantla' })).toEqual([122]);
   });
 
+  it('reads a municipality or city written with the code’s state after a comma, and a code written with its C.P.', () => {
+    // A banana grower's farms (cpmx search index file 7352404797): municipio 'SUCHIATE, CHIAPAS', cod_postal 'C.P. 30840'.
+    const farms = [
+      { cp: 'C.P. 30840', municipio: 'SUCHIATE, CHIAPAS' },
+      { cp: 'C.P. 30650', municipio: 'MAZATAN, CHIAPAS' },
+      { cp: 'C.P. 30620', municipio: 'VILLA COMALTITLAN, CHIAPAS' },
+      { cp: 'C.P. 30740', municipio: 'TAPACHULA, CHIAPAS', asentamiento: 'LOMAS DE SAYULA' },
+    ];
+    for (const farm of farms) {
+      const cp = farm.cp.slice(5);
+      expect(validateAddress(client, farm), farm.cp).toMatchObject({ valid: false, suggestions: { cp } });
+      expect(validateAddress(client, { ...farm, cp }), farm.cp).toMatchObject({ valid: true, errors: [] });
+    }
+    expect(errorsOf({ cp: '30620', ciudad: 'Villa Comaltitlán, Chis.' })).toEqual([]);
+    // Another state after the comma says nothing of the place: judged as written.
+    expect(errorsOf({ cp: '30840', municipio: 'SUCHIATE, JALISCO' })).toEqual([121]);
+    expect(errorsOf({ cp: '30840', municipio: ', Chiapas' })).toEqual([121]);
+  });
+
   it('takes only the codes of a city of the municipality written', () => {
     // Ahome's towns each have a Centro: Los Mochis (81200), Ahome (81315), Topolobampo (81370).
     const record = { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' };

@@ -93,6 +93,9 @@ describe('validateAddress', () => {
     expect(validateAddress(client, { cp: '9810.0' }).suggestions).toEqual({ cp: '09810' });
     expect(validateAddress(client, { cp: ' 9810' }).suggestions).toEqual({ cp: '09810' });
     expect(validateAddress(client, { cp: '1001' })).toEqual({ valid: false, errors: [err('cp', 102)], suggestions: {} });
+    // Written with its mark in front, as records that keep the code as printed do (`C.P. 30840`, test/validate/settlement-readings.test.ts).
+    for (const cp of ['C.P. 09810', 'CP09810', 'c.p.: 09810', 'C. P. 9810']) expect(validateAddress(client, { cp }).suggestions, cp).toEqual({ cp: '09810' });
+    expect(validateAddress(client, { cp: 'C.P. 99999' }).suggestions).toEqual({});
   });
 
   it('reports every wrong field in order, each with the code’s right value', () => {
