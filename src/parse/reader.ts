@@ -151,7 +151,9 @@ export class AddressReader {
       // Five digits in the first piece are a street number unless the names agree with the code
       // (`COL DEL CARMEN 64710 MONTERREY`), or they end a line without commas.
       const inFirstPiece = firstComma < 0 || candidate.start < firstComma;
-      const endsLine = firstComma < 0 && !/[\p{L}\p{N}]/u.test(line.slice(candidate.end));
+      const after = line.slice(candidate.end);
+      // (A country word after them ends the line too: `64000 México`.)
+      const endsLine = firstComma < 0 && (!/[\p{L}\p{N}]/u.test(after) || COUNTRY.has(foldForMatch(after)));
       if (!candidate.marked && inFirstPiece && agreement === 0 && !endsLine) continue;
       const score = (candidate.marked ? 1000 : 0) + (code >= 0 ? 100 : 0) + agreement * 10 + (inFirstPiece ? 0 : 1);
       if (score >= bestScore) {
@@ -193,10 +195,12 @@ export class AddressReader {
     const codeState = code >= 0 ? catalog.stateOfMunicipality(catalog.municipalityIndexOf(code)) : -1;
     // A country word ending the line goes when the line names a state before it, or when it is
     // not the code's state (`22400 Tijuana, México`: México the country, not the state of México).
-    if (pieces.length > 1 && COUNTRY.has(foldForMatch(pieces.at(-1)!))) {
+    if (pieces.length && COUNTRY.has(foldForMatch(pieces.at(-1)!))) {
       const asState = this.stateNamed(pieces.at(-1)!);
       if ((codeState >= 0 && asState !== codeState) || pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
     }
+    // Nothing but the code (`C.P. 64000`): the code says the rest.
+    if (pieces.length === 0) return reading;
 
     // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names, nor the streets a
     // place is at the corner of or between (`esq. Cd Xamíltepec 113-7`, `entre Juárez y Allende`).

@@ -129,6 +129,16 @@ describe('parseAddress', () => {
     expect(parseAddress(client, 'Av. Juárez 10, Centro, Toluca, 50000, México')).toMatchObject({ estado: 'México', municipio: 'Toluca', valid: true });
   });
 
+  it('reads a line that is only a code, with or without its mark, empty pieces or the country', () => {
+    // These threw a TypeError (a crash trace from `cpmx parse`): nothing was left to read once the code was taken out.
+    for (const line of ['64000', 'C.P. 64000', 'cp: 64000.', ', , , , CP 64000', ', 64000, México', '64000 México']) {
+      expect(parseAddress(client, line), line).toMatchObject({ cp: '64000', estado: 'Nuevo León', municipio: 'Monterrey', valid: true, inferred: ['estado', 'municipio', 'ciudad'] });
+    }
+    const run = cpmx(['parse', '-', '--format', 'csv'], '64000\nC.P. 64000\n');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(3);
+  });
+
   it('fills what the code implies and says so', () => {
     const parsed = parseAddress(client, 'Calle Tuxpan No. 63, Interior 402, Colonia Roma Sur, Cuauhtémoc, CDMX, C.P. 06760');
     expect(parsed).toMatchObject({ cp: '06760', asentamiento: 'Roma Sur', numero_exterior: '63', numero_interior: '402', ciudad: 'Ciudad de México', valid: true });
