@@ -222,6 +222,13 @@ export class AddressReader {
         roles.splice(i + 1, 0, 'numbers');
         i++;
       }
+      // `Col. Las Flores Esq. Calle Gardenia`: the corner written after the settlement is no part of its name.
+      const corner = CORNER_IN_TEXT.exec(pieces[i]!);
+      if (corner && roles[i] === 'settlement') {
+        pieces.splice(i, 1, pieces[i]!.slice(0, corner.index).trim(), pieces[i]!.slice(corner.index + 1));
+        roles.splice(i + 1, 0, 'crossing');
+        i++;
+      }
     }
     let street = -1;
     if (roles[0] === undefined && (looksLikeStreet(pieces[0]!) || (pieces.length > 1 && !this.isName(pieces[0]!, code, codeState)))) {
@@ -436,6 +443,8 @@ const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interio
 const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;
 
 const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)(?![\p{L}\p{N}])/iu;
+/** A corner written after a name with its dot or its `con` (`Esq. Calle Gardenia`, `esquina con Juárez`): a settlement's name may hold the word (*La Esquina*). */
+const CORNER_IN_TEXT = /\s(?:esq\.|esquina\s+con(?![\p{L}\p{N}]))/iu;
 const LOT_IN_TEXT = /(?<![\p{L}\p{N}])(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d/iu;
 
 /** The first piece after `street` that no role was given yet (the settlement's usual place). */
