@@ -23,11 +23,7 @@ import { CONNECTORS, MIN_ONE_WORD, settlementKey, withoutConnectors } from './na
 function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
   // A downtown first, whatever words of its place's full name come before Centro: the
   // municipality Matamoros's *Matamoros de La Laguna Centro* is Centro, not `de la laguna centro`.
-  if (key.endsWith(DOWNTOWN_AFTER)) {
-    // The words before Centro are the first of the place's (`jacala` of Jacala de Ledezma) or hold all of them (`villa milpa alta` of Milpa Alta).
-    const before = key.slice(0, -DOWNTOWN_AFTER.length);
-    if (namePlace(before, municipalityKey) || namePlace(before, cityKey)) return DOWNTOWN;
-  }
+  if (placeThenDowntown(key, municipalityKey, cityKey)) return DOWNTOWN;
   // A downtown with its place after it, as the catalog names about 30 (*Centro de Azcapotzalco*,
   // *Centro Jiutepec*, *Centro Dolores Hidalgo* of Dolores Hidalgo Cuna de la Independencia
   // Nacional) and people write `Col. Centro` for: read as `Centro de` its place is when written.
@@ -65,6 +61,35 @@ export function withoutPlaceAfter(key: string, place: string, alone = false): st
 /** Whether words written beside a downtown name its place: the first words of the place's key (`jacala` of Jacala de Ledezma), or words that hold all of them (`villa milpa alta` of Milpa Alta). */
 function namePlace(words: string, place: string): boolean {
   return words !== '' && place !== '' && (`${place} `.startsWith(`${words} `) || ` ${words} `.includes(` ${place} `));
+}
+
+/**
+ * Whether a key is a downtown after its place: the words before Centro are the first of the
+ * place's (`jacala centro` of Jacala de Ledezma), hold all of them (`villa milpa alta centro` of
+ * Milpa Alta), or name it loosely (`namesPlaceLoosely`). The catalog's names and people's are
+ * read alike (`Chilpancingo de los Bravo Centro` for *Chilpancingo de los Bravos Centro*).
+ */
+function placeThenDowntown(key: string, municipalityKey: string, cityKey: string): boolean {
+  if (!key.endsWith(DOWNTOWN_AFTER)) return false;
+  const before = key.slice(0, -DOWNTOWN_AFTER.length);
+  return [municipalityKey, cityKey].some((place) => namePlace(before, place) || namesPlaceLoosely(before, place));
+}
+
+/**
+ * Whether the words before a catalog downtown's `Centro` name its place otherwise than
+ * `namePlace` reads: written together or apart (*Río Verde Centro* of Rioverde), without the
+ * saint in front (*Tuxtepec Centro* of San Juan Bautista Tuxtepec, *Pinotepa Nacional Centro* of
+ * Santiago Pinotepa Nacional), or by the place's own first word, spelled otherwise after it
+ * (*Chilpancingo de los Bravos Centro* of Chilpancingo de los Bravo, *Putla de Guerrero Centro*
+ * of Putla Villa de Guerrero). Ten codes name their downtown so, and none has another Centro.
+ */
+function namesPlaceLoosely(words: string, place: string): boolean {
+  if (words === '' || place === '') return false;
+  if (words.replaceAll(' ', '') === place.replaceAll(' ', '')) return true;
+  const space = place.indexOf(' ');
+  const first = space < 0 ? place : place.slice(0, space);
+  if (MUNICIPALITY_LEADING_SAINTS.includes(first)) return place.endsWith(` ${words}`);
+  return first.length >= MIN_ONE_WORD && !MUNICIPALITY_LEADING_TITLES.includes(first) && words.startsWith(`${first} `);
 }
 
 /** Whether `key` is the words of `place` and then more words. */
@@ -131,12 +156,12 @@ const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuad
 /**
  * The key of a downtown as people write it beyond the catalog's names: `Zona Centro`, `Centro
  * Histórico`, `Primer Cuadro` and `Zona Central` are `centro` (`zona` before any name is set aside),
- * and so is `Centro de` its place when the keys of the place's municipality or city are given
- * (`downtownOfPlace`); undefined for any other.
+ * and so are `Centro de` its place and its place then `Centro` when the keys of the place's
+ * municipality or city are given (`downtownOfPlace`, `placeThenDowntown`); undefined for any other.
  */
 export function writtenDowntownKey(key: string, municipalityKey = '', cityKey = ''): string | undefined {
   let read = key.startsWith('zona ') ? key.slice(5) : key;
-  if (DOWNTOWN_WORDS.has(read) || DOWNTOWN_WORDS.has(key) || downtownOfPlace(read, municipalityKey, cityKey)) read = DOWNTOWN;
+  if (DOWNTOWN_WORDS.has(read) || DOWNTOWN_WORDS.has(key) || downtownOfPlace(read, municipalityKey, cityKey) || placeThenDowntown(read, municipalityKey, cityKey)) read = DOWNTOWN;
   return read !== key && read ? read : undefined;
 }
 

@@ -293,6 +293,18 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '20000', asentamiento: 'Centro SCT Aguascalientes' })).toEqual([122]);
     expect(validateAddress(client, { cp: '72000', asentamiento: 'Centro Comercial Puebla', municipio: 'Puebla', estado: 'Puebla' })).toMatchObject({ valid: false, suggestions: { cp: '72460' } });
     expect(errorsOf({ cp: '72000', asentamiento: 'Centro Histórico de Puebla' })).toEqual([]);
+    // A downtown named by its place loosely: together or apart (*Río Verde Centro* of Rioverde), without its saint
+    // (*Tuxtepec Centro* of San Juan Bautista Tuxtepec), by the place's first word (*Chilpancingo de los Bravos Centro*
+    // of Chilpancingo de los Bravo). Real lines of the employment service's offices (test/fixtures/one-line-addresses.csv,
+    // STPSEmpleo's ubicacion.jsp), each a 122 before.
+    expect(parseAddress(client, 'Vicente Guerrero No. 346, Col. Centro, C.P. 68300.')).toMatchObject({ asentamiento: 'Tuxtepec Centro', valid: true });
+    expect(parseAddress(client, 'Calle 5 De Mayo, No. 107 Locales 16 y 18 (Altos), Zona Centro C.P. 79610.')).toMatchObject({ asentamiento: 'Río Verde Centro', valid: true });
+    expect(parseAddress(client, 'Dr. Galo Soberón y Parra No. 1, Col. Chilpancingo de los Bravo Centro, C.P. 39000.')).toMatchObject({
+      asentamiento: 'Chilpancingo de los Bravos Centro',
+      valid: true,
+    });
+    expect(errorsOf({ cp: '39000', asentamiento: 'Centro' })).toEqual([]);
+    expect(errorsOf({ cp: '64000', asentamiento: 'Guadalupe Centro' })).toEqual([122]);
     // Nor is a code's centre of something else its downtown, nor its downtown any other code's `Centro`.
     expect(errorsOf({ cp: '20291', asentamiento: 'Centro' })).toEqual([122]);
     expect(errorsOf({ cp: '02000', asentamiento: 'Centro de Tlalnepantla' })).toEqual([122]);
