@@ -72,7 +72,7 @@ function namePlace(words: string, place: string): boolean {
 function placeThenDowntown(key: string, municipalityKey: string, cityKey: string): boolean {
   if (!key.endsWith(DOWNTOWN_AFTER)) return false;
   const before = key.slice(0, -DOWNTOWN_AFTER.length);
-  return [municipalityKey, cityKey].some((place) => namePlace(before, place) || namesPlaceLoosely(before, place));
+  return namePlace(before, municipalityKey) || namePlace(before, cityKey) || namesPlaceLoosely(before, municipalityKey) || namesPlaceLoosely(before, cityKey);
 }
 
 /**
@@ -179,7 +179,8 @@ function downtownOfPlace(key: string, municipalityKey: string, cityKey: string):
   if (!key.startsWith(DOWNTOWN_BEFORE)) return false;
   const after = key.slice(DOWNTOWN_BEFORE.length).replace(BEFORE_PLACE, '');
   const untitled = after.replace(TOWN_TITLE, '');
-  return [municipalityKey, cityKey].some((place) => startsPlace(after, place) || (untitled !== after && startsPlace(untitled, place)));
+  const named = (place: string) => startsPlace(after, place) || (untitled !== after && startsPlace(untitled, place));
+  return named(municipalityKey) || named(cityKey);
 }
 
 /** What may come between `Centro` and its place: `historico`, then `de` or `del`. */
