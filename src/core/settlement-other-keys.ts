@@ -227,8 +227,9 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   const pueblo = key.indexOf(OF_PUEBLO);
   const ampliacion = key.endsWith(AMPLIACION_LAST) ? AMPLIACION_AFTER.exec(key) : null;
   const alternatives = name.includes('/') ? NAME_OR_NAME.exec(name) : null;
+  const campus = CAMPUS_NAMES.get(key);
   // Most names have none: nothing is made for them (the settlement index asks for every name).
-  if (!readsText(name) && downtown === undefined && pueblo < 0 && !ampliacion) return local === undefined ? NO_KEYS : [local];
+  if (!readsText(name) && downtown === undefined && pueblo < 0 && !ampliacion && campus === undefined) return local === undefined ? NO_KEYS : [local];
   const keys: string[] = [];
   const add = (other: string | undefined) => {
     if (other && other !== key && !keys.includes(other)) keys.push(other);
@@ -243,6 +244,7 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
   }
   add(local);
   add(downtown);
+  add(campus);
   if (pueblo > 0) {
     // A colonia of a pueblo named with it (*Dos Ríos del Pueblo Santa Lucía*): by its own name, or with the pueblo's after it.
     const after = key.slice(pueblo + OF_PUEBLO.length);
@@ -296,6 +298,13 @@ export function afterDe(rest: string): string | undefined {
 
 const AFTER_DE = /^de\s+\S/iu;
 const LEADING_DE = /^de\s+/iu;
+
+/**
+ * The name a campus goes by where the catalog names it by its institution: UNAM's, 04510's one
+ * settlement, is *Ciudad Universitaria* on every paper and letter its people sign (`Av.
+ * Universidad 3000, Ciudad Universitaria, Coyoacán, C.P. 04510`).
+ */
+const CAMPUS_NAMES: ReadonlyMap<string, string> = new Map([['universidad nacional autonoma de mexico', 'ciudad universitaria']]);
 
 /** Between a colonia's name and its pueblo's, in 17 of the catalog's names (*Bejero del Pueblo Santa Fe*, *Lomas de los Ángeles del Pueblo Tetelpan*). */
 const OF_PUEBLO = ' del pueblo ';

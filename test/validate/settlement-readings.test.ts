@@ -329,6 +329,18 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '30840', municipio: ', Chiapas' })).toEqual([121]);
   });
 
+  it('reads Ciudad Universitaria as UNAM’s campus, which the catalog names by the university', () => {
+    // A paper's affiliation (cpmx search index file 28169183852); 04510's one settlement is *Universidad Nacional Autónoma de México*.
+    expect(parseAddress(client, 'Av. Universidad 3000, Ciudad Universitaria, Coyoacán, C.P. 04510, Ciudad de México, México.')).toMatchObject({
+      asentamiento: 'Universidad Nacional Autónoma de México',
+      valid: true,
+    });
+    expect(errorsOf({ cp: '04510', asentamiento: 'Ciudad Universitaria', municipio: 'Coyoacán' })).toEqual([]);
+    // Other campuses keep their own names: Guadalajara's Colonia *Ciudad Universitaria* is 44840, not UNAM's.
+    expect(errorsOf({ cp: '44840', asentamiento: 'Ciudad Universitaria' })).toEqual([]);
+    expect(errorsOf({ cp: '04510', asentamiento: 'Universidad Autónoma Metropolitana' })).toEqual([122]);
+  });
+
   it('takes only the codes of a city of the municipality written', () => {
     // Ahome's towns each have a Centro: Los Mochis (81200), Ahome (81315), Topolobampo (81370).
     const record = { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' };
