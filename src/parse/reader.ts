@@ -215,7 +215,8 @@ export class AddressReader {
         i++;
       } else if (this.typedSettlement(pieces[i]!, i === 0 && pieces.length > 1) && !this.isName(pieces[i]!, code, codeState)) roles[i] = 'settlement';
       else continue;
-      // `SM 36 Mz. 2 Lt 2`, `Av. Nader No. 8 SM. 5 MZA. 03`: the lot's numbers are no part of the settlement's name.
+      // `SM 36 Mz. 2 Lt 2`, `Av. Nader No. 8 SM. 5 MZA. 03`: the lot's numbers are no part of the
+      // settlement's name, nor is a missing number's `S/N` (`Col. Leyes de Reforma S/N`).
       const lot = LOT_IN_TEXT.exec(pieces[i]!);
       if (lot && lot.index > 0) {
         pieces.splice(i, 1, pieces[i]!.slice(0, lot.index).trim(), pieces[i]!.slice(lot.index));
@@ -445,7 +446,7 @@ const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;
 const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)(?![\p{L}\p{N}])/iu;
 /** A corner written after a name with its dot or its `con` (`Esq. Calle Gardenia`, `esquina con Juárez`): a settlement's name may hold the word (*La Esquina*). */
 const CORNER_IN_TEXT = /\s(?:esq\.|esquina\s+con(?![\p{L}\p{N}]))/iu;
-const LOT_IN_TEXT = /(?<![\p{L}\p{N}])(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d/iu;
+const LOT_IN_TEXT = /(?<![\p{L}\p{N}])(?:(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d|s\s?\/\s?n(?![\p{L}\p{N}]))/iu;
 
 /** The first piece after `street` that no role was given yet (the settlement's usual place). */
 function nextName(roles: readonly (string | undefined)[], street: number): number {

@@ -129,13 +129,16 @@ describe('parseAddress', () => {
     expect(parseAddress(client, 'Av. Juárez 10, Centro, Toluca, 50000, México')).toMatchObject({ estado: 'México', municipio: 'Toluca', valid: true });
   });
 
-  it('reads a corner written after the settlement as a corner, not as part of its name', () => {
+  it('reads a corner or an S/N written after the settlement apart, not as part of its name', () => {
     // A lender's branches (cpmx search index file 6944161453): the corner glued after the colonia.
     const line = 'Av. Hidalgo 3602 Local B, Col. Las Flores Esq. Calle Gardenia, Dentro de la Gasolinera Tampico, Tamps. C.P. 89220';
     expect(parseAddress(client, line)).toMatchObject({ cp: '89220', municipio: 'Tampico', asentamiento: 'Flores', valid: true });
     // A name that holds the word is read whole (*La Esquina*), and `esquina con` is a corner too.
     expect(parseAddress(client, 'Calle 5 #10, Col. La Esquina, 64000 Monterrey, N.L.').asentamiento).toBe('La Esquina');
     expect(parseAddress(client, 'Av. Juárez 100 Col. Centro esquina con Morelos, 64000 Monterrey, N.L.')).toMatchObject({ asentamiento: 'Monterrey Centro', valid: true });
+    // Nor is a missing number's S/N glued after it (a school's footer, cpmx search index file 1487514842): 122 before.
+    const leyes = 'Calle 25 de Septiembre de 1873, Col. Leyes de Reforma S/N, Delegación Iztapalapa, México D.F. C.P. 09310.';
+    expect(parseAddress(client, leyes)).toMatchObject({ cp: '09310', asentamiento: 'Leyes de Reforma', valid: true });
   });
 
   it('reads a line that is only a code, with or without its mark, empty pieces or the country', () => {
