@@ -223,7 +223,8 @@ export class AddressReader {
         roles.splice(i + 1, 0, 'numbers');
         i++;
       }
-      // `Col. Las Flores Esq. Calle Gardenia`: the corner written after the settlement is no part of its name.
+      // `Col. Las Flores Esq. Calle Gardenia`: the corner written after the settlement is no part
+      // of its name (asked of the settlement's piece, not of lot numbers cut from it above).
       const corner = CORNER_IN_TEXT.exec(pieces[i]!);
       if (corner && roles[i] === 'settlement') {
         pieces.splice(i, 1, pieces[i]!.slice(0, corner.index).trim(), pieces[i]!.slice(corner.index + 1));

@@ -421,10 +421,10 @@ const defaultMapper = recordMapper();
 
 type Failed = ValidationResult & { valid: false };
 
-/** Adds a field's error (and its suggestion, if any) to a record's result, made at its first error. */
 /** `C.P.` (or `CP`, `C. P.:`) written in front of a code, in a field that holds only the code. */
 const CODE_MARK = /^c\.?\s?p\.?\s?:?\s*/iu;
 
+/** Adds a field's error (and its suggestion, if any) to a record's result, made at its first error. */
 function fail(failed: Failed | undefined, field: Field, errorCode: keyof typeof VALIDATION_ERRORS, suggestion: string | undefined): Failed {
   const result: Failed = failed ?? { valid: false, errors: [], suggestions: {} };
   result.errors.push({ field, code_error: errorCode, error_message: VALIDATION_ERRORS[errorCode] });
