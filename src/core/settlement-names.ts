@@ -8,7 +8,7 @@
 import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
 import { DISTINGUISHING_TYPES, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
-import { formIndex, leadingIn, nameWords, settlementKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
+import { formIndex, leadingIn, MIN_ONE_WORD, nameWords, settlementKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
 import { afterDe, isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, withoutPlaceAfter, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
@@ -254,7 +254,8 @@ export class SettlementMatcher {
    * without its section (`Lomas de Chapultepec` where the code has only *Lomas de Chapultepec
    * I Sección*) or without a title or `Unidad` in front (`Ignacio Zaragoza` for *General
    * Ignacio Zaragoza*), or with a title in front that the catalog's name has not (`Dr.
-   * Norberto Treviño Zapata`); -1 when none is, or several are.
+   * Norberto Treviño Zapata`), or with its words run together or split otherwise
+   * (`Montealban` for *Monte Alban*); -1 when none is, or several are.
    * Not one of `indexOf`'s readings: such a name may be another settlement of the place
    * (*Providencia* and *La Providencia* are two codes of Azcapotzalco), which only a caller
    * that sees the place's other codes can rule out.
@@ -295,7 +296,31 @@ export class SettlementMatcher {
       else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i) || names((key.looseFrontless ??= looseFrontless(key.whole)), i) || (titled !== '' && key.loose === titled)) add(sections, i);
     }
     if (whole.length === 0 && sections.length === 0) this.shortened(written, whole);
+    if (whole.length === 0 && sections.length === 0) this.togetherOrApart(written, rest, given.type, whole);
     return { whole, sections };
+  }
+
+  /**
+   * Adds the one settlement of the code whose name is the written one with its words run
+   * together or split otherwise (`Montealban` for *Monte Alban*, `Rio Verde` for *Rioverde*):
+   * the same letters, only the spaces differ.
+   */
+  private togetherOrApart(written: string, rest: string, type: string | null, found: number[]): void {
+    const letters = written.replaceAll(' ', '');
+    // The name after its type too (`Fracc. Montealban`), as `looseMatches` reads it.
+    const restLetters = rest.replaceAll(' ', '');
+    if (letters.length < MIN_ONE_WORD) return;
+    const keys = this.catalogKeys();
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!.loose!.replaceAll(' ', '');
+      const named = key === letters || (restLetters.length >= MIN_ONE_WORD && key === restLetters && this.mayDrop(type, i));
+      if (!named || found.some((j) => this.names[j] === this.names[i])) continue;
+      if (found.length) {
+        found.length = 0;
+        return;
+      }
+      found.push(i);
+    }
   }
 
   /**

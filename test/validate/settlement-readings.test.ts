@@ -341,6 +341,15 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '04510', asentamiento: 'Universidad Autónoma Metropolitana' })).toEqual([122]);
   });
 
+  it('reads a settlement written with its words run together or split otherwise', () => {
+    // `FRACC. MONTEALBAN` with 97114, whose *Monte Alban* it is, as a Mérida club's list of members writes it (cpmx search index file 22162696787).
+    expect(errorsOf({ cp: '97114', asentamiento: 'FRACC. MONTEALBAN', municipio: 'MERIDA', estado: 'YUCATAN' })).toEqual([]);
+    // Apart where the catalog runs them together: *Montebello* (20237).
+    expect(errorsOf({ cp: '20237', asentamiento: 'Col. Monte Bello' })).toEqual([]);
+    // Only the spaces may differ: another letter is a misspelling (122 with its suggestion).
+    expect(validateAddress(client, { cp: '97114', asentamiento: 'Montalban' })).toMatchObject({ valid: false, suggestions: { asentamiento: 'Monte Alban' } });
+  });
+
   it('takes only the codes of a city of the municipality written', () => {
     // Ahome's towns each have a Centro: Los Mochis (81200), Ahome (81315), Topolobampo (81370).
     const record = { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' };
