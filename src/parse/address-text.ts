@@ -117,7 +117,12 @@ export interface StreetParts {
   numeroInterior: string | null;
 }
 
-const EXTERIOR = /(?:(?<![\p{L}\p{N}])N(?:[oº°]|[uú]m(?:ero)?)\.?|#|(?<![\p{L}\p{N}])N[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?[A-Z](?![\p{L}]))?|S\/N)/iu;
+/**
+ * A number after its word (`No. 87`, `# 624-A`, `Núm 407`, `S/N`). A letter after it is the
+ * number's (`No. 12 B`), but not Yucatán's `x` of the streets it lies between (`No. 87 x 16 y 18`,
+ * `# 624 X 142 Y 144`), which stays with the street.
+ */
+const EXTERIOR = /(?:(?<![\p{L}\p{N}])N(?:[oº°]|[uú]m(?:ero)?)\.?|#|(?<![\p{L}\p{N}])N[º°])\s?(\d+(?:\s?[-/]\s?\d+)?(?:\s?-?\s?(?!x\s?\d)[A-Z](?![\p{L}]))?|S\/N)/iu;
 /**
  * No number: `S/N`, `S.N.`, `sin número`, and `sn` where no name follows it (at the piece's
  * end or before a settlement's type: `Prolongación Juárez sn`, `sn col centro`), since `Sn`

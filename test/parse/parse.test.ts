@@ -258,6 +258,12 @@ describe('streets and numbers', () => {
     ['Prolongacioon Juarez sn', 'Prolongacioon Juarez', 'S/N', null],
     ['Calle Ayuntamiento SN', 'Calle Ayuntamiento', 'S/N', null],
     ['Calle Sn Juan 5', 'Calle Sn Juan', '5', null],
+    // Yucatán's `x` of the streets a number lies between stays with the street (Mérida's schools, cpmx search index
+    // file 45673384201; a clinic, 12346382643): the first number was `524-1x`; a letter of the number's own is kept.
+    ['Av. Yucatán No. 524-1 x 22 y 24', 'Av. Yucatán x 22 y 24', '524-1', null],
+    ['Calle 60 No. 491A x 57 y 59', 'Calle 60 x 57 y 59', '491A', null],
+    ['Calle 64 x 57 y 59 No.485', 'Calle 64 x 57 y 59', '485', null],
+    ['Av. Juárez No. 12 B', 'Av. Juárez', '12B', null],
   ])('%s', (piece, calle, exterior, interior) => {
     expect(readStreet(piece)).toEqual({ calle, numeroExterior: exterior, numeroInterior: interior });
   });
