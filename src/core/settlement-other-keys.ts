@@ -23,7 +23,7 @@ import { CONNECTORS, MIN_ONE_WORD, settlementKey, withoutConnectors } from './na
 function localKey(key: string, municipalityKey: string, cityKey: string): string | undefined {
   // A downtown first, whatever words of its place's full name come before Centro: the
   // municipality Matamoros's *Matamoros de La Laguna Centro* is Centro, not `de la laguna centro`.
-  if (placeThenDowntown(key, municipalityKey, cityKey)) return DOWNTOWN;
+  if (placeThenDowntown(key, municipalityKey, cityKey, true)) return DOWNTOWN;
   // A downtown with its place after it, as the catalog names about 30 (*Centro de Azcapotzalco*,
   // *Centro Jiutepec*, *Centro Dolores Hidalgo* of Dolores Hidalgo Cuna de la Independencia
   // Nacional) and people write `Col. Centro` for: read as `Centro de` its place is when written.
@@ -64,14 +64,17 @@ function namePlace(words: string, place: string): boolean {
 }
 
 /**
- * Whether a key is a downtown after its place: the words before Centro are the first of the
- * place's (`jacala centro` of Jacala de Ledezma), hold all of them (`villa milpa alta centro` of
- * Milpa Alta), or name it loosely (`namesPlaceLoosely`). The catalog's names and people's are
- * read alike (`Chilpancingo de los Bravo Centro` for *Chilpancingo de los Bravos Centro*).
+ * Whether a key is a downtown after its place. For a catalog's name (`catalog`), the words
+ * before Centro are the first of the place's (`jacala centro` of Jacala de Ledezma), hold all of
+ * them (`villa milpa alta centro` of Milpa Alta) or name it loosely (`namesPlaceLoosely`). For a
+ * written name they are the first words of the place (`Chilpancingo de los Bravo Centro` for
+ * *Chilpancingo de los Bravos Centro*), no more: a place misspelt in it (`Jacona de Planvarte
+ * Centro`) is a misspelling to correct, not a downtown.
  */
-function placeThenDowntown(key: string, municipalityKey: string, cityKey: string): boolean {
+function placeThenDowntown(key: string, municipalityKey: string, cityKey: string, catalog: boolean): boolean {
   if (!key.endsWith(DOWNTOWN_AFTER)) return false;
   const before = key.slice(0, -DOWNTOWN_AFTER.length);
+  if (!catalog) return startsPlace(before, municipalityKey) || startsPlace(before, cityKey);
   return namePlace(before, municipalityKey) || namePlace(before, cityKey) || namesPlaceLoosely(before, municipalityKey) || namesPlaceLoosely(before, cityKey);
 }
 
@@ -161,7 +164,7 @@ const DOWNTOWN_WORDS: ReadonlySet<string> = new Set(['centro historico', '1 cuad
  */
 export function writtenDowntownKey(key: string, municipalityKey = '', cityKey = ''): string | undefined {
   let read = key.startsWith('zona ') ? key.slice(5) : key;
-  if (DOWNTOWN_WORDS.has(read) || DOWNTOWN_WORDS.has(key) || downtownOfPlace(read, municipalityKey, cityKey) || placeThenDowntown(read, municipalityKey, cityKey)) read = DOWNTOWN;
+  if (DOWNTOWN_WORDS.has(read) || DOWNTOWN_WORDS.has(key) || downtownOfPlace(read, municipalityKey, cityKey) || placeThenDowntown(read, municipalityKey, cityKey, false)) read = DOWNTOWN;
   return read !== key && read ? read : undefined;
 }
 
