@@ -302,7 +302,7 @@ export class SettlementMatcher {
 
   /**
    * Adds the one settlement of the code whose name is the written one with its words run
-   * together or split otherwise (`Montealban` for *Monte Alban*, `Rio Verde` for *Rioverde*):
+   * together or split otherwise (`Montealban` for *Monte Alban*, `Buena Vista` for *Buenavista*):
    * the same letters, only the spaces differ.
    */
   private togetherOrApart(written: string, rest: string, type: string | null, found: number[]): void {
