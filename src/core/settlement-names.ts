@@ -80,6 +80,8 @@ interface Keyed {
   looseSectionless?: string;
   /** The same without what people leave out in front (`looseFrontless`), '' for a name without it, once asked. */
   looseFrontless?: string;
+  /** `loose` without its spaces (`togetherOrApart`), for a catalog name, once asked. */
+  looseLetters?: string;
   /** For a written name: its key as a place is named by it (`writtenKey`) without a title in front and joining words (`looseFrontless`), '' for a name with none, once asked. */
   withoutTitle?: string;
 }
@@ -312,8 +314,9 @@ export class SettlementMatcher {
     if (letters.length < MIN_ONE_WORD) return;
     const keys = this.catalogKeys();
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!.loose!.replaceAll(' ', '');
-      const named = key === letters || (restLetters.length >= MIN_ONE_WORD && key === restLetters && this.mayDrop(type, i));
+      const key = keys[i]!;
+      const own = (key.looseLetters ??= key.loose!.replaceAll(' ', ''));
+      const named = own === letters || (restLetters.length >= MIN_ONE_WORD && own === restLetters && this.mayDrop(type, i));
       if (!named || found.some((j) => this.names[j] === this.names[i])) continue;
       if (found.length) {
         found.length = 0;

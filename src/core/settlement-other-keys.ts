@@ -58,9 +58,9 @@ export function withoutPlaceAfter(key: string, place: string, alone = false): st
   return rest.includes(' ') && !CONNECTORS.has(last) ? rest : undefined;
 }
 
-/** Whether words written beside a downtown name its place: the first words of the place's key (`jacala` of Jacala de Ledezma), or words that hold all of them (`villa milpa alta` of Milpa Alta). */
+/** Whether words written beside a downtown name its place: the first words of the place's key (`jacala` of Jacala de Ledezma, `startsPlace`), or words that hold all of them (`villa milpa alta` of Milpa Alta). */
 function namePlace(words: string, place: string): boolean {
-  return words !== '' && place !== '' && (`${place} `.startsWith(`${words} `) || ` ${words} `.includes(` ${place} `));
+  return startsPlace(words, place) || (words !== '' && place !== '' && ` ${words} `.includes(` ${place} `));
 }
 
 /**

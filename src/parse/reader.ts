@@ -196,8 +196,8 @@ export class AddressReader {
     // A country word ending the line goes when the line names a state before it, or when it is
     // not the code's state (`22400 Tijuana, México`: México the country, not the state of México).
     if (pieces.length && COUNTRY.has(foldForMatch(pieces.at(-1)!))) {
-      const asState = this.stateNamed(pieces.at(-1)!);
-      if ((codeState >= 0 && asState !== codeState) || pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
+      const notCodesState = codeState >= 0 && this.stateNamed(pieces.at(-1)!) !== codeState;
+      if (notCodesState || pieces.slice(0, -1).some((piece) => this.endsWithState(piece))) pieces = pieces.slice(0, -1);
     }
     // Nothing but the code (`C.P. 64000`): the code says the rest.
     if (pieces.length === 0) return reading;
