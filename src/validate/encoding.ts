@@ -173,11 +173,12 @@ export async function* utf16ToUtf8(chunks: AsyncIterable<Uint8Array>, encoding: 
     const whole = bytes.length - (bytes.length % 2);
     if (final && whole < bytes.length) throw new EncodingError(line + countNewlines(toText(bytes.subarray(0, whole))), encoding, `: it ends in half a character${hint()}`);
     let text = toText(bytes.subarray(0, whole));
-    carry = bytes.slice(whole);
+    // Copied: a chunk may be a buffer the next read reuses (see input-source.ts).
+    carry = new Uint8Array(bytes.subarray(whole));
     // A high surrogate at the end may be completed by the next chunk, and a CR by its LF.
     const last = text.charCodeAt(text.length - 1);
     if (!final && ((last >= 0xd800 && last <= 0xdbff) || last === 13)) {
-      carry = bytes.slice(whole - 2);
+      carry = new Uint8Array(bytes.subarray(whole - 2));
       text = text.slice(0, -1);
     }
     // String#isWellFormed is in Node 20 (V8 11.3), not yet in TypeScript's ES2023 library.

@@ -6,7 +6,7 @@
  * as validation cuts them, and a line too long to keep is reported, not kept. `--output` is
  * written whole or not at all (src/output-file.ts).
  */
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -15,6 +15,7 @@ import { OutputError, OutputFile } from '../output-file.js';
 import { bomOf, decodeCarried, decodeWindows1252, sniffEncoding, utf16ToUtf8, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
 import { DEFAULT_MAX_RECORD_BYTES, openInput } from './input.js';
+import { inputSource } from './input-source.js';
 import { ADDRESS_PARTS, parseAddress, unreadableAddress, type ParsedAddress } from './parse.js';
 import { addressColumnOf } from './parse-columns.js';
 import { csvField } from './judge.js';
@@ -192,7 +193,7 @@ export async function runParse(options: RunParseOptions): Promise<number> {
     throw error;
   }
   const format = options.format ?? 'ndjson';
-  const source = options.input === '-' ? process.stdin : createReadStream(options.input, { highWaterMark: RANGE_BYTES });
+  const source = inputSource(options.input, RANGE_BYTES);
   const tally = new Tally(options.results, format);
   const { client } = options;
   try {

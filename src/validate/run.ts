@@ -4,7 +4,7 @@
  * temporary files renamed at the end), draws progress, prints the summary.
  */
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CpmxClient } from '../client/client.js';
 import { OutputError, OutputFile, sameFile } from '../output-file.js';
@@ -13,6 +13,7 @@ import { byteOrderMark, encoderFor, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
 import type { ColumnOverrides } from './fields.js';
 import { openInput, type InputFormat, type OpenedInput } from './input.js';
+import { inputSource } from './input-source.js';
 import { pointColumns } from './coordinates.js';
 import { createJudge, csvResultsHeader, QUOTES_NAMED, type JudgePlan, type RangeJudge, type RangeOutcome } from './judge.js';
 import type { ParseCsv } from './read.js';
@@ -188,7 +189,7 @@ export async function runValidate(options: RunValidateOptions): Promise<number> 
     process.stderr.write(`\r${bar}${records.toLocaleString('en-US')} records, ${(records - valid).toLocaleString('en-US')} invalid`);
   };
 
-  const source = options.input === '-' ? process.stdin : createReadStream(options.input, { highWaterMark: READ_BYTES });
+  const source = inputSource(options.input, READ_BYTES);
   let pool: import('./worker.js').ValidationPool | undefined;
   let input: OpenedInput | undefined;
   try {

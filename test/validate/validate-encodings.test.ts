@@ -81,6 +81,29 @@ describe('cpmx validate on Excel-style files', () => {
     for (const [name, bytes] of Object.entries(variants)) expect(validate(data, ['-', '--jobs', '3'], bytes).stdout, name).toBe(twin.stdout);
   });
 
+  it('reads a UTF-16 file of many reads as its UTF-8 twin, a line end split between two reads', () => {
+    // A file is read 64 KB at a time into one buffer that each read reuses: a CR at the end of
+    // one read waits for the next (it may be half of a CR LF), so it must be kept as a copy.
+    // Lines end in a CR alone (Excel for Mac): a CR overwritten by the next read would join two
+    // records into one.
+    const [header, ...rows] = EXCEL.split('\r\n');
+    let large = [header, ...Array.from({ length: 3000 }, () => rows).flat()].join('\r');
+    // The second read ends at character 65,534 after the byte-order mark (64 KB less its 2 bytes, then 64 KB).
+    const crAt = 65_534;
+    const before = large.lastIndexOf('\r', crAt);
+    large = `${large.slice(0, before)}${'x'.repeat(crAt - before)}${large.slice(before)}`;
+    expect(large[crAt]).toBe('\r');
+    // What the third read leaves where the CR was, were it not copied.
+    expect(large[crAt + 32_768]).not.toBe('\r');
+    const twin = validate(data, ['-', '--jobs', '1'], Buffer.from(large));
+    expect(twin.lines).toHaveLength(3000 * rows.length);
+    for (const endian of ['le', 'be'] as const) {
+      const path = join(dir, `large-utf-16${endian}.csv`);
+      writeFileSync(path, utf16(large, endian));
+      for (const jobs of ['1', '2']) expect(validate(data, [path, '--jobs', jobs]).stdout, `UTF-16${endian.toUpperCase()}, --jobs ${jobs}`).toBe(twin.stdout);
+    }
+  });
+
   it('takes --encoding over what the bytes suggest', () => {
     // UTF-8 bytes read as Windows-1252: the accents become other letters, and the header no
     // longer names a postal-code column.
