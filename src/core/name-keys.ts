@@ -241,6 +241,11 @@ export function settlementWords(words: string[]): string[] {
 /** The words of a settlement's section, as keys hold them. */
 const SECTION_WORDS: ReadonlySet<string> = new Set(['seccion', 'sector', 'etapa']);
 
+/** Whether a key's word names a section (`seccion`, `sector`, `etapa`). */
+export function isSectionWord(word: string): boolean {
+  return SECTION_WORDS.has(word);
+}
+
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }

@@ -7,8 +7,8 @@
  */
 import type { CatalogReader } from './catalog-reader.js';
 import { ownCopy } from './own-copy.js';
-import { DISTINGUISHING_TYPES, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
-import { formIndex, leadingIn, MIN_ONE_WORD, nameWords, settlementKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
+import { DISTINGUISHING_TYPES, MUNICIPALITY_LEADING_SAINTS, SETTLEMENT_LANDMARKS, SETTLEMENT_TYPE_FORMS } from './name-forms.js';
+import { formIndex, isSectionWord, leadingIn, MIN_ONE_WORD, nameWords, settlementKey, settlementWords, withoutConnectors, type FormIndex } from './name-keys.js';
 import { afterDe, isDowntownKey, isTownSeat, looseFrontless, looseSectionless, namesTownSeat, otherKeys, withoutPlaceAfter, writtenDowntownKey } from './settlement-other-keys.js';
 
 let typeForms: FormIndex<string> | undefined;
@@ -64,6 +64,43 @@ export { settlementKey } from './name-keys.js';
 
 // Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
 const distinguishing = /* @__PURE__ */ new Set(DISTINGUISHING_TYPES);
+/**
+ * First words that make a place of a name (`shortened`): *Nueva Santa María* is not a *Santa
+ * María*, nor *San Ángel Inn* an *Ángel Inn*. Made at first use: this module is in bundles that
+ * only split a type off.
+ */
+let notLeftOut: ReadonlySet<string> | undefined;
+
+/**
+ * Whether a catalog name may be read by its last words (`shortened`): not when what is left out
+ * tells a place from another (a type, *Ampliación San Manuel*, *Ex-Hacienda San Lorenzo*;
+ * `Nueva`, a saint), nor a name with a part in parentheses, which names nothing alone.
+ */
+function mayLeaveOutFront(key: Keyed, name: string): boolean {
+  const loose = key.loose!;
+  notLeftOut ??= new Set(['nueva', 'nuevo', 'ex', 'prolongacion', 'santisima', ...MUNICIPALITY_LEADING_SAINTS]);
+  return key.type === null && !notLeftOut.has(loose.slice(0, loose.indexOf(' '))) && !name.includes('(') && !name.includes('[');
+}
+
+/**
+ * Whether written words may be a name's last ones: two words or more that name (three letters
+ * or more, not a number or a section), the first among them (not *Herradura Sección II*,
+ * *Vista II* of *Buena Vista II*, *C. Doria* of *Juan C. Doria*).
+ */
+function mayEndName(words: string): boolean {
+  let naming = 0;
+  let start = 0;
+  for (let end = words.indexOf(' '); start <= words.length; end = words.indexOf(' ', start)) {
+    const word = words.slice(start, end < 0 ? undefined : end);
+    const letter = word.charCodeAt(0);
+    const names = word.length >= 3 && letter >= 0x61 && letter <= 0x7a && !isSectionWord(word);
+    if (start === 0 && !names) return false;
+    if (names) naming++;
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return naming >= 2;
+}
 
 interface Keyed {
   /** The key of the name as written. */
@@ -144,6 +181,17 @@ export class SettlementMatcher {
       });
     }
     return this.keys;
+  }
+
+  /**
+   * The index in `names` of the settlement whose own name `text` is (its key, not another key
+   * of it: `Nueva Mina` is no own name of *Nueva Mina Sur*), or -1.
+   */
+  ownNameIndexOf(text: string): number {
+    const exact = this.names.indexOf(text);
+    if (exact >= 0) return exact;
+    const given = this.keyedText(text);
+    return given.whole ? this.catalogKeys().findIndex((key) => key.whole === given.whole) : -1;
   }
 
   /** The index in `names` of the settlement `text` names, or -1. */
@@ -297,7 +345,7 @@ export class SettlementMatcher {
       if (names((key.loose ??= withoutConnectors(key.whole)), i)) add(whole, i);
       else if (names((key.looseSectionless ??= looseSectionless(key.whole)), i) || names((key.looseFrontless ??= looseFrontless(key.whole)), i) || (titled !== '' && key.loose === titled)) add(sections, i);
     }
-    if (whole.length === 0 && sections.length === 0) this.shortened(written, whole);
+    if (whole.length === 0 && sections.length === 0) this.shortened(written, rest, given.type, whole);
     if (whole.length === 0 && sections.length === 0) this.togetherOrApart(written, rest, given.type, whole);
     return { whole, sections };
   }
@@ -330,20 +378,31 @@ export class SettlementMatcher {
    * Adds the one settlement of the code whose name begins with the written name's words, two or
    * more, and goes on (`Carmen Romano` for *Carmen Romano de López Portillo*, `Carlos Salinas`
    * for *Carlos Salinas de Gortari*, `Valle de Ecatepec` for *Valle de Ecatepec Estado de México
-   * CTM XIII*), as people shorten a long name: read within a code's names only (across a
-   * municipality, `San Marcos` begins too many names to say which).
+   * CTM XIII*), else the one whose name ends with them after words left out in front (`San
+   * Manuel` for Puebla's *Jardines de San Manuel*, `López Mateos` for *Adolfo López Mateos*), as
+   * people shorten a long name at either end; with a type in front or not (`Col. Carlos
+   * Salinas`). Read within a code's names only (across a municipality, `San Marcos` begins too
+   * many names to say which).
    */
-  private shortened(written: string, found: number[]): void {
-    if (!written.includes(' ')) return;
-    const head = `${written} `;
+  private shortened(written: string, rest: string, type: string | null, found: number[]): void {
     const keys = this.catalogKeys();
-    for (let i = 0; i < keys.length; i++) {
-      if (!keys[i]!.loose!.startsWith(head) || found.some((j) => this.names[j] === this.names[i])) continue;
-      if (found.length) {
-        found.length = 0;
-        return;
+    const shortens = (key: Keyed, i: number, end: boolean) => {
+      const name = key.loose!;
+      if (end && !mayLeaveOutFront(key, this.names[i]!)) return false;
+      // At the end, one word left out in front: a person's first name, or a word such as *Jardines de*.
+      const by = (form: string) => form.includes(' ') && (end ? name.indexOf(' ') === name.length - form.length - 1 && name.endsWith(form) && mayEndName(form) : name.startsWith(`${form} `));
+      return by(written) || (rest !== '' && by(rest) && this.mayDrop(type, i));
+    };
+    for (const end of [false, true]) {
+      for (let i = 0; i < keys.length; i++) {
+        if (!shortens(keys[i]!, i, end) || found.some((j) => this.names[j] === this.names[i])) continue;
+        if (found.length) {
+          found.length = 0;
+          return;
+        }
+        found.push(i);
       }
-      found.push(i);
+      if (found.length) return;
     }
   }
 

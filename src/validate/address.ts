@@ -10,11 +10,12 @@
 import { catalogOf, type CpmxClient } from '../client/client.js';
 import { retiredReason } from '../core/catalog-history.js';
 import type { Catalog } from '../core/catalog.js';
-import { foldForMatch, splitSettlementType, stateSpellings } from '../core/names.js';
+import { foldForMatch, settlementKey, splitSettlementType, stateSpellings } from '../core/names.js';
 import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
 import { CodeEntry, EntryContext, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
 import { shortForms, stateNamedMunicipality } from '../core/shortened-municipalities.js';
+import { withoutParentheses } from '../core/settlement-other-keys.js';
 import { citiesOfSeveralMunicipalities, cityOfState } from '../core/shared-cities.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 import { Remembered } from '../parse/remembered.js';
@@ -233,13 +234,27 @@ export class AddressValidator {
     const split = splitSettlementType(asentamiento);
     const afterType = code.nameAfterType(split);
     if (code.hasOwnType(split, afterType)) return true;
-    if (code.readSettlement(asentamiento, split, afterType) === undefined && !code.namesLoosely(asentamiento)) return false;
+    const read = code.readSettlement(asentamiento, split, afterType);
+    if (read === undefined && !code.namesLoosely(asentamiento)) return false;
     const catalog = this.catalog;
     const index = catalog.codeIndex(cp);
     const municipality = (code.municipalityIndex ??= catalog.municipalityIndexOf(index));
-    const named = this.finder.codesOfName(asentamiento, [municipality]);
+    // Another code of the municipality whose settlement's own name this is takes it from a
+    // reading of the code written: as written, else after its type (`Nueva Mina` and `Col.
+    // Nueva Mina` are 96760's *Nueva Mina*, not 96729's *Nueva Mina Sur*; `Primer Cuadro` is
+    // 81200's *Primer Cuadro (Centro)*, without its part in parentheses). A name another code
+    // is only read by too is no better than this code's reading (`Col. Centro` is 95865's town,
+    // Hueyapan de Ocampo, though 95850's *Juan Díaz Covarrubias Centro* is read by `Centro` too).
+    const ownedElsewhere = (written: string) => {
+      const named = this.finder.codesOfName(written, [municipality]);
+      if (named.length === 0 || named.includes(index)) return false;
+      const key = settlementKey(written);
+      const owns = (name: string) => settlementKey(name) === key || (name.includes('(') && settlementKey(withoutParentheses(name)) === key);
+      return named.some((other) => catalog.settlementNamesOf(other).some(owns));
+    };
+    if (!ownedElsewhere(asentamiento) && !(split.type && !typeInName(asentamiento, split.name, read ?? code.readSettlementLoosely(asentamiento)) && ownedElsewhere(split.name))) return true;
     // Unless written as the code's settlement with its own type in front: `COL Del Río` is 83403's Colonia *Del Río*, though 83515 has a *Colonia del Río*.
-    return named.length === 0 || named.includes(index) || code.readsWithOwnType(split);
+    return code.readsWithOwnType(split);
   }
 
   /**
@@ -463,3 +478,15 @@ export function validateAddress(client: CpmxClient, record: AddressRecord): Vali
   return validatorFor(client).validate(record);
 }
 
+/**
+ * Whether the type written in front is a word of the catalog's name read (`Industrial San
+ * Francisco` for *Parque Industrial San Francisco*, `Villa del Mar` for *Residencial Villa del
+ * Mar*): then it is no type set aside, and the name after it no name of its own.
+ */
+function typeInName(written: string, afterType: string, read: string | undefined): boolean {
+  if (read === undefined) return false;
+  const whole = settlementKey(written);
+  const rest = settlementKey(afterType);
+  const type = whole.endsWith(rest) ? whole.slice(0, whole.length - rest.length).trim() : '';
+  return type !== '' && settlementKey(read).includes(type);
+}

@@ -166,10 +166,14 @@ export class CodeEntry {
     return found < 0 ? undefined : this.nameAt(found);
   }
 
-  /** Whether `written` is a type in front of one of the code's settlements of that type (`Col. Del Río` for the Colonia *Del Río*). */
+  /**
+   * Whether `written` is a type in front of one of the code's settlements of that type, by its
+   * own name (`Col. Del Río` for the Colonia *Del Río*): not by a name it is read by, as
+   * `Col. Nueva Mina` for 96729's *Nueva Mina Sur*, which is 96760's own *Nueva Mina*.
+   */
   readsWithOwnType(split: SplitSettlement): boolean {
     if (!split.type) return false;
-    const found = this.settlementMatcher().indexOf(split.name);
+    const found = this.settlementMatcher().ownNameIndexOf(split.name);
     return found >= 0 && this.types()[found] === split.type;
   }
 

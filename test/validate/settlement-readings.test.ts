@@ -127,6 +127,23 @@ describe('joining words', () => {
     expect(validateAddress(client, { cp: '02100', asentamiento: 'Exhacienda El Rosario', municipio: 'Azcapotzalco', estado: 'CDMX' }).suggestions.cp).toBe('02420');
   });
 
+  it('are asked of the name after a type written in front too, when the code reads the name otherwise', () => {
+    // INEGI's DENUE records of the Isthmus (https://github.com/Laura930720/MapaItsmo/blob/4a5138c6be111e21db3e9f8a723eae835dfbc506/capas/manufacturas11masempleados.js,
+    // capas/manufacturas/EquipoTransporMenos10.js; tipo_asent COLONIA, nomb_asent NUEVA MINA, cod_postal 96729): 96760's *Nueva Mina*
+    // is the name; 96729 has *Nueva Mina Sur* only. With or without the type, the same answer.
+    for (const asentamiento of ['NUEVA MINA', 'COLONIA NUEVA MINA']) {
+      const mina = validateAddress(client, { cp: '96729', asentamiento, municipio: 'Minatitlán', estado: 'Veracruz' });
+      expect(mina.errors.map((error) => error.code_error), asentamiento).toEqual([122]);
+      expect(mina.suggestions.cp, asentamiento).toBe('96760');
+    }
+    // A name another code is only read by too takes nothing (capas/manufacturas/FabriMueblesMenos10.js: CENTRO, 95865):
+    // 95865's town is Hueyapan de Ocampo, though 95850's *Juan Díaz Covarrubias Centro* is read by `Centro` as well.
+    expect(errorsOf({ cp: '95865', asentamiento: 'CENTRO', municipio: 'Hueyapan de Ocampo', estado: 'Veracruz' })).toEqual([]);
+    expect(errorsOf({ cp: '95865', asentamiento: 'Col. Centro', municipio: 'Hueyapan de Ocampo', estado: 'Veracruz' })).toEqual([]);
+    // A type word of the catalog's name is no type set aside: Aguascalientes has a San Francisco of its own, but this is the park.
+    expect(errorsOf({ cp: '20355', asentamiento: 'Industrial San Francisco' })).toEqual([]);
+  });
+
   it('take the name when the type written is the settlement’s own: people write Col. in front of every colonia', () => {
     // 83403's Del Río is a Colonia; 83515 has a settlement named Colonia del Río. Tehuacán: 75750's San Lorenzo and 75758's Ex-Hacienda San Lorenzo.
     expect(errorsOf({ cp: '83403', asentamiento: 'COL Del Río', municipio: 'San Luis Río Colorado', estado: 'Son.' })).toEqual([]);
@@ -209,6 +226,27 @@ describe('a long name written short', () => {
     expect(errorsOf({ cp: '95800', asentamiento: 'SAN ISIDRO' })).toEqual([122]);
     // Codes from names do not read it: across a municipality, the 2026 Chiapas file's names read so named the wrong code half the time.
     expect(validateAddress(client, { asentamiento: 'CARMEN ROMANO', municipio: 'Las Choapas', estado: 'Veracruz' }).suggestions.cp).toBeUndefined();
+  });
+
+  it('is the one settlement of the code whose name ends with the words written, one word left out in front', () => {
+    // INEGI's DENUE records of the Isthmus (https://github.com/Laura930720/MapaItsmo/blob/4a5138c6be111e21db3e9f8a723eae835dfbc506/capas/manufacturas/FabricMetalMenos10.js,
+    // IndusTabacoMenos10.js): people drop a person's first name.
+    expect(errorsOf({ cp: '96490', asentamiento: 'LOPEZ MATEOS' })).toEqual([]); // Adolfo López Mateos
+    expect(errorsOf({ cp: '70610', asentamiento: 'HIDALGO ORIENTE' })).toEqual([]); // Miguel Hidalgo Oriente
+    // A Puebla office's page (cpmx search index file 62760627634): Col. San Manuel, the catalog's *Jardines de San Manuel*.
+    expect(errorsOf({ cp: '72570', asentamiento: 'Col. San Manuel' })).toEqual([]);
+    // The name written short at its start is read with a type in front too.
+    expect(errorsOf({ cp: '96344', asentamiento: 'COLONIA CARLOS SALINAS' })).toEqual([]);
+    // Not one word (*Agrícola Resurgimiento*), nor a section or a number first (*Buena Vista II*), nor a
+    // saint left out (*San Ángel Inn*), nor a part in parentheses (*Benito Juárez (Marcos Vélez)*).
+    expect(errorsOf({ cp: '72370', asentamiento: 'Resurgimiento' })).toEqual([122]);
+    expect(errorsOf({ cp: '30605', asentamiento: 'Vista II' })).toEqual([122]);
+    expect(errorsOf({ cp: '01060', asentamiento: 'Ángel Inn' })).toEqual([122]);
+    expect(errorsOf({ cp: '94273', asentamiento: 'Marcos Vélez' })).toEqual([122]);
+    // Not where another code of the municipality has the name as its own: Iztacalco's Agrícola Oriental is 08500, not 08420's *Cuchilla Agrícola Oriental*.
+    const oriental = validateAddress(client, { cp: '08420', asentamiento: 'Agrícola Oriental', municipio: 'Iztacalco', estado: 'CDMX' });
+    expect(oriental.errors.map((error) => error.code_error)).toEqual([122]);
+    expect(oriental.suggestions.cp).toBe('08500');
   });
 });
 
