@@ -148,11 +148,20 @@ const INTERIOR =
 const LOT = /(?<![\p{L}\p{N}])(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?([\p{L}\p{N}_]+)/giu;
 /** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
 function trailingNumber(text: string): [string, string] | undefined {
-  const space = text.lastIndexOf(' ');
+  let space = text.lastIndexOf(' ');
   if (space <= 0) return undefined;
-  const number = text.slice(space + 1);
+  let number = text.slice(space + 1);
+  // The number's letter after a space (`Bahía del Salvador 114 A`, a page's footer in León).
+  if (NUMBER_LETTER.test(number)) {
+    const before = text.lastIndexOf(' ', space - 1);
+    const digits = text.slice(before + 1, space);
+    if (before <= 0 || !/^\d+$/.test(digits)) return undefined;
+    number = `${digits}${number}`;
+    space = before;
+  }
   const street = text.slice(0, space);
-  if (!NUMBER_WORD.test(number) || !LETTER.test(street)) return undefined;
+  // A street named by its type and a number (`Calle 5`, `Calle 5 A`) has no house number in it.
+  if (!NUMBER_WORD.test(number) || !LETTER.test(street) || STREET_TYPE_ONLY.test(street)) return undefined;
   // A road's kilometre is the number whole (`Carretera México-Querétaro Km 38`).
   const km = KILOMETRE_WORD.exec(street);
   return km && km.index > 0 ? [street.slice(0, km.index), `${km[0].trim()} ${number}`] : [street, number];
@@ -173,6 +182,8 @@ export const KILOMETRE_FIRST = new RegExp(String.raw`^${KILOMETRE}\s?\d`, 'iu');
 export const KILOMETRE_PIECE = new RegExp(String.raw`^${KILOMETRE}\s?\d+(?:[.,]\d+)?$`, 'iu');
 
 const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
+/** A house number's letter written apart, upper case as a letter is (never `y`, `e`, `o`, `u`, which join words). */
+const NUMBER_LETTER = /^[A-DF-NP-TV-XZ]$/;
 const LETTER = /\p{L}/u;
 /** Interior words whose number means little without them (a floor, a local). */
 const KEEP_WORD = /^(?:local|locales|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of)$/i;
@@ -224,3 +235,5 @@ export function looksLikeStreet(piece: string): boolean {
 
 const STREET_WORD =
   /^(?:av|ave|avda|avenida|calle|c|cll|calz|calzada|blvd|blvr|blvrd|bulevar|boulevard|carr|carretera|cerrada|cda|cerr|privada|priv|prol|prolongacion|prolongación|circuito|cto|circ|andador|and|paseo|pso|periférico|periferico|perif|eje|viaducto|callejón|callejon|cjon|camino|libramiento|lib|retorno|ret|diagonal|vía|via|glorieta|autopista|km|kilómetro|kilometro)(?![\p{L}\p{N}])\.?/iu;
+/** A street piece that is a street's type alone (`Calle`, `Av.`; a road's kilometre is a number): a number after it is the street's name. */
+const STREET_TYPE_ONLY = new RegExp(String.raw`^(?!${KILOMETRE}\s*$)${STREET_WORD.source.slice(1)}\s*$`, 'iu');

@@ -264,8 +264,22 @@ describe('streets and numbers', () => {
     ['Calle 60 No. 491A x 57 y 59', 'Calle 60 x 57 y 59', '491A', null],
     ['Calle 64 x 57 y 59 No.485', 'Calle 64 x 57 y 59', '485', null],
     ['Av. Juárez No. 12 B', 'Av. Juárez', '12B', null],
+    // A number's letter written apart after it, without a mark (a León shop's footer, cpmx search index file 41126760510).
+    ['Bahía del Salvador 114 A', 'Bahía del Salvador', '114A', null],
+    // A street named by its type and a number has no house number in it; `y` is no number's letter.
+    ['Calle 5', 'Calle 5', null, null],
+    ['Calle 5 A', 'Calle 5 A', null, null],
+    ['Av. Hidalgo 120 y 122', 'Av. Hidalgo 120 y', '122', null],
   ])('%s', (piece, calle, exterior, interior) => {
     expect(readStreet(piece)).toEqual({ calle, numeroExterior: exterior, numeroInterior: interior });
+  });
+
+  it('keeps a street named by a number whole when the house number comes after it (the fixture)', () => {
+    // A scraper's address tests (cpmx search index file 12402054361): the street was `Calle` and its number 28.
+    const carmen = parseAddress(client, 'Calle 28, numero 113 entre 29A y 29 ,Colonia centro, Ciudad del Carmen, Campeche ,24100');
+    expect([carmen.calle, carmen.numero_exterior, carmen.cp]).toEqual(['Calle 28', '113', '24100']);
+    const cordoba = parseAddress(client, 'Avenida 1, número 418 entre calle 4 y 6,Col. Centro,Córdoba, Veracruz,94500.');
+    expect([cordoba.calle, cordoba.numero_exterior, cordoba.cp]).toEqual(['Avenida 1', '418', '94500']);
   });
 });
 
