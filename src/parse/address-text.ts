@@ -141,10 +141,11 @@ export function numberStart(text: string): number {
 /**
  * An interior number after its word, which ends there (`TORRES QUINTERO` is a street, not
  * `Torre S`): a number, a letter and a number (`Int. L 4`), locals joined by `y` (`Int. L 7 Y
- * 8`), a letter alone, or the ground floor.
+ * 8`), a letter alone, or the ground floor; a floor by its word (`Planta Baja`, `Int. Planta Alta`:
+ * `Planta Baja`, as a university's page writes it).
  */
 const INTERIOR =
-  /(?<![\p{L}\p{N}])(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa)(?![\p{L}])\.?\s?([A-Z]?\s?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.)/iu;
+  /(?<![\p{L}\p{N}])(?:Int(?:erior)?\.?\s(?=Planta\s))?(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa|Planta(?=\s(?:baja|alta)(?![\p{L}])))(?![\p{L}])\.?\s?([A-Z]?\s?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.|baja|alta)/iu;
 const LOT = /(?<![\p{L}\p{N}])(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?([\p{L}\p{N}_]+)/giu;
 /** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
 function trailingNumber(text: string): [string, string] | undefined {
@@ -186,7 +187,7 @@ const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
 const NUMBER_LETTER = /^[A-DF-NP-TV-XZ]$/;
 const LETTER = /\p{L}/u;
 /** Interior words whose number means little without them (a floor, a local). */
-const KEEP_WORD = /^(?:local|locales|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of)$/i;
+const KEEP_WORD = /^(?:local|locales|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of|planta)$/i;
 
 /** Reads the numbers of the street piece (as written) and what is left as the street. */
 export function readStreet(piece: string): StreetParts {

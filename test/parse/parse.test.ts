@@ -270,8 +270,21 @@ describe('streets and numbers', () => {
     ['Calle 5', 'Calle 5', null, null],
     ['Calle 5 A', 'Calle 5 A', null, null],
     ['Av. Hidalgo 120 y 122', 'Av. Hidalgo 120 y', '122', null],
+    // A floor by its word, after `Int.` or not.
+    ['Av. Juárez 30 Int. Planta Baja', 'Av. Juárez', '30', 'Planta Baja'],
   ])('%s', (piece, calle, exterior, interior) => {
     expect(readStreet(piece)).toEqual({ calle, numeroExterior: exterior, numeroInterior: interior });
+  });
+
+  it('reads a building by its letter and a floor as the interior, never as the settlement', () => {
+    // UNAM's office of graduates (cpmx search index file 8901292164): `Edificio D` was the settlement, 122.
+    const unam = parseAddress(client, 'Zona Cultural de Ciudad Universitaria, Edificio D, planta baja, Alcaldía Coyoacán, C.P. 04510, en la Ciudad de México');
+    expect([unam.numero_interior, unam.asentamiento, unam.valid]).toEqual(['Edificio D', 'Universidad Nacional Autónoma de México', true]);
+    // The national employment service's offices (the fixture): `Planta Baja` was the settlement.
+    const juarez = parseAddress(client, 'Guadalupe Victoria No. 608, Planta Baja, Col. Saltillo Zona Centro, C.P. 25000.');
+    expect([juarez.numero_exterior, juarez.numero_interior, juarez.asentamiento]).toEqual(['608', 'Planta Baja', 'Saltillo Zona Centro']);
+    // A settlement named Edificio is still one (*Edificio Cartagena*).
+    expect(parseAddress(client, 'Calle 5 No. 10, Edificio Cartagena, 64000').numero_interior).toBeNull();
   });
 
   it('keeps a street named by a number whole when the house number comes after it (the fixture)', () => {
