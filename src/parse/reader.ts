@@ -340,7 +340,8 @@ export class AddressReader {
         const taking = this.takeName(from === 0 ? rest : rest.slice(from), reading, code, codeState, k !== count);
         if (taking) {
           role = taking;
-          rest = rest.slice(0, from).replace(/[\s,.-]+$/, '');
+          // `en la` before a place is no part of the name before it (`Col. Granada en la Delegación Miguel Hidalgo`).
+          rest = rest.slice(0, from).replace(/[\s,.-]+$/, '').replace(IN_PLACE, '');
           taken = true;
         }
       }
@@ -445,6 +446,9 @@ const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi
  * kilometre: `KILOMETRE_FIRST`.
  */
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|edif(?:icio)?\.?\s?(?:[a-z]|\d+)(?:\s+planta\s(?:baja|alta))?\s*$|planta\s(?:baja|alta)(?![\p{L}]))/iu;
+
+/** `en`, `en la`, `en el` ending the words before a place. */
+const IN_PLACE = /\s+en(?:\s+(?:la|el))?$/iu;
 
 /** A settlement's type as it is marked inside a line: abbreviated with its dot (`Col.`, `Fracc.`, `U.H.`), or `Colonia`. */
 const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;

@@ -287,6 +287,12 @@ describe('streets and numbers', () => {
     expect(parseAddress(client, 'Calle 5 No. 10, Edificio Cartagena, 64000').numero_interior).toBeNull();
   });
 
+  it('reads `en la` before a municipality as no part of the settlement', () => {
+    // A trust fund's information office (cpmx search index file 45966772796): the settlement was `Granada en la`, 122.
+    const granada = parseAddress(client, 'Ejército Nacional 359, 3er piso, Col. Granada en la Delegación Miguel Hidalgo, C.P. 11520.');
+    expect([granada.asentamiento, granada.municipio, granada.valid]).toEqual(['Granada', 'Miguel Hidalgo', true]);
+  });
+
   it('keeps a street named by a number whole when the house number comes after it (the fixture)', () => {
     // A scraper's address tests (cpmx search index file 12402054361): the street was `Calle` and its number 28.
     const carmen = parseAddress(client, 'Calle 28, numero 113 entre 29A y 29 ,Colonia centro, Ciudad del Carmen, Campeche ,24100');
