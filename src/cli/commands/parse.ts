@@ -20,13 +20,14 @@ estado, municipio and asentamiento in the catalog's spelling; "read" lists the p
 the text, "inferred" those filled from the catalog (the code's state, municipality, city; a
 code found from the settlement, municipality and state when none is written). When several
 codes fit a line without one, "codes" lists up to 10. Errors are cpmx validate's (101-105 for
-the code, 124 "retired since DATE; last in PLACE", 120-123, 130 for a line that holds no address, with its "reason": an empty line,
-binary data, a line longer than 1024 characters). Reads stdin when FILE is - or absent.
+the code, 124 "retired since DATE; last in PLACE", 120-123, 130 for a line that holds no
+address, with its "reason": an empty line, binary data, a line longer than 1024 characters).
+Reads stdin when FILE is - or absent.
 
 Read: the code (C.P., CP, Código Postal, or five digits that are a code), street and number
-(No., #, Núm., S/N, Int., Depto., Local, Mz., Lt.), the settlement with its type (Col.,
-Fracc., U.H., ...), municipality (with Alcaldía, Del., Mpio.), city and state (N.L., CDMX,
-Edo. Méx., ...), in any order, separated by commas or not.
+(No., #, Núm., S/N, Int., Depto., Local, Planta Baja, Mz., Lt.), the settlement with its type
+(Col., Fracc., U.H., ...), municipality (with Alcaldía, Del., Mpio.), city and state (N.L.,
+CDMX, Edo. Méx., ...), in any order, separated by commas or not.
 
 A CSV: --column NAME names the column of addresses. Without it, a FILE named .csv or .tsv, or
 whose first line is a header naming a known column, is read as a CSV and its address column
