@@ -88,18 +88,8 @@ function mayLeaveOutFront(key: Keyed, name: string): boolean {
  * *Vista II* of *Buena Vista II*, *C. Doria* of *Juan C. Doria*).
  */
 function mayEndName(words: string): boolean {
-  let naming = 0;
-  let start = 0;
-  for (let end = words.indexOf(' '); start <= words.length; end = words.indexOf(' ', start)) {
-    const word = words.slice(start, end < 0 ? undefined : end);
-    const letter = word.charCodeAt(0);
-    const names = word.length >= 3 && letter >= 0x61 && letter <= 0x7a && !isSectionWord(word);
-    if (start === 0 && !names) return false;
-    if (names) naming++;
-    if (end < 0) break;
-    start = end + 1;
-  }
-  return naming >= 2;
+  const naming = words.split(' ').map((word) => word.length >= 3 && /^[a-z]/.test(word) && !isSectionWord(word));
+  return naming[0] === true && naming.filter(Boolean).length >= 2;
 }
 
 interface Keyed {

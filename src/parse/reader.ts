@@ -440,10 +440,9 @@ export class AddressReader {
 /** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
 /**
- * A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`, or a
- * building by its letter or number (`Edificio D`: *Edificio Cartagena* is a settlement), a floor (`planta
- * baja`); or a road's
- * kilometre: `KILOMETRE_FIRST`.
+ * A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`;
+ * a building by its letter or number alone (`Edificio D`: *Edificio Cartagena* is a settlement); a
+ * floor (`planta baja`); or a road's kilometre: `KILOMETRE_FIRST`.
  */
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|edif(?:icio)?\.?\s?(?:[a-z]|\d+)(?:\s+planta\s(?:baja|alta))?\s*$|planta\s(?:baja|alta)(?![\p{L}]))/iu;
 

@@ -226,8 +226,8 @@ export class AddressValidator {
    * Primavera` for *Primavera*), its section (`Escandón` for *Escandón I Sección*) or a title
    * in front. A reading is not taken where the name as written is another code's settlement of
    * the municipality (`Barrio de Pajaritos` is 87089's, not 87086's Colonia *Pajaritos*; `La
-   * Providencia` 02750's, not 02440's *Providencia*): the code is then in doubt, unless the
-   * type written is the settlement's own.
+   * Providencia` 02750's, not 02440's *Providencia*; its own name, not one it is read by too):
+   * the code is then in doubt, unless the type written is the settlement's own.
    */
   private isReadName(code: CodeEntry, cp: string, asentamiento: string): boolean {
     // Written as the code's settlement with its own type in front (`Col. Roma Norte`): the code's, whatever other codes have.
