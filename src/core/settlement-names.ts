@@ -337,7 +337,27 @@ export class SettlementMatcher {
     }
     if (whole.length === 0 && sections.length === 0) this.shortened(written, rest, given.type, whole);
     if (whole.length === 0 && sections.length === 0) this.togetherOrApart(written, rest, given.type, whole);
+    if (whole.length === 0 && sections.length === 0) this.sectionByOrdinal(text, written, whole);
     return { whole, sections };
+  }
+
+  /**
+   * Adds the one settlement of the code that is a section alone (*Primera Sección*, *3a Sección*),
+   * when only its ordinal is written (`PRIMERA`, `3RA`), as INEGI's DENUE writes the settlement of
+   * a section, its type `SECCION` in a field apart. A number alone (`1`) is no ordinal.
+   */
+  private sectionByOrdinal(text: string, written: string, found: number[]): void {
+    if (!/^\d+$/.test(written) || !/\p{L}/u.test(text)) return;
+    const section = `seccion ${written}`;
+    const keys = this.catalogKeys();
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i]!.whole !== section || found.some((j) => this.names[j] === this.names[i])) continue;
+      if (found.length) {
+        found.length = 0;
+        return;
+      }
+      found.push(i);
+    }
   }
 
   /**

@@ -250,6 +250,20 @@ describe('a long name written short', () => {
   });
 });
 
+describe('a section written by its ordinal alone', () => {
+  it('is the code’s one settlement that is that section, as DENUE writes a section apart from its type', () => {
+    // INEGI's DENUE records of the Isthmus (https://github.com/Laura930720/MapaItsmo/blob/4a5138c6be111e21db3e9f8a723eae835dfbc506/capas/manufacturas/FabriMueblesMenos10.js,
+    // EquipoTransporMenos10.js): tipo_asent SECCION, nomb_asent PRIMERA, SEGUNDA, TERCERA for 70117 (*Primera*,
+    // *Segunda*, *Tercera Sección*), OCTAVA for 70040 (*8va. Sección*).
+    for (const ordinal of ['PRIMERA', 'SEGUNDA', 'TERCERA']) expect(errorsOf({ cp: '70117', asentamiento: ordinal }), ordinal).toEqual([]);
+    expect(errorsOf({ cp: '70040', asentamiento: 'OCTAVA' })).toEqual([]);
+    expect(errorsOf({ cp: '70020', asentamiento: '7A' })).toEqual([]);
+    // A section the code has not, or a number alone, is none: 70000 has the 1a and 2a Sección.
+    expect(errorsOf({ cp: '70000', asentamiento: 'CUARTA' })).toEqual([122]);
+    expect(errorsOf({ cp: '70117', asentamiento: '1' })).toEqual([122]);
+  });
+});
+
 describe('a settlement of two names', () => {
   it('is named by either, the catalog joining them with a slash', () => {
     // INEGI's DENUE records of the Isthmus (https://github.com/Laura930720/MapaItsmo/blob/4a5138c6be111e21db3e9f8a723eae835dfbc506/capas/ExtraccionyPerforacionPetrolera.js):
