@@ -389,10 +389,16 @@ export const NO_STATES = new Set<string>();
 
 /**
  * The settlement of the code nearest to what was written, with or without the type written in
- * front; else the one it names with a section the catalog does not have (`namedSectionless`).
+ * front (never without an `Ampliación`, another place: `AMPLIACION FRANCISCO VILLA` for 96020,
+ * which has only *Francisco Villa*, suggests nothing); else the one it names with a section the
+ * catalog does not have (`namedSectionless`).
  */
 export function suggestSettlement(written: string, folded: string, code: CodeEntry): string | undefined {
   const split = splitSettlementType(written);
+  if (split.type !== null && DISTINGUISHING_TYPES.includes(split.type)) {
+    const near = closest(folded, code);
+    return near !== undefined && splitSettlementType(near).type === split.type ? near : undefined;
+  }
   return closest(folded, code) ?? (split.type ? closest(foldForMatch(split.name), code) : undefined) ?? undivided(split.name || written, code);
 }
 

@@ -104,6 +104,14 @@ describe('joining words', () => {
     // The place itself is no ampliación of it: the Pueblo, 09600.
     expect(suggested('SANTIAGO ACAHUALTEPEC', 'IZTAPALAPA')).toBe('09600');
     expect(errorsOf({ cp: '09608', asentamiento: 'Ampliación Santiago Acahualtepec' })).toEqual([122]);
+    // Nor is the place suggested for its ampliación (DENUE's Isthmus, capas/manufacturas/EquipoTransporMenos10.js: AMPLIACION FRANCISCO VILLA,
+    // 96020, which has only *Francisco Villa*): --fix would move the record to another place.
+    for (const asentamiento of ['AMPLIACION FRANCISCO VILLA', 'Amp. Francisco Villa']) {
+      expect(validateAddress(client, { cp: '96020', asentamiento }).suggestions, asentamiento).toEqual({});
+    }
+    expect(validateAddress(client, { cp: '01296', asentamiento: 'Amp. Jalalpa Tepito' }).suggestions).toEqual({});
+    // An ampliación misspelt is still suggested as itself (01296's *Ampliación Jalalpa*).
+    expect(validateAddress(client, { cp: '01296', asentamiento: 'Ampliacion Jalalpha' }).suggestions).toEqual({ asentamiento: 'Ampliación Jalalpa' });
     // As written first: Azcapotzalco's Providencia and La Providencia are two codes.
     expect(suggested('La Providencia', 'Azcapotzalco')).toBe('02750');
     expect(suggested('Providencia', 'Azcapotzalco')).toBe('02440');
