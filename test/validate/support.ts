@@ -20,13 +20,13 @@ export function validate(data: string, args: string[], input: string | Uint8Arra
 
 /**
  * `cpmx validate` in a child whose peak RSS (the whole process: every thread) is measured by
- * the child itself, as it exits.
+ * the child itself, as it exits; `nodeFlags` go to that child's Node.
  */
-export function validateMeasured(data: string, args: string[]): Promise<Run & { maxRssBytes: number }> {
+export function validateMeasured(data: string, args: string[], nodeFlags: string[] = []): Promise<Run & { maxRssBytes: number }> {
   const argv = [CLI, 'validate', '--data', data, ...args];
   const script = `process.on('exit', () => process.stderr.write('\\nmaxRSS ' + process.resourceUsage().maxRSS * 1024 + '\\n')); process.argv = [process.argv[0], ...${JSON.stringify(argv)}]; await import(${JSON.stringify(CLI)});`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, '--'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeFlags, '--input-type=module', '-e', script, '--'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
