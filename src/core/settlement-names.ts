@@ -349,15 +349,26 @@ export class SettlementMatcher {
   private sectionByOrdinal(text: string, written: string, found: number[]): void {
     if (!/^\d+$/.test(written) || !/\p{L}/u.test(text)) return;
     const section = `seccion ${written}`;
+    this.addOnly(found, (key) => key.whole === section);
+  }
+
+  /**
+   * Adds to `found` the one settlement of the code (twins being one) whose key passes `test`;
+   * nothing when none does or several do. Whether any did.
+   */
+  private addOnly(found: number[], test: (key: Keyed, i: number) => boolean): boolean {
     const keys = this.catalogKeys();
+    let any = false;
     for (let i = 0; i < keys.length; i++) {
-      if (keys[i]!.whole !== section || found.some((j) => this.names[j] === this.names[i])) continue;
+      if (!test(keys[i]!, i) || found.some((j) => this.names[j] === this.names[i])) continue;
+      any = true;
       if (found.length) {
         found.length = 0;
-        return;
+        return true;
       }
       found.push(i);
     }
+    return any;
   }
 
   /**
@@ -370,18 +381,10 @@ export class SettlementMatcher {
     // The name after its type too (`Fracc. Montealban`), as `looseMatches` reads it.
     const restLetters = rest.replaceAll(' ', '');
     if (letters.length < MIN_ONE_WORD) return;
-    const keys = this.catalogKeys();
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
+    this.addOnly(found, (key, i) => {
       const own = (key.looseLetters ??= key.loose!.replaceAll(' ', ''));
-      const named = own === letters || (restLetters.length >= MIN_ONE_WORD && own === restLetters && this.mayDrop(type, i));
-      if (!named || found.some((j) => this.names[j] === this.names[i])) continue;
-      if (found.length) {
-        found.length = 0;
-        return;
-      }
-      found.push(i);
-    }
+      return own === letters || (restLetters.length >= MIN_ONE_WORD && own === restLetters && this.mayDrop(type, i));
+    });
   }
 
   /**
@@ -395,7 +398,6 @@ export class SettlementMatcher {
    * many names to say which).
    */
   private shortened(written: string, rest: string, type: string | null, found: number[]): void {
-    const keys = this.catalogKeys();
     const shortens = (key: Keyed, i: number, end: boolean) => {
       const name = key.loose!;
       if (end && !mayLeaveOutFront(key, this.names[i]!)) return false;
@@ -403,17 +405,8 @@ export class SettlementMatcher {
       const by = (form: string) => form.includes(' ') && (end ? name.indexOf(' ') === name.length - form.length - 1 && name.endsWith(form) && mayEndName(form) : name.startsWith(`${form} `));
       return by(written) || (rest !== '' && by(rest) && this.mayDrop(type, i));
     };
-    for (const end of [false, true]) {
-      for (let i = 0; i < keys.length; i++) {
-        if (!shortens(keys[i]!, i, end) || found.some((j) => this.names[j] === this.names[i])) continue;
-        if (found.length) {
-          found.length = 0;
-          return;
-        }
-        found.push(i);
-      }
-      if (found.length) return;
-    }
+    // The end is read only where no name begins so (and several that do say nothing).
+    if (!this.addOnly(found, (key, i) => shortens(key, i, false))) this.addOnly(found, (key, i) => shortens(key, i, true));
   }
 
   /** The catalog's spelling of the settlement `text` names, or undefined. */
