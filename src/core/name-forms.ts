@@ -157,6 +157,7 @@ export const WORD_FORMS: Readonly<Record<string, string>> = {
   tte: 'teniente',
   gob: 'gobernador',
   pdte: 'presidente',
+  hnos: 'hermanos',
   col: 'colonia',
   fracc: 'fraccionamiento',
   frac: 'fraccionamiento',
