@@ -105,7 +105,8 @@ const PUNCTUATION: ReadonlySet<number> = new Set([0x2e, 0x3a, 0x3b, 0x2c, 0x2d])
 export function trimPiece(raw: string): string {
   let piece = raw.trim();
   // Most pieces end in a letter or digit once trimmed: the expression runs only for the others.
-  if (piece && (PUNCTUATION.has(piece.charCodeAt(0)) || PUNCTUATION.has(piece.charCodeAt(piece.length - 1)))) piece = piece.replace(/^[\s.:;,-]+|[\s:;,-]+$/g, '');
+  // A dot after a space ends no abbreviation (`Calles #1750.`, its number taken out).
+  if (piece && (PUNCTUATION.has(piece.charCodeAt(0)) || PUNCTUATION.has(piece.charCodeAt(piece.length - 1)))) piece = piece.replace(/^[\s.:;,-]+|(?:[\s:;,-]|\s\.)+$/g, '');
   if (piece.endsWith('.') && /\p{L}{5,}\.$/u.test(piece) && !/\.\p{L}+\.$/u.test(piece)) piece = piece.slice(0, -1);
   return piece;
 }
@@ -145,7 +146,7 @@ export function numberStart(text: string): number {
  * `Planta Baja`, as a university's page writes it).
  */
 const INTERIOR =
-  /(?<![\p{L}\p{N}])(?:Int(?:erior)?\.?\s(?=Planta\s))?(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Piso|Edif(?:icio)?|Torre|Casa|Planta(?=\s(?:baja|alta)(?![\p{L}])))(?![\p{L}])\.?\s?([A-Z]?\s?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.|baja|alta)/iu;
+  /(?<![\p{L}\p{N}])(?:Int(?:erior)?\.?\s(?=Planta\s))?(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Consultorio|Piso|Edif(?:icio)?|Torre|Casa|Planta(?=\s(?:baja|alta)(?![\p{L}])))(?![\p{L}])\.?\s?([A-Z]?\s?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.|baja|alta)/iu;
 const LOT = /(?<![\p{L}\p{N}])(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?([\p{L}\p{N}_]+)/giu;
 /** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
 function trailingNumber(text: string): [string, string] | undefined {
@@ -187,7 +188,7 @@ const NUMBER_WORD = /^\d+(?:-\d+|-?[A-Z])?$/;
 const NUMBER_LETTER = /^[A-DF-NP-TV-XZ]$/;
 const LETTER = /\p{L}/u;
 /** Interior words whose number means little without them (a floor, a local). */
-const KEEP_WORD = /^(?:local|locales|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of|planta)$/i;
+const KEEP_WORD = /^(?:local|locales|loc|piso|edif|edificio|torre|casa|desp|despacho|oficina|ofna|of|consultorio|planta)$/i;
 
 /** Reads the numbers of the street piece (as written) and what is left as the street. */
 export function readStreet(piece: string): StreetParts {

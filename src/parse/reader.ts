@@ -7,7 +7,7 @@
  * (validate/parse.ts), by the one validator of records.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, foldForMatch, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
+import { afterDe, foldForMatch, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
 import { cleanLine, codeCandidates, cutPieces, endsWithNumber, KILOMETRE_FIRST, KILOMETRE_PIECE, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
@@ -143,10 +143,13 @@ export class AddressReader {
     let best: CodeCandidate | undefined;
     let bestScore = -1;
     let folded: string | undefined;
+    let keyed: string | undefined;
     for (const candidate of candidates) {
       const digits = candidate.digits.length === 4 ? `0${candidate.digits}` : candidate.digits;
       const code = this.catalog.codeIndex(digits);
-      const agreement = code >= 0 ? this.agreement(code, (folded ??= foldForMatch(line))) : 0;
+      let agreement = code >= 0 ? this.agreement(code, (folded ??= foldForMatch(line))) : 0;
+      // Else the code's municipality or city written short (`Cd. Obregón` for *Ciudad Obregón*), as its words are read.
+      if (code >= 0 && agreement === 0) agreement = this.keyedAgreement(code, (keyed ??= ` ${nameKey(line)} `));
       if (!candidate.marked && code < 0) continue;
       // Five digits in the first piece are a street number unless the names agree with the code
       // (`COL DEL CARMEN 64710 MONTERREY`), or they end a line without commas.
@@ -172,6 +175,14 @@ export class AddressReader {
     if (city && city !== municipality && foldedLine.includes(city)) count++;
     if (states.some((state) => foldedLine.includes(state))) count++;
     return count;
+  }
+
+  /** Whether a line read into words (`nameKey`, between spaces) holds the words of a code's municipality or city: 1 or 0. */
+  private keyedAgreement(code: number, keyedLine: string): number {
+    const catalog = this.catalog;
+    const municipality = nameKey(catalog.municipalityOf(code));
+    const city = nameKey(catalog.cityOf(code));
+    return (municipality && keyedLine.includes(` ${municipality} `)) || (city && keyedLine.includes(` ${city} `)) ? 1 : 0;
   }
 
   /** Reads the pieces of a line (the code already taken out), with the facts of `code` when it is one. */
@@ -428,7 +439,10 @@ export class AddressReader {
     return this.finder.state(name);
   }
 
-  private takeSettlement(text: string, reading: Reading): void {
+  private takeSettlement(written: string, reading: Reading): void {
+    // `en la colonia Arboledas 1ª Sección`: the words that lead to a typed settlement are no part of it.
+    const inFront = IN_FRONT.exec(written);
+    const text = inFront && this.types.get(written.slice(inFront[0].length)).type ? written.slice(inFront[0].length) : written;
     const { type, name } = this.types.get(text);
     reading.settlementText = text;
     // The type's `de` is no part of the name (`EXHACIENDA DE COAPA` is the Exhacienda *Coapa*, not `DE COAPA`); `del` is (*Del Valle*).
@@ -440,14 +454,17 @@ export class AddressReader {
 /** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
 /**
- * A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`;
- * a building by its letter or number alone (`Edificio D`: *Edificio Cartagena* is a settlement); a
- * floor (`planta baja`); or a road's kilometre: `KILOMETRE_FIRST`.
+ * A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`,
+ * `Consultorio 201`; a building or a tower by its letter or number alone (`Edificio D`, `Torre C`:
+ * *Edificio Cartagena* is a settlement); a floor (`planta baja`); or a road's kilometre: `KILOMETRE_FIRST`.
  */
-const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|edif(?:icio)?\.?\s?(?:[a-z]|\d+)(?:\s+planta\s(?:baja|alta))?\s*$|planta\s(?:baja|alta)(?![\p{L}]))/iu;
+const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|consultorio|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|(?:edif(?:icio)?\.?|torre)\s?(?:[a-z]|\d+)(?:\s+planta\s(?:baja|alta))?\s*$|planta\s(?:baja|alta)(?![\p{L}]))/iu;
 
-/** `en`, `en la`, `en el` ending the words before a place. */
-const IN_PLACE = /\s+en(?:\s+(?:la|el))?$/iu;
+/** `en`, `en la`, `en el` ending the words before a place, with the place's title (`en la ciudad de Veracruz`). */
+const IN_PLACE = /\s+en(?:\s+(?:la|el))?(?:\s+(?:ciudad|municipio|localidad|poblaci[oó]n|delegaci[oó]n|alcald[ií]a)(?:\s+de)?)?$/iu;
+
+/** `en`, `en la`, `en el` in front of a settlement's type (`en la colonia Arboledas`). */
+const IN_FRONT = /^en\s+(?:(?:la|el)\s+)?/iu;
 
 /** A settlement's type as it is marked inside a line: abbreviated with its dot (`Col.`, `Fracc.`, `U.H.`), or `Colonia`. */
 const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;

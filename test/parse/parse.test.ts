@@ -285,12 +285,36 @@ describe('streets and numbers', () => {
     expect([juarez.numero_exterior, juarez.numero_interior, juarez.asentamiento]).toEqual(['608', 'Planta Baja', 'Saltillo Zona Centro']);
     // A settlement named Edificio is still one (*Edificio Cartagena*).
     expect(parseAddress(client, 'Calle 5 No. 10, Edificio Cartagena, 64000').numero_interior).toBeNull();
+    // A doctor's privacy notice, Aguascalientes (cpmx search index file 53106844973): `Torre C` was the settlement, 122.
+    const torre = parseAddress(client, 'Blvrd. República de Perú 102, Torre C, Consultorio 201, Aguascalientes, Ags., C.P. 20234');
+    expect([torre.numero_interior, torre.asentamiento, torre.valid]).toEqual(['Torre C', null, true]);
+    expect(readStreet('Av. Universidad 1001 Consultorio 305')).toEqual({ calle: 'Av. Universidad', numeroExterior: '1001', numeroInterior: 'Consultorio 305' });
   });
 
   it('reads `en la` before a municipality as no part of the settlement', () => {
     // A trust fund's information office (cpmx search index file 45966772796): the settlement was `Granada en la`, 122.
     const granada = parseAddress(client, 'Ejército Nacional 359, 3er piso, Col. Granada en la Delegación Miguel Hidalgo, C.P. 11520.');
     expect([granada.asentamiento, granada.municipio, granada.valid]).toEqual(['Granada', 'Miguel Hidalgo', true]);
+    // And with the place's title: an accounting firm's privacy notice (cpmx search index file 26624776082), `Reforma en la ciudad de`.
+    const reforma = parseAddress(client, 'Pizarro No. 41 Fraccionamiento Reforma en la ciudad de Veracruz, Ver., C.P. 91919');
+    expect([reforma.asentamiento, reforma.municipio, reforma.valid]).toEqual(['Reforma', 'Veracruz', true]);
+  });
+
+  it('reads `en la` in front of a settlement’s type as no part of it', () => {
+    // A company's legal notice, Zapopan (cpmx search index file 31165590636): the settlement was `en la colonia Arboledas 1ª Sección`, 122.
+    const zapopan = parseAddress(
+      client,
+      'Calle Allioth, número exterior 4140, entre las calles Juan Kepler y Carnero, en la colonia Arboledas 1ª Sección, localidad San Gonzalo Torre Vieja, municipio de Zapopan, estado de Jalisco, con código postal 45070',
+    );
+    expect([zapopan.asentamiento, zapopan.tipo_asentamiento, zapopan.cp, zapopan.valid]).toEqual(['Arboledas 1a Secc', 'Colonia', '45070', true]);
+  });
+
+  it('takes five digits after a street’s number and its dot as the code when the city after them is the code’s, written short', () => {
+    // A cinema list, Cd. Obregón (cpmx search index file 1890395129): the code was lost into the street (`Calles . 85000 Cd. Obregón`).
+    const obregon = parseAddress(client, 'Blvd. Rodolfo Elías Calles #1750. 85000 Cd. Obregón, Son.');
+    expect([obregon.cp, obregon.calle, obregon.numero_exterior, obregon.ciudad, obregon.valid]).toEqual(['85000', 'Blvd. Rodolfo Elías Calles', '1750', 'Ciudad Obregón', true]);
+    // Five digits in the first piece that no name after them agrees with stay a street's number.
+    expect(parseAddress(client, 'Blvd. Rodolfo Elías Calles #1750. 85000 Hermosillo, Son.').cp).not.toBe('85000');
   });
 
   it('keeps a street named by a number whole when the house number comes after it (the fixture)', () => {
