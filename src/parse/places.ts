@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, municipalitiesOfKey, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
-import { DOWNTOWN, withoutPlaceAfter } from '../core/settlement-other-keys.js';
+import { DOWNTOWN, partInParentheses, withoutParentheses, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -121,7 +121,23 @@ export class PlaceFinder {
   codesInCity(settlement: string | null, city: string, municipalities: readonly number[], state: number): readonly number[] {
     if (municipalities.length === 0) return NONE;
     const key = this.keys.get(city);
-    return this.codesNamed(settlement, municipalities, state).filter((code) => this.keys.get(this.catalog.cityOf(code)) === key);
+    return this.codesNamed(settlement, municipalities, state).filter((code) => this.isCityKey(this.catalog.cityOf(code), key));
+  }
+
+  /**
+   * The keys a catalog city is named by: its own, and for the 13 written with a second name in
+   * parentheses (*Juchitán (Juchitán de Zaragoza)*, *Los Reyes Acaquilpan (La Paz)*), each name alone.
+   */
+  private cityKeys(city: string): string[] {
+    const keys = [this.keys.get(city)];
+    const part = city.includes('(') ? partInParentheses(city) : undefined;
+    if (part) keys.push(this.keys.get(withoutParentheses(city)), this.keys.get(part));
+    return keys;
+  }
+
+  /** Whether a catalog city is named by the key of a city written. */
+  private isCityKey(city: string, key: string): boolean {
+    return this.keys.get(city) === key || (city.includes('(') && this.cityKeys(city).includes(key));
   }
 
   private cities(): Map<string, { state: number; municipality: number }[]> {
@@ -130,12 +146,13 @@ export class PlaceFinder {
     for (let code = 0; code < catalog.codeCount; code++) {
       const city = catalog.cityOf(code);
       if (!city.trim()) continue;
-      const key = this.keys.get(city);
-      let list = places.get(key);
-      if (!list) places.set(key, (list = []));
       const municipality = catalog.municipalityIndexOf(code);
-      // A city's municipalities are few (16 at most): a list is enough.
-      if (!list.some((place) => place.municipality === municipality)) list.push({ state: catalog.stateOfMunicipality(municipality), municipality });
+      for (const key of this.cityKeys(city)) {
+        let list = places.get(key);
+        if (!list) places.set(key, (list = []));
+        // A city's municipalities are few (16 at most): a list is enough.
+        if (!list.some((place) => place.municipality === municipality)) list.push({ state: catalog.stateOfMunicipality(municipality), municipality });
+      }
     }
     return places;
   }
@@ -304,14 +321,23 @@ export class PlaceFinder {
    * Of `codes`, those whose city is the one written (as the catalog writes its cities:
    * `settlementKey`), else those that have none (which no city written can contradict: a
    * ranchería near the town); [] when none is. `Rosarito, Los Cabos, San José del Cabo` is
-   * the city's Colonia (23407), not the Ranchería without a city (23587).
+   * the city's Colonia (23407), not the Ranchería without a city (23587). A name that is no
+   * city of the catalog's but a municipality (in `state` when one is given), as INEGI writes
+   * an alcaldía for Ciudad de México's city (`Benito Juárez`) and people a city short
+   * (`Escobedo` for General Escobedo), keeps the codes of that municipality.
    */
-  ofCity(codes: readonly number[], city: string): readonly number[] {
+  ofCity(codes: readonly number[], city: string, state = -1): readonly number[] {
     if (city.length > MAX_NAME_CHARS) return NONE;
     const key = this.keys.get(city);
     const catalog = this.catalog;
-    const inCity = codes.filter((code) => this.keys.get(catalog.cityOf(code)) === key);
-    return inCity.length ? inCity : codes.filter((code) => !catalog.cityOf(code).trim());
+    const inCity = codes.filter((code) => this.isCityKey(catalog.cityOf(code), key));
+    if (inCity.length) return inCity;
+    if (this.cityMunicipalities(city, -1).length === 0) {
+      const municipalities = this.municipalities(city, state);
+      const inMunicipality = codes.filter((code) => municipalities.includes(catalog.municipalityIndexOf(code)));
+      if (inMunicipality.length) return inMunicipality;
+    }
+    return codes.filter((code) => !catalog.cityOf(code).trim());
   }
 
   /** The codes of a settlement, municipalities and state read from a record; [] unless two of them are given. */

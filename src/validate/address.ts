@@ -349,7 +349,7 @@ export class AddressValidator {
       const named = finder.settlementCodes(asentamiento, municipalities, state, loosely);
       if (named.includes(index)) return failed;
       const cityAgrees = code.ciudad !== '' && ciudad.trim() !== '' && !failed.errors.some((error) => error.field === 'ciudad');
-      const bySettlement = cityAgrees && named.length ? finder.ofCity(named, ciudad) : named;
+      const bySettlement = cityAgrees && named.length ? finder.ofCity(named, ciudad, state) : named;
       // A common name across a whole state (Centro, in hundreds of codes) says little: judged by the rules below.
       if (bySettlement.length && (municipalities.length || bySettlement.length <= MAX_SUGGESTED_CODES)) {
         return this.codeFromNames(failed, index, bySettlement);

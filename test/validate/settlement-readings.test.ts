@@ -439,6 +439,27 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(validateAddress(client, { ...record, ciudad: 'MEXICALI' })).toMatchObject({ errors: [{ code_error: 122 }], suggestions: {} });
     expect(validateAddress(client, { ...record, ciudad: 'San Felipe' }).suggestions.cp).toBe('21850');
   });
+
+  it('reads an alcaldía written as the city, as INEGI’s DENUE writes Ciudad de México’s localities, when it suggests the code', () => {
+    // INEGI DENUE records of Ciudad de México (cpmx search index file 71146413892, AntonioEJ/GeoEsp_DENUE's denue_filtrado.csv):
+    // a pension fund's office, `DEL VALLE NORTE, 03100, Benito Juárez` with the locality Benito Juárez. *Del Valle Norte* is 03103;
+    // the city kept every code out, as no code's city is named Benito Juárez, so nothing was suggested.
+    const valle = { cp: '03100', asentamiento: 'DEL VALLE NORTE', municipio: 'Benito Juárez', estado: 'Ciudad de México', ciudad: 'Benito Juárez' };
+    expect(validateAddress(client, valle)).toMatchObject({ errors: [{ code_error: 122 }], suggestions: { cp: '03103' } });
+    const granada = { cp: '11500', asentamiento: 'AMPLIACIÓN GRANADA', municipio: 'Miguel Hidalgo', estado: 'Ciudad de México', ciudad: 'Miguel Hidalgo' };
+    expect(validateAddress(client, granada).suggestions.cp).toBe('11529');
+  });
+
+  it('reads a city the catalog writes with a second name in parentheses by either name', () => {
+    // INEGI DENUE records of the Isthmus (https://github.com/Laura930720/MapaItsmo/blob/4a5138c6be111e21db3e9f8a723eae835dfbc506/capas/manufacturas/IndusRopaMenos10.js):
+    // `FRACC EMILIANO ZAPATA, 70014, Heroica Ciudad de Juchitán de Zaragoza, Juchitán de Zaragoza`. The catalog's city is
+    // *Juchitán (Juchitán de Zaragoza)*: the town's *Emiliano Zapata* is 70033, the Pueblo 70103 has no city.
+    const zapata = { cp: '70014', asentamiento: 'FRACC EMILIANO ZAPATA', municipio: 'Heroica Ciudad de Juchitán de Zaragoza', estado: 'Oaxaca' };
+    expect(validateAddress(client, { ...zapata, ciudad: 'Juchitán de Zaragoza' }).suggestions.cp).toBe('70033');
+    expect(validateAddress(client, { ...zapata, ciudad: 'Juchitán' }).suggestions.cp).toBe('70033');
+    // Without the city, both are named.
+    expect(validateAddress(client, zapata).codes).toEqual(['70033', '70103']);
+  });
 });
 
 describe('a shopping centre after the name, two types in front, and a city with its surname', () => {
