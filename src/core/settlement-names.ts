@@ -398,15 +398,19 @@ export class SettlementMatcher {
    * many names to say which).
    */
   private shortened(written: string, rest: string, type: string | null, found: number[]): void {
-    const shortens = (key: Keyed, i: number, end: boolean) => {
-      const name = key.loose!;
-      if (end && !mayLeaveOutFront(key, this.names[i]!)) return false;
-      // At the end, one word left out in front: a person's first name, or a word such as *Jardines de*.
-      const by = (form: string) => form.includes(' ') && (end ? name.indexOf(' ') === name.length - form.length - 1 && name.endsWith(form) && mayEndName(form) : name.startsWith(`${form} `));
-      return by(written) || (rest !== '' && by(rest) && this.mayDrop(type, i));
-    };
-    // The end is read only where no name begins so (and several that do say nothing).
-    if (!this.addOnly(found, (key, i) => shortens(key, i, false))) this.addOnly(found, (key, i) => shortens(key, i, true));
+    // Only a form of two words or more is read so: as written, or after its type.
+    const asWritten = written.includes(' ');
+    const afterType = rest.includes(' ');
+    if (!asWritten && !afterType) return;
+    const begins = (name: string, form: string) => name.startsWith(`${form} `);
+    if (this.addOnly(found, (key, i) => (asWritten && begins(key.loose!, written)) || (afterType && begins(key.loose!, rest) && this.mayDrop(type, i)))) return;
+    // The end is read only where no name begins so (and several that do say nothing): one word
+    // left out in front, a person's first name or a word such as *Jardines de*.
+    const endWritten = asWritten && mayEndName(written);
+    const endRest = afterType && mayEndName(rest);
+    if (!endWritten && !endRest) return;
+    const ends = (name: string, form: string) => name.indexOf(' ') === name.length - form.length - 1 && name.endsWith(form);
+    this.addOnly(found, (key, i) => ((endWritten && ends(key.loose!, written)) || (endRest && ends(key.loose!, rest) && this.mayDrop(type, i))) && mayLeaveOutFront(key, this.names[i]!));
   }
 
   /** The catalog's spelling of the settlement `text` names, or undefined. */
