@@ -108,6 +108,13 @@ const DOWNTOWN_AFTER = ` ${DOWNTOWN}`;
 const TOWN_TYPES: ReadonlySet<string> = new Set(['Pueblo', 'Villa', 'Ciudad']);
 
 /**
+ * The types of a settlement that is a whole locality (INEGI's *localidad*: a town or a village,
+ * not a part of one), which people name as their locality and whose heart they write `Centro`:
+ * the catalog types some municipal seats so (*Pajapan*, Ranchería; *Oteapan*, Ranchería).
+ */
+export const LOCALITY_TYPES: ReadonlySet<string> = new Set([...TOWN_TYPES, 'Ranchería', 'Congregación', 'Poblado comunal', 'Ejido', 'Estación', 'Ingenio', 'Rancho', 'Hacienda', 'Campamento', 'Puerto']);
+
+/**
  * Whether a settlement is its place's town itself, whose downtown the catalog does not divide
  * from it: a `Pueblo` (or `Villa`, `Ciudad`) named as its municipality or city (`Perote` of
  * Perote), or that name with its surname (`Jilotepec de Molina Enríquez` of Jilotepec) or its

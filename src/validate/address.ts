@@ -10,7 +10,7 @@
 import { catalogOf, type CpmxClient } from '../client/client.js';
 import { retiredReason } from '../core/catalog-history.js';
 import type { Catalog } from '../core/catalog.js';
-import { foldForMatch, settlementKey, splitSettlementType, stateSpellings } from '../core/names.js';
+import { foldForMatch, isDowntownKey, settlementKey, splitSettlementType, stateSpellings } from '../core/names.js';
 import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
 import { CodeEntry, EntryContext, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
@@ -180,11 +180,13 @@ export class AddressValidator {
       failed = fail(failed, 'municipio', 121, code.municipio);
     }
     const asentamiento = text(asentamientoValue);
+    const ciudad = text(ciudadValue);
     if (asentamiento && !code.hasName(asentamiento) && asentamiento.trim()) {
       const given = foldForMatch(asentamiento);
-      if (!code.hasFoldedName(given) && !this.isReadName(code, cp, asentamiento)) failed = fail(failed, 'asentamiento', 122, suggestSettlement(asentamiento, given, code));
+      if (!code.hasFoldedName(given) && !this.isReadName(code, cp, asentamiento) && !this.isLocalityDowntown(code, cp, asentamiento, municipio, ciudad)) {
+        failed = fail(failed, 'asentamiento', 122, suggestSettlement(asentamiento, given, code));
+      }
     }
-    const ciudad = text(ciudadValue);
     let unverifiable = false;
     if (ciudad !== code.ciudad && ciudad.trim() && !this.isCodesCity(code, cp, this.written.get(ciudad))) {
       // A code without a city in the catalog cannot say a city is wrong: warned, not judged.
@@ -255,6 +257,28 @@ export class AddressValidator {
     if (!ownedElsewhere(asentamiento) && !(split.type && !typeInName(asentamiento, split.name, read ?? code.readSettlementLoosely(asentamiento)) && ownedElsewhere(split.name))) return true;
     // Unless written as the code's settlement with its own type in front: `COL Del Río` is 83403's Colonia *Del Río*, though 83515 has a *Colonia del Río*.
     return code.readsWithOwnType(split);
+  }
+
+  /**
+   * Whether a settlement written as a downtown (`Centro`, `Zona Centro`, `Col. Centro`) is the
+   * heart of the locality the record names (its city field, else its municipality), when that
+   * locality is one of the code's settlements (`namesLocality`), as INEGI's DENUE writes the
+   * businesses of small towns: `CENTRO` in *Suchilapan del Río* with 96970, whose Pueblo it is,
+   * though Jesús Carranza's downtown is 96950's. A locality named as the code's municipality or
+   * city is so read only where no other code of the municipality is read by the downtown written:
+   * `CENTRO` in *Pajapan* with 95960 (the seat, which the catalog types Ranchería), but not
+   * `Centro` in *Hermosillo* with 83334, Ranchería *Hermosillo* (Hermosillo's Centro is 83000).
+   */
+  private isLocalityDowntown(code: CodeEntry, cp: string, asentamiento: string, municipio: string, ciudad: string): boolean {
+    const place = ciudad.trim() ? ciudad : municipio;
+    if (!place.trim() || place.length > MAX_PLACE_CHARS) return false;
+    const split = splitSettlementType(asentamiento);
+    if (!isDowntownKey(settlementKey(split.type ? split.name : asentamiento)) || !code.namesLocality(place)) return false;
+    const written = this.written.get(place);
+    if (!this.isCodesMunicipality(code, cp, written) && !this.isCodesCity(code, cp, written)) return true;
+    const index = this.catalog.codeIndex(cp);
+    const named = this.finder.codesOfName(asentamiento, [(code.municipalityIndex ??= this.catalog.municipalityIndexOf(index))]);
+    return named.every((other) => other === index);
   }
 
   /**
@@ -437,6 +461,9 @@ const defaultMapper = recordMapper();
 type Failed = ValidationResult & { valid: false };
 
 /** `C.P.` (or `CP`, `C. P.:`) written in front of a code, in a field that holds only the code. */
+/** A place written longer than this (no catalog name is) is read as no locality of a code. */
+const MAX_PLACE_CHARS = 256;
+
 const CODE_MARK = /^c\.?\s?p\.?\s?:?\s*/iu;
 
 /** Adds a field's error (and its suggestion, if any) to a record's result, made at its first error. */

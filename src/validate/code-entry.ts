@@ -5,7 +5,7 @@
  * misspelt one.
  */
 import { distance } from 'fastest-levenshtein';
-import { foldForMatch, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
+import { foldForMatch, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { namedSectionless, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
@@ -132,6 +132,20 @@ export class CodeEntry {
   spellingOf(written: string): string | undefined {
     const folded = this.foldedIndexOf(foldForMatch(written));
     return folded >= 0 ? this.nameAt(folded) : (this.readSettlement(written) ?? this.readSettlementLoosely(written));
+  }
+
+  /**
+   * Whether `written` (a locality, as the city field of INEGI's DENUE and of shops' records holds
+   * it) names one of the code's settlements that is a whole locality (`LOCALITY_TYPES`): as the
+   * catalog writes it or read as settlements are (`Salto de Eyipantla` for the Ranchería *El
+   * Salto de Eyipantla*, `Estación Juanita` for *Juanita*).
+   */
+  namesLocality(written: string): boolean {
+    const name = this.spellingOf(written);
+    if (name === undefined) return false;
+    const types = this.types();
+    const names = this.names;
+    return names.some((own, i) => own === name && LOCALITY_TYPES.has(types[i]!));
   }
 
   /**

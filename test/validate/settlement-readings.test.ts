@@ -337,6 +337,25 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '54000', asentamiento: 'Centro de Naucalpan' })).toEqual([122]);
   });
 
+  it('reads Centro as the downtown of the locality the city names, a settlement of the code, and not where the municipality has its own', () => {
+    // INEGI's DENUE writes the settlement CENTRO and the locality as the city: *Suchilapan del Río* is 96970's Pueblo, though
+    // Jesús Carranza's downtown is 96950's (a cadastral record, test/fixtures/settlement-readings.csv); *El Salto de
+    // Eyipantla* 95805's Ranchería, written without its article. Each was a 122 with another code suggested.
+    expect(validateAddress(client, { cp: '96970', asentamiento: 'CENTRO', municipio: 'Jesús Carranza', estado: 'Veracruz', ciudad: 'Suchilapan del Río' })).toMatchObject({ valid: true, suggestions: {} });
+    expect(errorsOf({ cp: '95805', asentamiento: 'Col. Centro', municipio: 'San Andrés Tuxtla', ciudad: 'Salto de Eyipantla' })).toEqual([]);
+    // Named as the municipality, the locality is read so only where no other code of it has a downtown: Pajapan's seat,
+    // which the catalog types Ranchería (DENUE, the fixture), with the city or without it.
+    expect(errorsOf({ cp: '95960', asentamiento: 'CENTRO', municipio: 'Pajapan', estado: 'Veracruz', ciudad: 'Pajapan' })).toEqual([]);
+    expect(errorsOf({ cp: '95960', asentamiento: 'Zona Centro', municipio: 'Pajapan', estado: 'Veracruz' })).toEqual([]);
+    // Jesús Carranza's downtown is 96950's: 96970 with the municipality's name is in doubt, and so is Ranchería
+    // *Hermosillo* (83334) for Hermosillo's Centro (83000).
+    expect(validateAddress(client, { cp: '96970', asentamiento: 'Centro', municipio: 'Jesús Carranza', estado: 'Veracruz', ciudad: 'Jesús Carranza' })).toMatchObject({ valid: false, suggestions: { cp: '96950' } });
+    expect(validateAddress(client, { cp: '83334', asentamiento: 'Centro', municipio: 'Hermosillo', estado: 'Sonora', ciudad: 'Hermosillo' })).toMatchObject({ valid: false, suggestions: { cp: '83000' } });
+    // A locality that is no settlement of the code, or a settlement that is no downtown, is not read so.
+    expect(errorsOf({ cp: '96970', asentamiento: 'Centro', municipio: 'Jesús Carranza', ciudad: 'Achotal' })).toEqual([122]);
+    expect(errorsOf({ cp: '96970', asentamiento: 'El Mirador', municipio: 'Jesús Carranza', ciudad: 'Suchilapan del Río' })).toEqual([122]);
+  });
+
   it('reads a downtown the catalog names Centro and its place as Centro, and a centre of something else not', () => {
     // The catalog names about 30 downtowns so (*Centro de Azcapotzalco*, *Centro Jiutepec*, *Centro de la Ciudad* of
     // Tehuacán): real records write them `Col. Centro` (test/fixtures/settlement-readings.csv, the last three rows).
