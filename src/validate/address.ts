@@ -261,8 +261,8 @@ export class AddressValidator {
 
   /**
    * Whether a settlement written as a downtown (`Centro`, `Zona Centro`, `Col. Centro`) is the
-   * heart of the locality the record names (its city field, else its municipality), when that
-   * locality is one of the code's settlements (`namesLocality`), as INEGI's DENUE writes the
+   * heart of the locality the record names (its city field, else its municipality), when the
+   * code holds that locality's downtown (`holdsDowntownOf`), as INEGI's DENUE writes the
    * businesses of small towns: `CENTRO` in *Suchilapan del Río* with 96970, whose Pueblo it is,
    * though Jesús Carranza's downtown is 96950's. A locality named as the code's municipality or
    * city is so read only where no other code of the municipality is read by the downtown written:
@@ -273,7 +273,7 @@ export class AddressValidator {
     const place = ciudad.trim() ? ciudad : municipio;
     if (!place.trim() || place.length > MAX_PLACE_CHARS) return false;
     const split = splitSettlementType(asentamiento);
-    if (!isDowntownKey(settlementKey(split.type ? split.name : asentamiento)) || !code.namesLocality(place)) return false;
+    if (!isDowntownKey(settlementKey(split.type ? split.name : asentamiento)) || !code.holdsDowntownOf(place)) return false;
     const written = this.written.get(place);
     if (!this.isCodesMunicipality(code, cp, written) && !this.isCodesCity(code, cp, written)) return true;
     const index = this.catalog.codeIndex(cp);

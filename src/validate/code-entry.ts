@@ -5,7 +5,7 @@
  * misspelt one.
  */
 import { distance } from 'fastest-levenshtein';
-import { foldForMatch, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
+import { foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { namedSectionless, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
@@ -135,16 +135,20 @@ export class CodeEntry {
   }
 
   /**
-   * Whether `written` (a locality, as the city field of INEGI's DENUE and of shops' records holds
-   * it) names one of the code's settlements that is a whole locality (`LOCALITY_TYPES`): as the
-   * catalog writes it or read as settlements are (`Salto de Eyipantla` for the Ranchería *El
-   * Salto de Eyipantla*, `Estación Juanita` for *Juanita*).
+   * Whether the code holds the downtown of `written` (a locality, as the city field of INEGI's
+   * DENUE and of shops' records holds it): `written` names one of the code's settlements that
+   * is a whole locality (`LOCALITY_TYPES`), as the catalog writes it or read as settlements are
+   * (`Salto de Eyipantla` for the Ranchería *El Salto de Eyipantla*, `Estación Juanita` for
+   * *Juanita*), or one of the code's settlements is that locality's downtown by its name (*La
+   * Junta Centro* for `La Junta`, a town of Guerrero, Chihuahua).
    */
-  namesLocality(written: string): boolean {
+  holdsDowntownOf(written: string): boolean {
+    const names = this.names;
+    const place = settlementKey(written);
+    if (place && names.some((name) => isDowntownKey(settlementKey(name), '', place))) return true;
     const name = this.spellingOf(written);
     if (name === undefined) return false;
     const types = this.types();
-    const names = this.names;
     return names.some((own, i) => own === name && LOCALITY_TYPES.has(types[i]!));
   }
 

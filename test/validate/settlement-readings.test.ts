@@ -343,6 +343,10 @@ describe('a downtown in other words, and the city that says which town', () => {
     // Eyipantla* 95805's Ranchería, written without its article. Each was a 122 with another code suggested.
     expect(validateAddress(client, { cp: '96970', asentamiento: 'CENTRO', municipio: 'Jesús Carranza', estado: 'Veracruz', ciudad: 'Suchilapan del Río' })).toMatchObject({ valid: true, suggestions: {} });
     expect(errorsOf({ cp: '95805', asentamiento: 'Col. Centro', municipio: 'San Andrés Tuxtla', ciudad: 'Salto de Eyipantla' })).toEqual([]);
+    // Or the code has the locality's downtown by its name: *La Junta Centro* (31690) for `Centro` in La Junta, a town of
+    // Guerrero, Chihuahua (the Culture Ministry's museum directory, the fixture), where Guerrero's downtown is 31680's.
+    expect(validateAddress(client, { cp: '31690', asentamiento: 'Centro', municipio: 'Guerrero', estado: 'Chihuahua', ciudad: 'La Junta' })).toMatchObject({ valid: true });
+    expect(validateAddress(client, { cp: '31690', asentamiento: 'Centro', municipio: 'Guerrero', estado: 'Chihuahua' })).toMatchObject({ valid: false, suggestions: { cp: '31680' } });
     // Named as the municipality, the locality is read so only where no other code of it has a downtown: Pajapan's seat,
     // which the catalog types Ranchería (DENUE, the fixture), with the city or without it.
     expect(errorsOf({ cp: '95960', asentamiento: 'CENTRO', municipio: 'Pajapan', estado: 'Veracruz', ciudad: 'Pajapan' })).toEqual([]);
