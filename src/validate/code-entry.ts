@@ -437,11 +437,17 @@ function undivided(written: string, code: CodeEntry): string | undefined {
   return found;
 }
 
-/** The settlement of the code nearest to `given` by Levenshtein distance, if near enough. */
+/**
+ * The settlement of the code nearest to `given` by Levenshtein distance, if near enough, and
+ * with the numbers `given` writes, if it writes any: a number names a settlement (a section, a
+ * sector, a date), and another is no spelling of it (`Súper Manzana 200` is not *Supermanzana 4
+ * A*, nor `5 de Mayo` *3 de Mayo*), however few letters apart.
+ */
 function closest(given: string, code: CodeEntry): string | undefined {
   const foldedNames = code.foldedNames();
   let best = -1;
   let bestSimilarity = 0;
+  let numbers: string | undefined;
   for (let i = 0; i < foldedNames.length; i++) {
     const name = foldedNames[i]!;
     const longer = Math.max(given.length, name.length, 1);
@@ -449,10 +455,20 @@ function closest(given: string, code: CodeEntry): string | undefined {
     // threshold is not measured (and a huge value costs nothing).
     if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
     const similarity = 1 - distance(given, name) / longer;
-    if (similarity > bestSimilarity) {
+    if (similarity > bestSimilarity && similarity >= SUGGESTION_THRESHOLD) {
+      numbers ??= numbersOf(given);
+      if (numbers && numbersOf(name) !== numbers) continue;
       bestSimilarity = similarity;
       best = i;
     }
   }
-  return best >= 0 && bestSimilarity >= SUGGESTION_THRESHOLD ? code.nameAt(best) : undefined;
+  return best >= 0 ? code.nameAt(best) : undefined;
+}
+
+/** The numbers of a name as its key reads them (`Primera Sección`, `1a Secc.` and `Sección I` are 1), in order, or '' for none. */
+function numbersOf(name: string): string {
+  return settlementKey(name)
+    .split(' ')
+    .filter((word) => word.charCodeAt(0) >= 0x30 && word.charCodeAt(0) <= 0x39)
+    .join(' ');
 }

@@ -337,6 +337,16 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '54000', asentamiento: 'Centro de Naucalpan' })).toEqual([122]);
   });
 
+  it('suggests no settlement whose numbers differ from the ones written, however few letters apart', () => {
+    // A number names a settlement (a section, a block, a date). A gas station's `Súper Manzana 200` (a PEMEX franchise list,
+    // cpmx search index file 26809868712) is not *Supermanzana 4 A*, which --fix would have written.
+    expect(validateAddress(client, { cp: '77500', asentamiento: 'Súper Manzana 200', municipio: 'Benito Juárez', estado: 'Quintana Roo' })).toMatchObject({ valid: false, suggestions: {} });
+    expect(validateAddress(client, { cp: '15530', asentamiento: 'Moctesuma 3a Seccion' }).suggestions).toEqual({});
+    expect(validateAddress(client, { cp: '15530', asentamiento: 'Moctesuma 2a Seccion' }).suggestions).toEqual({ asentamiento: 'Moctezuma 2a Sección' });
+    // Written as an ordinal or in Roman numerals, a number is the same number.
+    expect(validateAddress(client, { cp: '11320', asentamiento: 'Anahuak 1a Seccion' }).suggestions).toEqual({ asentamiento: 'Anáhuac I Sección' });
+  });
+
   it('reads Centro as the downtown of the locality the city names, a settlement of the code, and not where the municipality has its own', () => {
     // INEGI's DENUE writes the settlement CENTRO and the locality as the city: *Suchilapan del Río* is 96970's Pueblo, though
     // Jesús Carranza's downtown is 96950's (a cadastral record, test/fixtures/settlement-readings.csv); *El Salto de
