@@ -260,7 +260,11 @@ export class CodeEntry {
     // municipality (`San Pedro Tlaquepaque` for Tlaquepaque), as people write it.
     if (this.ciudad && this.cityIsMunicipality() && namesMunicipality(written)) return true;
     const city = stateKeyOf(this.ciudad);
-    return city >= 0 && stateKeyOfWritten(written) === city;
+    if (city < 0) return false;
+    const state = stateKeyOfWritten(written);
+    // `México` alone is the capital as a city (its name abroad, and the locality CFDI invoices
+    // write for it): no city of the State of Mexico is so named.
+    return state === city || (city === MEXICO_CITY && state === STATE_OF_MEXICO && written.folded.replace(NOT_LETTERS, '') === 'mexico');
   }
 
   /**
@@ -374,6 +378,11 @@ function stateKeyOfWritten(written: WrittenName): number {
 export function municipalityKeysOf(written: WrittenName): string[] {
   return (written.keys ??= municipalityKeys(written.text));
 }
+
+/** The state keys (INEGI's numbers) of Ciudad de México, the city of Mexico City, and of the State of Mexico. */
+const MEXICO_CITY = 9;
+const STATE_OF_MEXICO = 15;
+const NOT_LETTERS = /[^a-z]/g;
 
 /** Between names in a joined lookup: a control character no name holds. */
 const SEPARATOR = '\u0001';

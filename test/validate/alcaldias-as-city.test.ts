@@ -63,6 +63,16 @@ describe('a city of several municipalities written as the code\'s municipality',
     expect(alcaldias).toBe(16);
   });
 
+  it('reads México alone as the city of Mexico City, and the State of Mexico written there not', () => {
+    // CFDI invoices write the capital's locality `MEXICO` (a wholesaler at the Central de Abasto, cpmx search index file
+    // 27269053541; a CFDI 3.2 template's receptor in Anáhuac, 9823122772): each was a 123.
+    expect(validateAddress(client, { cp: '09040', asentamiento: 'Central de Abasto', municipio: 'Iztapalapa', estado: 'Ciudad de México', ciudad: 'MEXICO' })).toMatchObject({ valid: true });
+    expect(validateAddress(client, { cp: '11320', asentamiento: 'ANAHUAC I SECCION', municipio: 'Miguel Hidalgo', estado: 'D.F.', ciudad: 'México' })).toMatchObject({ valid: true });
+    expect(codes(validateAddress(client, { cp: '09040', ciudad: 'Estado de México' }))).toEqual([123]);
+    // No city of the State of Mexico is named México: Toluca's code with it is still 123.
+    expect(codes(validateAddress(client, { cp: '50000', ciudad: 'México' }))).toEqual([123]);
+  });
+
   it('is 123 for another alcaldía than the code\'s, with the catalog\'s city suggested', () => {
     const result = validateAddress(client, { cp: '09820', asentamiento: 'Santa Isabel Industrial', municipio: 'Iztapalapa', estado: 'CDMX', ciudad: 'Coyoacán' });
     expect(codes(result)).toEqual([123]);
