@@ -160,6 +160,11 @@ function readWord(word: string): string | readonly string[] {
 /** A well-formed roman numeral of i, v, x, l (1 to 89). */
 const ROMAN = /^(?=[ivxl])(l?x{0,3}|xl)(ix|iv|v?i{0,3})$/;
 
+/** The value of a folded word that is a roman numeral (`xiv` → 14), else undefined. */
+export function romanNumeral(word: string): number | undefined {
+  return ROMAN.test(word) ? romanValue(word) : undefined;
+}
+
 /** The value of a roman numeral that `ROMAN` accepts. */
 function romanValue(word: string): number {
   let value = 0;

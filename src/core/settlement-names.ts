@@ -92,6 +92,25 @@ function mayEndName(words: string): boolean {
   return naming[0] === true && naming.filter(Boolean).length >= 2;
 }
 
+/** Whether every written word names: three letters or more, not a number or a section. */
+function namesEveryWord(words: string): boolean {
+  return words.split(' ').every((word) => word.length >= 3 && /^[a-z]/.test(word) && !isSectionWord(word));
+}
+
+/** Whether a name is the written words with words left out between two of them: its first words and its last are the written ones. */
+function keepsEnds(name: string, written: string): boolean {
+  if (name.length <= written.length + 1) return false;
+  const own = name.split(' ');
+  const words = written.split(' ');
+  if (own.length <= words.length) return false;
+  for (let j = 1; j < words.length; j++) {
+    let keeps = true;
+    for (let k = 0; k < words.length && keeps; k++) keeps = own[k < j ? k : own.length - words.length + k] === words[k];
+    if (keeps) return true;
+  }
+  return false;
+}
+
 interface Keyed {
   /** The key of the name as written. */
   whole: string;
@@ -408,9 +427,14 @@ export class SettlementMatcher {
     // left out in front, a person's first name or a word such as *Jardines de*.
     const endWritten = asWritten && mayEndName(written);
     const endRest = afterType && mayEndName(rest);
-    if (!endWritten && !endRest) return;
     const ends = (name: string, form: string) => name.indexOf(' ') === name.length - form.length - 1 && name.endsWith(form);
-    this.addOnly(found, (key, i) => ((endWritten && ends(key.loose!, written)) || (endRest && ends(key.loose!, rest) && this.mayDrop(type, i))) && mayLeaveOutFront(key, this.names[i]!));
+    if ((endWritten || endRest) && this.addOnly(found, (key, i) => ((endWritten && ends(key.loose!, written)) || (endRest && ends(key.loose!, rest) && this.mayDrop(type, i))) && mayLeaveOutFront(key, this.names[i]!))) return;
+    // Last, words left out between the first and the last, as a person's middle name or initial
+    // is (`Francisco Madero` for *Francisco I. Madero*, `General Anaya` for *General Pedro María
+    // Anaya*): every written word one that names.
+    const middleWritten = asWritten && namesEveryWord(written);
+    const middleRest = afterType && namesEveryWord(rest);
+    if (middleWritten || middleRest) this.addOnly(found, (key, i) => (middleWritten && keepsEnds(key.loose!, written)) || (middleRest && keepsEnds(key.loose!, rest) && this.mayDrop(type, i)));
   }
 
   /** The catalog's spelling of the settlement `text` names, or undefined. */

@@ -9,7 +9,7 @@ import { foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey,
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
 import { namedSectionless, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
-import { withoutConnectors } from '../core/name-keys.js';
+import { romanNumeral, withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
 
 /**
@@ -448,15 +448,15 @@ function undivided(written: string, code: CodeEntry): string | undefined {
 
 /**
  * The settlement of the code nearest to `given` by Levenshtein distance, if near enough, and
- * with the numbers `given` writes, if it writes any: a number names a settlement (a section, a
- * sector, a date), and another is no spelling of it (`Súper Manzana 200` is not *Supermanzana 4
- * A*, nor `5 de Mayo` *3 de Mayo*), however few letters apart.
+ * with each number `given` writes: a number names a settlement (a section, a sector, a date), and
+ * another is no spelling of it (`Súper Manzana 200` is not *Supermanzana 4 A*, nor `5 de Mayo`
+ * *3 de Mayo*), however few letters apart.
  */
 function closest(given: string, code: CodeEntry): string | undefined {
   const foldedNames = code.foldedNames();
   let best = -1;
   let bestSimilarity = 0;
-  let numbers: string | undefined;
+  let numbers: string[] | undefined;
   for (let i = 0; i < foldedNames.length; i++) {
     const name = foldedNames[i]!;
     const longer = Math.max(given.length, name.length, 1);
@@ -465,8 +465,8 @@ function closest(given: string, code: CodeEntry): string | undefined {
     if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
     const similarity = 1 - distance(given, name) / longer;
     if (similarity > bestSimilarity && similarity >= SUGGESTION_THRESHOLD) {
-      numbers ??= numbersOf(given);
-      if (numbers && numbersOf(name) !== numbers) continue;
+      numbers ??= writtenNumbers(given);
+      if (numbers.length && !holdsNumbers(numbersOf(name), numbers)) continue;
       bestSimilarity = similarity;
       best = i;
     }
@@ -474,10 +474,46 @@ function closest(given: string, code: CodeEntry): string | undefined {
   return best >= 0 ? code.nameAt(best) : undefined;
 }
 
-/** The numbers of a name as its key reads them (`Primera Sección`, `1a Secc.` and `Sección I` are 1), in order, or '' for none. */
-function numbersOf(name: string): string {
-  return settlementKey(name)
-    .split(' ')
-    .filter((word) => word.charCodeAt(0) >= 0x30 && word.charCodeAt(0) <= 0x39)
-    .join(' ');
+/**
+ * The numbers of a catalog name as its key reads them (`Primera Sección`, `1a Secc.` and `Sección
+ * I` are 1), each the digits a word starts with.
+ */
+function numbersOf(name: string): string[] {
+  const numbers: string[] = [];
+  for (const word of settlementKey(name).split(' ')) {
+    const digits = /^\d+/.exec(word);
+    if (digits) numbers.push(String(Number(digits[0])));
+  }
+  return numbers;
+}
+
+/**
+ * The numbers a folded name writes: in digits (the digits a word starts with: `3s Etapa`, a
+ * misspelt ordinal, is 3), or in Roman numerals of two letters or more (`XIV`), or of one as its
+ * last word (`Oriente I`; elsewhere one letter is an initial: `Francisco V. Mujica`). Numbers in
+ * words are left out (`dos` may be a misspelt `los`).
+ */
+function writtenNumbers(folded: string): string[] {
+  const numbers: string[] = [];
+  const words = folded.split(/[^a-z0-9]+/).filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const digits = /^\d+/.exec(word);
+    if (digits) numbers.push(String(Number(digits[0])));
+    else if (word.length > 1 || i === words.length - 1) {
+      const roman = romanNumeral(word);
+      if (roman !== undefined) numbers.push(String(roman));
+    }
+  }
+  return numbers;
+}
+
+/** Whether a name's numbers hold each number written (a misspelling may have made one of the name's no number: `XIE` for `XIV`). */
+function holdsNumbers(own: string[], written: string[]): boolean {
+  const left = own.slice();
+  return written.every((number) => {
+    const at = left.indexOf(number);
+    if (at >= 0) left.splice(at, 1);
+    return at >= 0;
+  });
 }

@@ -337,14 +337,31 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '54000', asentamiento: 'Centro de Naucalpan' })).toEqual([122]);
   });
 
+  it('reads a name written with words left out between its first and its last, as a middle name is', () => {
+    // `GENERAL ANAYA` for *General Pedro María Anaya* (a rental's client, the fixture); `Francisco Madero` for *Francisco I.
+    // Madero*, a name of 78 settlements. Every word written must name (three letters or more, no number or section).
+    expect(errorsOf({ cp: '03340', asentamiento: 'GENERAL ANAYA', municipio: 'BENITO JUÁREZ', estado: 'CDMX' })).toEqual([]);
+    const written = { cp: '03340', asentamiento: 'Gral. Anaya', municipio: '', estado: '', ciudad: '' };
+    const fix = validatorFor(client).fix(written.cp, written.asentamiento, '', '', '', validateAddress(client, written), true);
+    expect(fix.changes.asentamiento).toBe('General Pedro María Anaya');
+    expect(errorsOf({ cp: '21386', asentamiento: 'Col. Francisco Madero' })).toEqual([]);
+    expect(errorsOf({ cp: '03340', asentamiento: 'Pedro Anaya' })).toEqual([122]);
+  });
+
   it('suggests no settlement whose numbers differ from the ones written, however few letters apart', () => {
     // A number names a settlement (a section, a block, a date). A gas station's `Súper Manzana 200` (a PEMEX franchise list,
     // cpmx search index file 26809868712) is not *Supermanzana 4 A*, which --fix would have written.
     expect(validateAddress(client, { cp: '77500', asentamiento: 'Súper Manzana 200', municipio: 'Benito Juárez', estado: 'Quintana Roo' })).toMatchObject({ valid: false, suggestions: {} });
     expect(validateAddress(client, { cp: '15530', asentamiento: 'Moctesuma 3a Seccion' }).suggestions).toEqual({});
     expect(validateAddress(client, { cp: '15530', asentamiento: 'Moctesuma 2a Seccion' }).suggestions).toEqual({ asentamiento: 'Moctezuma 2a Sección' });
-    // Written as an ordinal or in Roman numerals, a number is the same number.
+    // Written as an ordinal or in Roman numerals, a number is the same number. INEGI's DENUE (the Isthmus records of
+    // Laura930720/MapaItsmo) writes `CHICHIHUA 1`, which had *Chichihua II* suggested.
     expect(validateAddress(client, { cp: '11320', asentamiento: 'Anahuak 1a Seccion' }).suggestions).toEqual({ asentamiento: 'Anáhuac I Sección' });
+    expect(validateAddress(client, { cp: '96028', asentamiento: 'CHICHIHUA 1', municipio: 'Acayucan' }).suggestions).toEqual({});
+    expect(validateAddress(client, { cp: '96028', asentamiento: 'CHICHIHUA I', municipio: 'Acayucan' }).suggestions).toEqual({});
+    // A letter with its dot is an initial, not a number; a number misspelt into no number leaves the name's others to agree.
+    expect(validateAddress(client, { cp: '86446', asentamiento: 'Francisco V. Mujica' }).suggestions).toEqual({ asentamiento: 'Francisco J. Mujica' });
+    expect(validateAddress(client, { cp: '64106', asentamiento: 'San Bernabé XIE (F-109)' }).suggestions).toEqual({ asentamiento: 'San Bernabé XIV (F-109)' });
   });
 
   it('reads Centro as the downtown of the locality the city names, a settlement of the code, and not where the municipality has its own', () => {
