@@ -460,10 +460,10 @@ const defaultMapper = recordMapper();
 
 type Failed = ValidationResult & { valid: false };
 
-/** `C.P.` (or `CP`, `C. P.:`) written in front of a code, in a field that holds only the code. */
 /** A place written longer than this (no catalog name is) is read as no locality of a code. */
 const MAX_PLACE_CHARS = 256;
 
+/** `C.P.` (or `CP`, `C. P.:`) written in front of a code, in a field that holds only the code. */
 const CODE_MARK = /^c\.?\s?p\.?\s?:?\s*/iu;
 
 /** Adds a field's error (and its suggestion, if any) to a record's result, made at its first error. */
