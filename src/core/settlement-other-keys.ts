@@ -123,7 +123,11 @@ export const LOCALITY_TYPES: ReadonlySet<string> = new Set([...TOWN_TYPES, 'Ranc
  * Gutiérrez Barrios). People write `Centro` for it, or the town's name without its surname.
  */
 export function isTownSeat(key: string, type: string | undefined, municipalityKey: string, cityKey: string): boolean {
-  if (type === undefined || !TOWN_TYPES.has(type)) return false;
+  return type !== undefined && TOWN_TYPES.has(type) && namesItsPlace(key, municipalityKey, cityKey);
+}
+
+/** Whether a settlement's key is its municipality's or city's name as `isTownSeat` reads it, whatever the settlement's type. */
+export function namesItsPlace(key: string, municipalityKey: string, cityKey: string): boolean {
   const bare = withoutSurname(key);
   const names = (place: string) =>
     place !== '' &&

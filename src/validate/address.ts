@@ -265,7 +265,7 @@ export class AddressValidator {
    * code holds that locality's downtown (`holdsDowntownOf`), as INEGI's DENUE writes the
    * businesses of small towns: `CENTRO` in *Suchilapan del Río* with 96970, whose Pueblo it is,
    * though Jesús Carranza's downtown is 96950's. A locality named as the code's municipality or
-   * city is so read only where no other code of the municipality is read by the downtown written:
+   * city is so read only where the downtown written names no other code of the municipality:
    * `CENTRO` in *Pajapan* with 95960 (the seat, which the catalog types Ranchería), but not
    * `Centro` in *Hermosillo* with 83334, Ranchería *Hermosillo* (Hermosillo's Centro is 83000).
    */
@@ -276,9 +276,11 @@ export class AddressValidator {
     if (!isDowntownKey(settlementKey(split.type ? split.name : asentamiento)) || !code.holdsDowntownOf(place)) return false;
     const written = this.written.get(place);
     if (!this.isCodesMunicipality(code, cp, written) && !this.isCodesCity(code, cp, written)) return true;
+    // The codes the downtown names in the code's municipality, as codes from names read it (a
+    // town seat too: `Centro, Villa Victoria` is 50960's Pueblo, not 50986's Ejido *Villa Victoria*).
     const index = this.catalog.codeIndex(cp);
-    const named = this.finder.codesOfName(asentamiento, [(code.municipalityIndex ??= this.catalog.municipalityIndexOf(index))]);
-    return named.every((other) => other === index);
+    const municipality = (code.municipalityIndex ??= this.catalog.municipalityIndexOf(index));
+    return this.finder.settlementCodes(asentamiento, [municipality], -1, false).every((other) => other === index);
   }
 
   /**

@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
-import { namedSectionless, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
+import { namedSectionless, namesItsPlace, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { romanNumeral, withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
@@ -140,12 +140,16 @@ export class CodeEntry {
    * is a whole locality (`LOCALITY_TYPES`), as the catalog writes it or read as settlements are
    * (`Salto de Eyipantla` for the Ranchería *El Salto de Eyipantla*, `Estación Juanita` for
    * *Juanita*), or one of the code's settlements is that locality's downtown by its name (*La
-   * Junta Centro* for `La Junta`, a town of Guerrero, Chihuahua).
+   * Junta Centro* for `La Junta`, a town of Guerrero, Chihuahua), or its one settlement is named
+   * as that locality (`namesItsPlace`: *Oaxaca* of 68000 for `Oaxaca de Juárez`).
    */
   holdsDowntownOf(written: string): boolean {
     const names = this.names;
     const place = settlementKey(written);
     if (place && names.some((name) => isDowntownKey(settlementKey(name), '', place))) return true;
+    // A code whose one settlement is named as the place, whatever its type, is that place: Oaxaca
+    // de Juárez's downtown is 68000's Colonia *Oaxaca*.
+    if (place && names.length === 1 && namesItsPlace(settlementKey(names[0]!), place, '')) return true;
     const name = this.spellingOf(written);
     if (name === undefined) return false;
     const types = this.types();

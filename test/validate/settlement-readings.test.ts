@@ -378,8 +378,15 @@ describe('a downtown in other words, and the city that says which town', () => {
     // which the catalog types Ranchería (DENUE, the fixture), with the city or without it.
     expect(errorsOf({ cp: '95960', asentamiento: 'CENTRO', municipio: 'Pajapan', estado: 'Veracruz', ciudad: 'Pajapan' })).toEqual([]);
     expect(errorsOf({ cp: '95960', asentamiento: 'Zona Centro', municipio: 'Pajapan', estado: 'Veracruz' })).toEqual([]);
+    // A code whose one settlement is named as the place is that place, whatever its type: Oaxaca de Juárez's downtown is
+    // 68000's Colonia *Oaxaca* (a restaurant's page, cpmx search index file 61432173061), El Verde's 82648's
+    // Fraccionamiento *El Verde* (the Culture Ministry's museum directory, 8531155019; Concordia's 82600 was suggested).
+    expect(errorsOf({ cp: '68000', asentamiento: 'Centro Histórico', municipio: 'Oaxaca de Juárez', estado: 'Oax.' })).toEqual([]);
+    expect(errorsOf({ cp: '82648', asentamiento: 'Centro', municipio: 'Concordia', estado: 'Sinaloa', ciudad: 'El Verde' })).toEqual([]);
     // Jesús Carranza's downtown is 96950's: 96970 with the municipality's name is in doubt, and so is Ranchería
-    // *Hermosillo* (83334) for Hermosillo's Centro (83000).
+    // *Hermosillo* (83334) for Hermosillo's Centro (83000), and Ejido *Villa Victoria* (50986) for the town, Pueblo
+    // *Villa Victoria* (50960).
+    expect(validateAddress(client, { cp: '50986', asentamiento: 'Centro', municipio: 'Villa Victoria', estado: 'México' })).toMatchObject({ valid: false, suggestions: { cp: '50960' } });
     expect(validateAddress(client, { cp: '96970', asentamiento: 'Centro', municipio: 'Jesús Carranza', estado: 'Veracruz', ciudad: 'Jesús Carranza' })).toMatchObject({ valid: false, suggestions: { cp: '96950' } });
     expect(validateAddress(client, { cp: '83334', asentamiento: 'Centro', municipio: 'Hermosillo', estado: 'Sonora', ciudad: 'Hermosillo' })).toMatchObject({ valid: false, suggestions: { cp: '83000' } });
     // A locality that is no settlement of the code, or a settlement that is no downtown, is not read so.
