@@ -451,16 +451,19 @@ function undivided(written: string, code: CodeEntry): string | undefined {
 }
 
 /**
- * The settlement of the code nearest to `given` by Levenshtein distance, if near enough, and
- * with each number `given` writes: a number names a settlement (a section, a sector, a date), and
- * another is no spelling of it (`Súper Manzana 200` is not *Supermanzana 4 A*, nor `5 de Mayo`
- * *3 de Mayo*), however few letters apart.
+ * The settlement of the code nearest to `given` by Levenshtein distance, if near enough, the one
+ * nearest (two names as near say nothing: `Blanco y Cuellar` is none of *Blanco y Cuellar 1ra.*,
+ * *2da.* and *3ra.*), and one that keeps what tells places apart: each number `given` writes (a
+ * section, a sector, a date: `Súper Manzana 200` is not *Supermanzana 4 A*, nor `5 de Mayo` *3
+ * de Mayo*) and each word of side or age (`Jaltepec de Abajo` is not *Jaltepec de Arriba*),
+ * however few letters apart.
  */
 function closest(given: string, code: CodeEntry): string | undefined {
   const foldedNames = code.foldedNames();
   let best = -1;
   let bestSimilarity = 0;
-  let numbers: string[] | undefined;
+  let tied = false;
+  let written: { numbers: string[]; sides: string[] } | undefined;
   for (let i = 0; i < foldedNames.length; i++) {
     const name = foldedNames[i]!;
     const longer = Math.max(given.length, name.length, 1);
@@ -468,14 +471,44 @@ function closest(given: string, code: CodeEntry): string | undefined {
     // threshold is not measured (and a huge value costs nothing).
     if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
     const similarity = 1 - distance(given, name) / longer;
-    if (similarity > bestSimilarity && similarity >= SUGGESTION_THRESHOLD) {
-      numbers ??= writtenNumbers(given);
-      if (numbers.length && !holdsNumbers(numbersOf(name), numbers)) continue;
+    if (similarity < SUGGESTION_THRESHOLD || similarity < bestSimilarity || (similarity === bestSimilarity && name === foldedNames[best])) continue;
+    written ??= { numbers: writtenNumbers(given), sides: sideWords(given) };
+    if (!keepsApart(name, written.numbers, written.sides)) continue;
+    tied = similarity === bestSimilarity;
+    if (!tied) {
       bestSimilarity = similarity;
       best = i;
     }
   }
-  return best >= 0 ? code.nameAt(best) : undefined;
+  return best >= 0 && !tied ? code.nameAt(best) : undefined;
+}
+
+/**
+ * Words that tell a place from its namesake by its side, size or age (`Jaltepec de Arriba`, `de
+ * Abajo`; `Hidalgo Oriente`, `Poniente`), each by its masculine form (`Nuevo` and `Nueva` are one
+ * word, as people mistake them).
+ */
+const SIDE_WORDS: ReadonlyMap<string, string> = new Map([
+  ...['arriba', 'abajo', 'norte', 'sur', 'oriente', 'poniente', 'nuevo', 'viejo', 'grande', 'chico', 'alto', 'bajo'].map((word) => [word, word] as const),
+  ...[['nueva', 'nuevo'], ['vieja', 'viejo'], ['chica', 'chico'], ['alta', 'alto'], ['baja', 'bajo']].map(([word, as]) => [word!, as!] as const),
+]);
+
+/** The side words of a name as its key reads them (`Ote.` is `oriente`), each by its masculine form. */
+function sideWords(name: string): string[] {
+  const sides: string[] = [];
+  for (const word of settlementKey(name).split(' ')) {
+    const side = SIDE_WORDS.get(word);
+    if (side) sides.push(side);
+  }
+  return sides;
+}
+
+/** Whether a catalog name holds each number and side word written. */
+function keepsApart(name: string, numbers: string[], sides: string[]): boolean {
+  if (numbers.length && !holdsNumbers(numbersOf(name), numbers)) return false;
+  if (sides.length === 0) return true;
+  const own = sideWords(name);
+  return sides.every((word) => own.includes(word));
 }
 
 /**
@@ -493,9 +526,10 @@ function numbersOf(name: string): string[] {
 
 /**
  * The numbers a folded name writes: in digits (the digits a word starts with: `3s Etapa`, a
- * misspelt ordinal, is 3), or in Roman numerals of two letters or more (`XIV`), or of one as its
- * last word (`Oriente I`; elsewhere one letter is an initial: `Francisco V. Mujica`). Numbers in
- * words are left out (`dos` may be a misspelt `los`).
+ * misspelt ordinal, is 3), as an ordinal word (`Primera`), or in Roman numerals of i, v and x, as sections are numbered, of two
+ * letters or more (`XIV`), or of one as its last word (`Oriente I`; elsewhere one letter is an
+ * initial: `Francisco V. Mujica`). Other numbers in words are left out (`dos` may be a misspelt
+ * `los`, and `lv` a misspelt `la`).
  */
 function writtenNumbers(folded: string): string[] {
   const numbers: string[] = [];
@@ -503,14 +537,20 @@ function writtenNumbers(folded: string): string[] {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const digits = /^\d+/.exec(word);
+    const ordinal = ORDINALS.indexOf(word.replace(ORDINAL_END, ''));
     if (digits) numbers.push(String(Number(digits[0])));
-    else if (word.length > 1 || i === words.length - 1) {
+    else if (ordinal >= 0) numbers.push(String(ordinal + 1));
+    else if ((word.length > 1 || i === words.length - 1) && !word.includes('l')) {
       const roman = romanNumeral(word);
       if (roman !== undefined) numbers.push(String(roman));
     }
   }
   return numbers;
 }
+
+/** Ordinal words by their stem (`primera`, `primer`, `primero` are 1), as sections are named. */
+const ORDINALS = ['primer', 'segund', 'tercer', 'cuart', 'quint', 'sext', 'septim', 'octav', 'noven', 'decim'];
+const ORDINAL_END = /(?<=^(?:primer|tercer))[oa]$|(?<=^(?:segund|cuart|quint|sext|septim|octav|noven|decim))[oa]$/;
 
 /** Whether a name's numbers hold each number written (a misspelling may have made one of the name's no number: `XIE` for `XIV`). */
 function holdsNumbers(own: string[], written: string[]): boolean {

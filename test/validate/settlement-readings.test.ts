@@ -348,7 +348,7 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '03340', asentamiento: 'Pedro Anaya' })).toEqual([122]);
   });
 
-  it('suggests no settlement whose numbers differ from the ones written, however few letters apart', () => {
+  it('suggests no settlement whose numbers or side differ from the ones written, nor one of several as near', () => {
     // A number names a settlement (a section, a block, a date). A gas station's `Súper Manzana 200` (a PEMEX franchise list,
     // cpmx search index file 26809868712) is not *Supermanzana 4 A*, which --fix would have written.
     expect(validateAddress(client, { cp: '77500', asentamiento: 'Súper Manzana 200', municipio: 'Benito Juárez', estado: 'Quintana Roo' })).toMatchObject({ valid: false, suggestions: {} });
@@ -362,6 +362,16 @@ describe('a downtown in other words, and the city that says which town', () => {
     // A letter with its dot is an initial, not a number; a number misspelt into no number leaves the name's others to agree.
     expect(validateAddress(client, { cp: '86446', asentamiento: 'Francisco V. Mujica' }).suggestions).toEqual({ asentamiento: 'Francisco J. Mujica' });
     expect(validateAddress(client, { cp: '64106', asentamiento: 'San Bernabé XIE (F-109)' }).suggestions).toEqual({ asentamiento: 'San Bernabé XIV (F-109)' });
+    // An ordinal word is its number: `LOS LAURELES PRIMERA SECCIN` (a broken accent, SEP's school catalog) is *Los Laureles 1a Secc*.
+    expect(validateAddress(client, { cp: '38020', asentamiento: 'LOS LAURELES PRIMERA SECCIN' }).suggestions).toEqual({ asentamiento: 'Los Laureles 1a Secc' });
+    // A side is kept as a number is: a hospital in `JALTEPEC DE ABAJO` (INEGI's DENUE, cpmx search index file 46426889989)
+    // had *Jaltepec de Arriba* suggested; `Nuevo` and `Nueva` are one word.
+    expect(validateAddress(client, { cp: '51860', asentamiento: 'JALTEPEC DE ABAJO', municipio: 'Almoloya de Alquisiras' }).suggestions).toEqual({});
+    expect(validateAddress(client, { cp: '93904', asentamiento: 'Nuevo Reforma' }).suggestions).toEqual({ asentamiento: 'Nueva Reforma' });
+    // Two names as near say nothing: `BLANCO Y CUELLAR` (SEP's school catalog, 59206390372) had *Blanco y Cuellar 3ra.*
+    // suggested of three sections, `SAN FELIPE` (DENUE, 9370495440) *San Felipe V* of five.
+    expect(validateAddress(client, { cp: '44730', asentamiento: 'BLANCO Y CUELLAR', municipio: 'GUADALAJARA' }).suggestions).toEqual({});
+    expect(validateAddress(client, { cp: '31203', asentamiento: 'SAN FELIPE', municipio: 'Chihuahua' }).suggestions).toEqual({});
   });
 
   it('reads Centro as the downtown of the locality the city names, a settlement of the code, and not where the municipality has its own', () => {
