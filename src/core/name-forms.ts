@@ -195,6 +195,9 @@ export const WORD_FORMS: Readonly<Record<string, string>> = {
   pi: 'parque industrial',
 };
 
+/** The cardinal points as keys write them (`Ote.` is `oriente`): a name's section (*Lindavista Norte*) and its side (*Hidalgo Oriente*). */
+export const CARDINAL_POINTS: readonly string[] = ['norte', 'sur', 'oriente', 'poniente'];
+
 /** Ordinal words and their number: `Primera Sección` is `1a. Sección` is `1ra Secc.`. */
 export const ORDINAL_WORDS: Readonly<Record<string, number>> = {
   primera: 1,

@@ -8,7 +8,7 @@
  * section, or a title in front: `looseSectionless`, `looseFrontless`) that the matcher and
  * codes from names (parse/loose-names) read last.
  */
-import { MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES } from './name-forms.js';
+import { CARDINAL_POINTS, MUNICIPALITY_LEADING_SAINTS, MUNICIPALITY_LEADING_TITLES } from './name-forms.js';
 import { CONNECTORS, MIN_ONE_WORD, settlementKey, withoutConnectors } from './name-keys.js';
 
 /**
@@ -331,7 +331,7 @@ const NO_KEYS: readonly string[] = [];
  * settlements), a cardinal point or `centro` (*Del Valle Centro*).
  */
 const NAMED_SECTION = String.raw`\d+[a-z]? (?:seccion|etapa|sector)|(?:seccion|etapa|sector) \d+[a-z]?|(?:seccion|sector) [a-z]+(?: [a-z]+)*`;
-const SECTION = new RegExp(`^(.+?) (?:${NAMED_SECTION}|norte|sur|oriente|poniente|centro)$`);
+const SECTION = new RegExp(`^(.+?) (?:${NAMED_SECTION}|${CARDINAL_POINTS.join('|')}|centro)$`);
 /** A section named as one (`2a Sección`, `Secc. Norte`, `Etapa 3`), not a cardinal point alone: *Jardines del Sur* is no section of a *Jardines*. */
 const SECTION_NAMED = new RegExp(`^(.+?) (?:${NAMED_SECTION})$`);
 

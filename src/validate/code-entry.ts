@@ -6,7 +6,7 @@
  */
 import { distance } from 'fastest-levenshtein';
 import { foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
-import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
+import { CARDINAL_POINTS, DISTINGUISHING_TYPES, ORDINAL_WORDS } from '../core/name-forms.js';
 import { namedSectionless, namesItsPlace, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { romanNumeral, withoutConnectors } from '../core/name-keys.js';
@@ -489,7 +489,7 @@ function closest(given: string, code: CodeEntry): string | undefined {
  * word, as people mistake them).
  */
 const SIDE_WORDS: ReadonlyMap<string, string> = new Map([
-  ...['arriba', 'abajo', 'norte', 'sur', 'oriente', 'poniente', 'nuevo', 'viejo', 'grande', 'chico', 'alto', 'bajo'].map((word) => [word, word] as const),
+  ...[...CARDINAL_POINTS, 'arriba', 'abajo', 'nuevo', 'viejo', 'grande', 'chico', 'alto', 'bajo'].map((word) => [word, word] as const),
   ...[['nueva', 'nuevo'], ['vieja', 'viejo'], ['chica', 'chico'], ['alta', 'alto'], ['baja', 'bajo']].map(([word, as]) => [word!, as!] as const),
 ]);
 
@@ -526,9 +526,9 @@ function numbersOf(name: string): string[] {
 
 /**
  * The numbers a folded name writes: in digits (the digits a word starts with: `3s Etapa`, a
- * misspelt ordinal, is 3), as an ordinal word (`Primera`), or in Roman numerals of i, v and x, as sections are numbered, of two
- * letters or more (`XIV`), or of one as its last word (`Oriente I`; elsewhere one letter is an
- * initial: `Francisco V. Mujica`). Other numbers in words are left out (`dos` may be a misspelt
+ * misspelt ordinal, is 3), as an ordinal word (`Primera`, the table keys read), or in Roman
+ * numerals of i, v and x, as sections are numbered, of two letters or more (`XIV`), or of one as
+ * its last word (`Oriente I`; elsewhere one letter is an initial: `Francisco V. Mujica`). Other numbers in words are left out (`dos` may be a misspelt
  * `los`, and `lv` a misspelt `la`).
  */
 function writtenNumbers(folded: string): string[] {
@@ -537,9 +537,9 @@ function writtenNumbers(folded: string): string[] {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const digits = /^\d+/.exec(word);
-    const ordinal = ORDINALS.indexOf(word.replace(ORDINAL_END, ''));
+    const ordinal = Object.hasOwn(ORDINAL_WORDS, word) ? ORDINAL_WORDS[word] : undefined;
     if (digits) numbers.push(String(Number(digits[0])));
-    else if (ordinal >= 0) numbers.push(String(ordinal + 1));
+    else if (ordinal !== undefined) numbers.push(String(ordinal));
     else if ((word.length > 1 || i === words.length - 1) && !word.includes('l')) {
       const roman = romanNumeral(word);
       if (roman !== undefined) numbers.push(String(roman));
@@ -547,10 +547,6 @@ function writtenNumbers(folded: string): string[] {
   }
   return numbers;
 }
-
-/** Ordinal words by their stem (`primera`, `primer`, `primero` are 1), as sections are named. */
-const ORDINALS = ['primer', 'segund', 'tercer', 'cuart', 'quint', 'sext', 'septim', 'octav', 'noven', 'decim'];
-const ORDINAL_END = /(?<=^(?:primer|tercer))[oa]$|(?<=^(?:segund|cuart|quint|sext|septim|octav|noven|decim))[oa]$/;
 
 /** Whether a name's numbers hold each number written (a misspelling may have made one of the name's no number: `XIE` for `XIV`). */
 function holdsNumbers(own: string[], written: string[]): boolean {
