@@ -215,7 +215,7 @@ export class AddressReader {
 
     // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names, nor the streets a
     // place is at the corner of or between (`esq. Cd Xamíltepec 113-7`, `entre Juárez y Allende`).
-    const roles: (string | undefined)[] = pieces.map((piece, i) => (i === 0 ? undefined : NUMBER_PIECE.test(piece) || KILOMETRE_FIRST.test(piece) ? 'numbers' : CROSSING_PIECE.test(piece) ? 'crossing' : undefined));
+    const roles: (string | undefined)[] = pieces.map((piece, i) => (i === 0 ? undefined : NUMBER_PIECE.test(piece) || BARE_NUMBER.test(piece) || KILOMETRE_FIRST.test(piece) ? 'numbers' : CROSSING_PIECE.test(piece) ? 'crossing' : undefined));
     // Settlements with their type in front, and a settlement glued after a street's number.
     for (let i = 0; i < pieces.length; i++) {
       // A corner's street may have the settlement glued after it too (`esq. Av. Domingo Diez Col. Lomas de la Selva`).
@@ -267,8 +267,9 @@ export class AddressReader {
     for (let i = 0; i < pieces.length; i++) {
       if (roles[i] !== 'numbers') continue;
       const numbers = readStreet(pieces[i]!);
-      // A road's kilometre is its place's number (`Carr. México-Texcoco, Km. 25.5`).
-      const exterior = numbers.numeroExterior ?? (KILOMETRE_PIECE.test(pieces[i]!) ? pieces[i]! : null);
+      // A road's kilometre is its place's number (`Carr. México-Texcoco, Km. 25.5`), and so is a
+      // number alone right after the street (`Benito Juárez, 396-9`; after `Locales 48`, `49` is one more local).
+      const exterior = numbers.numeroExterior ?? (KILOMETRE_PIECE.test(pieces[i]!) || (BARE_NUMBER.test(pieces[i]!) && street >= 0 && i === street + 1) ? pieces[i]!.trim() : null);
       // Lots add up (`Mz. 23, Lote 10`); any other number keeps the first one read.
       if (exterior && reading.numeroExterior && LOT_WORD.test(exterior) && LOT_WORD.test(reading.numeroExterior)) reading.numeroExterior += ` ${exterior}`;
       else if (!reading.numeroExterior && exterior) reading.numeroExterior = exterior;
@@ -459,6 +460,9 @@ const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi
  * *Edificio Cartagena* is a settlement); a floor (`planta baja`); or a road's kilometre: `KILOMETRE_FIRST`.
  */
 const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|consultorio|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|(?:edif(?:icio)?\.?|torre)\s?(?:[a-z]|\d+)(?:\s+planta\s(?:baja|alta))?\s*$|planta\s(?:baja|alta)(?![\p{L}]))/iu;
+
+/** A piece that is a number alone, the street's number written apart (`Benito Juárez, 396-9, ...`, `15-B`, `12 A`). */
+const BARE_NUMBER = /^\d+(?:[-/]\d+)*(?:[-\s]?[a-z])?\s*$/iu;
 
 /** `en`, `en la`, `en el` ending the words before a place, with the place's title (`en la ciudad de Veracruz`). */
 const IN_PLACE = /\s+en(?:\s+(?:la|el))?(?:\s+(?:ciudad|municipio|localidad|poblaci[oó]n|delegaci[oó]n|alcald[ií]a)(?:\s+de)?)?$/iu;

@@ -291,6 +291,16 @@ describe('streets and numbers', () => {
     expect(readStreet('Av. Universidad 1001 Consultorio 305')).toEqual({ calle: 'Av. Universidad', numeroExterior: '1001', numeroInterior: 'Consultorio 305' });
   });
 
+  it('reads a number alone after the street as its number, never as the settlement', () => {
+    // A business's contact link (cpmx search index file 5083855205): `396-9` was the settlement.
+    expect(parseAddress(client, 'Benito Juáres, 396-9, PTE. Centro, Culiacán, Sinaloa, C.P. 80000')).toMatchObject({ calle: 'Benito Juáres', numero_exterior: '396-9' });
+    expect(parseAddress(client, 'Benito Juáres, 396-9, PTE. Centro, Culiacán, Sinaloa, C.P. 80000').asentamiento).not.toBe('396-9');
+    // The fixture's `Av. de los Tamarindos, 90, Priv. 01, Bosques de las Lomas` (05120) had no number.
+    expect(parseAddress(client, 'Centro Comercial Arcos Av. de los Tamarindos, 90, Priv. 01, Bosques de las Lomas, Bosque de las Lomas, 05120 Ciudad de México, D.F., Mexico')).toMatchObject({ numero_exterior: '90', asentamiento: 'Bosques de las Lomas', valid: true });
+    // Further on, a number alone is one more of a list (`Locales 48, 49, 50`), not the street's number.
+    expect(parseAddress(client, 'Pasaje María Luisa, Calle Abasolo No. 518 Altos, Locales 48, 49, 50, 51, 52 y 53, Ciudad Valles, Zona Centro, C.P. 79000.')).toMatchObject({ numero_exterior: null, valid: true });
+  });
+
   it('reads `en la` before a municipality as no part of the settlement', () => {
     // A trust fund's information office (cpmx search index file 45966772796): the settlement was `Granada en la`, 122.
     const granada = parseAddress(client, 'Ejército Nacional 359, 3er piso, Col. Granada en la Delegación Miguel Hidalgo, C.P. 11520.');
