@@ -42,6 +42,13 @@ export function splitSettlementType(text: string): SplitSettlement {
   return { type: leading.value, name: text.slice(ends[leading.length - 1]).replace(TYPE_SEPARATOR, '').trim() };
 }
 
+/** Whether `text` is a settlement's type shortened and nothing more (`Col.`, `Col. .`, `Fracc.`): a form's field left empty. */
+export function isTypeAlone(text: string): boolean {
+  if (!text.includes('.')) return false;
+  const { words } = nameWords(text);
+  return words.length > 0 && leadingType([...words, ''])?.length === words.length;
+}
+
 /**
  * A name written with its type after it, as street-market lists and page footers write them
  * (`JALALPA AMPL.`, `MOLINO DE SANTO DOMINGO UH`, `Santa Bárbara Residencial`): the text with

@@ -7,7 +7,7 @@
  * (validate/parse.ts), by the one validator of records.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, foldForMatch, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
+import { afterDe, foldForMatch, isTypeAlone, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
 import { cleanLine, codeCandidates, cutPieces, endsWithNumber, KILOMETRE_FIRST, KILOMETRE_PIECE, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
@@ -216,8 +216,11 @@ export class AddressReader {
     // Numbers written apart (`Mz. 23, Lote 10`, `Interior 402`) are no names, nor the streets a
     // place is at the corner of or between (`esq. Cd Xamíltepec 113-7`, `entre Juárez y Allende`).
     const roles: (string | undefined)[] = pieces.map((piece, i) => (i === 0 ? undefined : NUMBER_PIECE.test(piece) || BARE_NUMBER.test(piece) || KILOMETRE_FIRST.test(piece) ? 'numbers' : CROSSING_PIECE.test(piece) ? 'crossing' : undefined));
+    // A settlement's type with no name after it (`Col. .`, a form's empty field) names nothing.
+    for (let i = 1; i < pieces.length; i++) if (roles[i] === undefined && isTypeAlone(pieces[i]!)) roles[i] = 'empty';
     // Settlements with their type in front, and a settlement glued after a street's number.
     for (let i = 0; i < pieces.length; i++) {
+      if (roles[i] === 'empty') continue;
       // A corner's street may have the settlement glued after it too (`esq. Av. Domingo Diez Col. Lomas de la Selva`).
       const split = this.splitGluedSettlement(pieces[i]!, roles[i] === 'crossing');
       if (split) {

@@ -301,6 +301,15 @@ describe('streets and numbers', () => {
     expect(parseAddress(client, 'Pasaje María Luisa, Calle Abasolo No. 518 Altos, Locales 48, 49, 50, 51, 52 y 53, Ciudad Valles, Zona Centro, C.P. 79000.')).toMatchObject({ numero_exterior: null, valid: true });
   });
 
+  it('reads a settlement’s type with no name after it as nothing written', () => {
+    // A gas station's address with its colonia left empty (a scraper's sample, cpmx search index file 22147496783): `Col.` was the settlement, 122.
+    const empty = parseAddress(client, 'Km 526 Carretera Panamericana, Col. ., C.P. 20000, Aguascalientes, Aguascalientes');
+    expect(empty.asentamiento).not.toBe('Col.');
+    expect(empty.errors).toEqual([]);
+    // A name after the type is a name (`Col. Centro`).
+    expect(parseAddress(client, 'Av. Juárez 10, Col. Centro, C.P. 06000, CDMX')).toMatchObject({ asentamiento: 'Centro (Área 1)', valid: true });
+  });
+
   it('reads `en la` before a municipality as no part of the settlement', () => {
     // A trust fund's information office (cpmx search index file 45966772796): the settlement was `Granada en la`, 122.
     const granada = parseAddress(client, 'Ejército Nacional 359, 3er piso, Col. Granada en la Delegación Miguel Hidalgo, C.P. 11520.');
