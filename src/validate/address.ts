@@ -190,7 +190,7 @@ export class AddressValidator {
     let unverifiable = false;
     if (ciudad !== code.ciudad && ciudad.trim() && !this.isCodesCity(code, cp, this.written.get(ciudad))) {
       // A code without a city in the catalog cannot say a city is wrong: warned, not judged.
-      if (code.ciudad) failed = fail(failed, 'ciudad', 123, code.ciudad);
+      if (code.ciudad) failed = fail(failed, 'ciudad', 123, this.namesOtherCodesPlace(code, cp, ciudad) ? undefined : code.ciudad);
       else unverifiable = true;
     }
     if (failed) {
@@ -281,6 +281,20 @@ export class AddressValidator {
     const index = this.catalog.codeIndex(cp);
     const municipality = (code.municipalityIndex ??= this.catalog.municipalityIndexOf(index));
     return this.finder.settlementCodes(asentamiento, [municipality], -1, false).every((other) => other === index);
+  }
+
+  /**
+   * Whether a city written that is not the code's names a place of other codes of its
+   * municipality, as INEGI's DENUE writes a locality (`Tres Zapotes` with Santiago Tuxtla's 95831:
+   * the Poblado comunal *Tres Zapotes Dos B* is 95839's). The code is then as likely wrong as the
+   * city, and the code's city is not suggested: `--fix` would replace a right locality with it.
+   */
+  private namesOtherCodesPlace(code: CodeEntry, cp: string, ciudad: string): boolean {
+    // The municipality's name is no place of other codes (`Cajeme` for Ciudad Obregón is still 123, with its city suggested).
+    if (ciudad.length > MAX_PLACE_CHARS || this.isCodesMunicipality(code, cp, this.written.get(ciudad))) return false;
+    const index = this.catalog.codeIndex(cp);
+    const municipality = (code.municipalityIndex ??= this.catalog.municipalityIndexOf(index));
+    return this.finder.settlementCodes(ciudad, [municipality], -1, false).some((other) => other !== index);
   }
 
   /**

@@ -348,6 +348,20 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '03340', asentamiento: 'Pedro Anaya' })).toEqual([122]);
   });
 
+  it('suggests no city where the city written names a place of other codes, and --fix leaves such a record as it was', () => {
+    // INEGI's DENUE writes the locality as the city: a barrio of Coacotla (cpmx search index file 39259373868) was moved by
+    // --fix to Cosoleacaque's barrio Primero (96350) with its city replaced; Coacotla is a place of other codes.
+    const coacotla = { cp: '96340', asentamiento: 'PRIMERO', municipio: 'Cosoleacaque', estado: 'Veracruz de Ignacio de la Llave', ciudad: 'Coacotla' };
+    const result = validateAddress(client, coacotla);
+    expect(result.valid).toBe(false);
+    expect(result.suggestions.ciudad).toBeUndefined();
+    expect(validatorFor(client).fix(coacotla.cp, coacotla.asentamiento, coacotla.municipio, coacotla.estado, coacotla.ciudad, result, false)).toMatchObject({ status: 'invalid', changes: {} });
+    // `CENTRO` in Calería with Sihuapan's 95810 (DENUE): Sihuapan is not suggested for Calería, a place of its own.
+    expect(validateAddress(client, { cp: '95810', asentamiento: 'CENTRO', municipio: 'San Andrés Tuxtla', ciudad: 'Calería' })).toMatchObject({ valid: false, suggestions: {} });
+    // A city written as the municipality under another name is no such place: `Cajeme` is still Ciudad Obregón's 123.
+    expect(validateAddress(client, { cp: '85000', municipio: 'Cajeme', estado: 'Sonora', ciudad: 'Cajeme' }).suggestions).toEqual({ ciudad: 'Ciudad Obregón' });
+  });
+
   it('suggests no settlement whose numbers or side differ from the ones written, nor one of several as near', () => {
     // A number names a settlement (a section, a block, a date). A gas station's `Súper Manzana 200` (a PEMEX franchise list,
     // cpmx search index file 26809868712) is not *Supermanzana 4 A*, which --fix would have written.
