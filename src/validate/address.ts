@@ -285,9 +285,9 @@ export class AddressValidator {
 
   /**
    * Whether a city written that is not the code's names a place of other codes of its
-   * municipality, as INEGI's DENUE writes a locality (`Tres Zapotes` with Santiago Tuxtla's 95831:
-   * the Poblado comunal *Tres Zapotes Dos B* is 95839's). The code is then as likely wrong as the
-   * city, and the code's city is not suggested: `--fix` would replace a right locality with it.
+   * municipality, as INEGI's DENUE writes a locality (`Tres Zapotes` with Santiago Tuxtla's 95830:
+   * the Ranchería *3 Zapotes* is 95839's). The code is then as likely wrong as the city, and the
+   * code's city is not suggested: `--fix` would replace a right locality with it.
    */
   private namesOtherCodesPlace(code: CodeEntry, cp: string, ciudad: string): boolean {
     // The municipality's name is no place of other codes (`Cajeme` for Ciudad Obregón is still 123, with its city suggested).
