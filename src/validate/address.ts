@@ -294,7 +294,7 @@ export class AddressValidator {
     if (ciudad.length > MAX_PLACE_CHARS || this.isCodesMunicipality(code, cp, this.written.get(ciudad))) return false;
     const index = this.catalog.codeIndex(cp);
     const municipality = (code.municipalityIndex ??= this.catalog.municipalityIndexOf(index));
-    return this.finder.settlementCodes(ciudad, [municipality], -1, false).some((other) => other !== index);
+    return this.finder.settlementCodes(ciudad, [municipality], -1, true).some((other) => other !== index);
   }
 
   /**

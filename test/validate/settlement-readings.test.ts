@@ -358,6 +358,9 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(validatorFor(client).fix(coacotla.cp, coacotla.asentamiento, coacotla.municipio, coacotla.estado, coacotla.ciudad, result, false)).toMatchObject({ status: 'invalid', changes: {} });
     // `CENTRO` in Calería with Sihuapan's 95810 (DENUE): Sihuapan is not suggested for Calería, a place of its own.
     expect(validateAddress(client, { cp: '95810', asentamiento: 'CENTRO', municipio: 'San Andrés Tuxtla', ciudad: 'Calería' })).toMatchObject({ valid: false, suggestions: {} });
+    // Read as settlements are (without its article): `Salto de Eyipantla` is 95805's *El Salto de Eyipantla*, and --fix
+    // moved DENUE's `LA CONCEPCION` there to San Andrés Tuxtla's 95739 with its city replaced.
+    expect(validateAddress(client, { cp: '95739', asentamiento: 'LA CONCEPCION', municipio: 'San Andrés Tuxtla', ciudad: 'Salto de Eyipantla' }).suggestions).toEqual({});
     // A city written as the municipality under another name is no such place: `Cajeme` is still Ciudad Obregón's 123.
     expect(validateAddress(client, { cp: '85000', municipio: 'Cajeme', estado: 'Sonora', ciudad: 'Cajeme' }).suggestions).toEqual({ ciudad: 'Ciudad Obregón' });
   });
