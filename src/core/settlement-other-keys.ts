@@ -220,6 +220,17 @@ export function partInParentheses(name: string): string | undefined {
 }
 
 /**
+ * The names a catalog city is known by: its own, and for a city with a part in parentheses (13
+ * of the catalog's: *Juchitán (Juchitán de Zaragoza)*, *Fray Bernardino de Sahagún (Ciudad
+ * Sahagún)*, *Los Reyes Acaquilpan (La Paz)*) its name without the part and the part, which is
+ * the name people use. (A settlement's part is no name of its own.)
+ */
+export function cityNames(city: string): string[] {
+  const part = city.includes('(') ? partInParentheses(city) : undefined;
+  return part ? [city, withoutParentheses(city), part] : [city];
+}
+
+/**
  * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):
  * the name without a part in parentheses (`Centro (Área 1)` → centro, `Los Laureles (Oriente)`
  * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for

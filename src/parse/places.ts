@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, municipalitiesOfKey, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
-import { DOWNTOWN, partInParentheses, withoutParentheses, withoutPlaceAfter } from '../core/settlement-other-keys.js';
+import { cityNames, DOWNTOWN, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -124,15 +124,9 @@ export class PlaceFinder {
     return this.codesNamed(settlement, municipalities, state).filter((code) => this.isCityKey(this.catalog.cityOf(code), key));
   }
 
-  /**
-   * The keys a catalog city is named by: its own, and for the 13 written with a second name in
-   * parentheses (*Juchitán (Juchitán de Zaragoza)*, *Los Reyes Acaquilpan (La Paz)*), each name alone.
-   */
+  /** The keys of the names a catalog city is known by (`cityNames`: `Juchitán de Zaragoza` for *Juchitán (Juchitán de Zaragoza)*). */
   private cityKeys(city: string): string[] {
-    const keys = [this.keys.get(city)];
-    const part = city.includes('(') ? partInParentheses(city) : undefined;
-    if (part) keys.push(this.keys.get(withoutParentheses(city)), this.keys.get(part));
-    return keys;
+    return cityNames(city).map((name) => this.keys.get(name));
   }
 
   /** Whether a catalog city is named by the key of a city written. */

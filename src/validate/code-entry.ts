@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { CARDINAL_POINTS, DISTINGUISHING_TYPES, ORDINAL_WORDS } from '../core/name-forms.js';
-import { namedSectionless, namesItsPlace, partInParentheses, undividedReading, withoutParentheses } from '../core/settlement-other-keys.js';
+import { cityNames, namedSectionless, namesItsPlace, undividedReading } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { romanNumeral, withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
@@ -285,19 +285,9 @@ export class CodeEntry {
 
   private cityKeyList: readonly string[] | undefined;
 
-  /**
-   * The keys this code's city is known by: its name's, and for a city with a part in
-   * parentheses (13 of the catalog's: `Juchitán (Juchitán de Zaragoza)`, `Fray Bernardino de
-   * Sahagún (Ciudad Sahagún)`, `Los Reyes Acaquilpan (La Paz)`) its name without the part and
-   * the part, which is the name people use. (A settlement's part is no name of its own.)
-   */
+  /** The keys of the names this code's city is known by (`cityNames`: `Juchitán de Zaragoza` for *Juchitán (Juchitán de Zaragoza)*). */
   private cityKeys(): readonly string[] {
-    if (!this.cityKeyList) {
-      const own = this.ciudadKey;
-      const part = partInParentheses(this.ciudad);
-      this.cityKeyList = part === undefined ? [own] : [own, nameKey(withoutParentheses(this.ciudad)), nameKey(part)];
-    }
-    return this.cityKeyList;
+    return (this.cityKeyList ??= cityNames(this.ciudad).map((name) => this.keyOf(name)));
   }
 
   private cityIsItsMunicipality: boolean | undefined;
@@ -472,7 +462,7 @@ function closest(given: string, code: CodeEntry): string | undefined {
     if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
     const similarity = 1 - distance(given, name) / longer;
     if (similarity < SUGGESTION_THRESHOLD || similarity < bestSimilarity || (similarity === bestSimilarity && name === foldedNames[best])) continue;
-    written ??= { numbers: writtenNumbers(given), sides: sideWords(given) };
+    written ??= { numbers: writtenNumbers(given), sides: sideWords(settlementKey(given)) };
     if (!keepsApart(name, written.numbers, written.sides)) continue;
     tied = similarity === bestSimilarity;
     if (!tied) {
@@ -493,31 +483,32 @@ const SIDE_WORDS: ReadonlyMap<string, string> = new Map([
   ...[['nueva', 'nuevo'], ['vieja', 'viejo'], ['chica', 'chico'], ['alta', 'alto'], ['baja', 'bajo']].map(([word, as]) => [word!, as!] as const),
 ]);
 
-/** The side words of a name as its key reads them (`Ote.` is `oriente`), each by its masculine form. */
-function sideWords(name: string): string[] {
+/** The side words of a name's key (`Ote.` is `oriente` there), each by its masculine form. */
+function sideWords(key: string): string[] {
   const sides: string[] = [];
-  for (const word of settlementKey(name).split(' ')) {
+  for (const word of key.split(' ')) {
     const side = SIDE_WORDS.get(word);
     if (side) sides.push(side);
   }
   return sides;
 }
 
-/** Whether a catalog name holds each number and side word written. */
+/** Whether a catalog name holds each number and side word written (its key made once, and only when either is written). */
 function keepsApart(name: string, numbers: string[], sides: string[]): boolean {
-  if (numbers.length && !holdsNumbers(numbersOf(name), numbers)) return false;
-  if (sides.length === 0) return true;
-  const own = sideWords(name);
+  if (numbers.length === 0 && sides.length === 0) return true;
+  const key = settlementKey(name);
+  if (numbers.length && !holdsNumbers(numbersOf(key), numbers)) return false;
+  const own = sideWords(key);
   return sides.every((word) => own.includes(word));
 }
 
 /**
- * The numbers of a catalog name as its key reads them (`Primera Sección`, `1a Secc.` and `Sección
- * I` are 1), each the digits a word starts with.
+ * The numbers of a catalog name's key (`Primera Sección`, `1a Secc.` and `Sección I` are 1
+ * there), each the digits a word starts with.
  */
-function numbersOf(name: string): string[] {
+function numbersOf(key: string): string[] {
   const numbers: string[] = [];
-  for (const word of settlementKey(name).split(' ')) {
+  for (const word of key.split(' ')) {
     const digits = /^\d+/.exec(word);
     if (digits) numbers.push(String(Number(digits[0])));
   }
@@ -528,8 +519,8 @@ function numbersOf(name: string): string[] {
  * The numbers a folded name writes: in digits (the digits a word starts with: `3s Etapa`, a
  * misspelt ordinal, is 3), as an ordinal word (`Primera`, the table keys read), or in Roman
  * numerals of i, v and x, as sections are numbered, of two letters or more (`XIV`), or of one as
- * its last word (`Oriente I`; elsewhere one letter is an initial: `Francisco V. Mujica`). Other numbers in words are left out (`dos` may be a misspelt
- * `los`, and `lv` a misspelt `la`).
+ * its last word (`Oriente I`; elsewhere one letter is an initial: `Francisco V. Mujica`). Other
+ * numbers in words are left out (`dos` may be a misspelt `los`, and `lv` a misspelt `la`).
  */
 function writtenNumbers(folded: string): string[] {
   const numbers: string[] = [];
