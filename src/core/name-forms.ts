@@ -242,45 +242,46 @@ export const ORDINAL_ENDINGS: readonly string[] = ['a', 'o', 'ra', 'ro', 'er', '
  * Every `tipo_asentamiento` of the catalog, with the forms people write it in front of a
  * settlement's name beyond the type's own name and what `WORD_FORMS` already writes out:
  * `Col.`, `FRACC`, `Bo.`, `U.H.`, `Conj. Hab.`, `Hda.` read as their type through `WORD_FORMS`
- * (the README lists every form read, and the tests read each). `RA` is how Villahermosa's own
- * list writes a Ranchería (test/fixtures/settlement-type-forms.csv); Supermanzana is no
- * `tipo_asentamiento` of the 2018 catalog, but is written in front of names (in Cancún).
+ * (docs/validate.md lists every form read, and the tests read each). `RA` is how Villahermosa's
+ * own list writes a Ranchería (test/fixtures/settlement-type-forms.csv); Supermanzana is no
+ * `tipo_asentamiento` of the 2018 catalog, but is written in front of names (in Cancún). Forms
+ * that mean something else in an address are left out: `PB` (planta baja), `Pje.` (a pasaje).
  */
 export const SETTLEMENT_TYPE_FORMS: Readonly<Record<string, readonly string[]>> = {
-  Aeropuerto: ['Aerop.'],
+  Aeropuerto: ['Aerop.', 'Aeropto.'],
   Ampliación: [],
   Barrio: ['Barr.'],
   Campamento: ['Camp.'],
   'Club de golf': [],
   Colonia: ['Cols.'],
   Condominio: ['Condom.'],
-  Congregación: [],
-  'Conjunto habitacional': [],
+  Congregación: ['Congreg.'],
+  'Conjunto habitacional': ['Cto. Hab.', 'C. Hab.'],
   Ejido: ['Ejdo.'],
   Equipamiento: ['Equip.'],
   Estación: ['Est.'],
-  Exhacienda: [],
+  Exhacienda: ['Exhac.'],
   Finca: ['Fca.'],
   Fraccionamiento: [],
   'Gran usuario': [],
   Granja: ['Gja.'],
-  Hacienda: [],
+  Hacienda: ['Hac.'],
   Ingenio: [],
   Paraje: [],
-  'Parque industrial': [],
-  'Poblado comunal': ['Poblado', 'Pob.'],
-  Pueblo: [],
+  'Parque industrial': ['Par. Ind.', 'Parq. Indust.'],
+  'Poblado comunal': ['Poblado', 'Pob.', 'Pob. Comunal', 'Pb. Com.', 'P. Comunal'],
+  Pueblo: ['Pueb.', 'Pbl.'],
   Puerto: [],
-  Ranchería: ['Rancheria', 'Rcha.', 'Rchía.', 'RA'],
+  Ranchería: ['Rancheria', 'Rcha.', 'Rchía.', 'RA', 'Rnchía.'],
   Rancho: [],
   Residencial: [],
   'Unidad habitacional': ['U. Hab.'],
   Villa: [],
-  'Zona comercial': ['Zona Com.', 'Z.C.'],
-  'Zona federal': ['Zona Fed.', 'Z. Fed.'],
-  'Zona industrial': ['Z.I.', 'Z. Ind.', 'Industrial'],
-  'Zona militar': ['Zona Mil.'],
-  'Zona naval': ['Zona Nav.'],
+  'Zona comercial': ['Zona Com.', 'Z.C.', 'Z. Comercial', 'Z. Com.', 'Zn. Com.'],
+  'Zona federal': ['Zona Fed.', 'Z. Fed.', 'Z.F.'],
+  'Zona industrial': ['Z.I.', 'Z. Ind.', 'Industrial', 'Z. Indust.', 'Zn. Ind.', 'Zn. Indust.'],
+  'Zona militar': ['Zona Mil.', 'Z. Mil.', 'Zn. Mil.', 'Z. Militar'],
+  'Zona naval': ['Zona Nav.', 'Zn. Naval', 'Zn. Nav.'],
   Supermanzana: ['Super Manzana'],
 };
 
