@@ -256,7 +256,9 @@ export class AddressReader {
     // after the street may be a settlement without its type (`Puebla 121, Roma Norte, ...`).
     const typed = roles.includes('settlement');
     for (let i = pieces.length - 1; i >= 0; i--) {
-      if (roles[i] === 'settlement') pieces[i] = this.readName(pieces[i]!, reading, code, codeState, false, true).rest;
+      if (roles[i] === 'settlement') {
+        if (!this.isOwnSettlement(code, pieces[i]!, reading)) pieces[i] = this.readName(pieces[i]!, reading, code, codeState, false, true).rest;
+      }
       else if (roles[i] === undefined) roles[i] = this.readName(pieces[i]!, reading, code, codeState, !typed && i === nextName(roles, street)).role;
     }
     // The settlement: typed in front, or matched to the code's settlements.
@@ -303,6 +305,18 @@ export class AddressReader {
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
     }
     return undefined;
+  }
+
+  /**
+   * Whether a typed settlement's piece is, whole, a settlement by its own name: of the code, or
+   * without one, of the municipality read after it. Its last words are then no place peeled off
+   * it (`Fracc. Lomas Xalisco` is Xalisco's *Lomas Xalisco*, `Col. Estado de Mexico,
+   * Nezahualcoyotl` Nezahualcóyotl's *Estado de México*, `Fracc. Jardines de Tala`).
+   */
+  private isOwnSettlement(code: number, piece: string, reading: Reading): boolean {
+    const { name } = this.types.get(piece);
+    if (code >= 0) return settlementMatcherOf(this.catalog, code).ownNameIndexOf(name) >= 0;
+    return reading.municipalities.length > 0 && this.finder.codesOfName(name, reading.municipalities).length > 0;
   }
 
   /**

@@ -336,6 +336,18 @@ describe('streets and numbers', () => {
     expect(parseAddress(client, 'Blvd. Rodolfo Elías Calles #1750. 85000 Hermosillo, Son.').cp).not.toBe('85000');
   });
 
+  it('keeps a typed settlement whole when its own name ends with its place’s name', () => {
+    // A shop's page (cpmx search index file 58029072611), no code: the settlement was `Estado de`, the state peeled off it, and no code found.
+    const neza = parseAddress(client, 'Calle 26 #103 Col. Estado de Mexico, Nezahualcoyotl.');
+    expect([neza.asentamiento, neza.municipio, neza.cp, neza.valid]).toEqual(['Estado de México', 'Nezahualcóyotl', '57210', true]);
+    // Catalog names that end with their municipality's (*Jardines de Tala*, 45308; *Lomas Xalisco*, 63780) were 122 with their own code.
+    expect(parseAddress(client, 'Av. Juárez 10, Fracc. Jardines de Tala, Tala, Jal., C.P. 45308')).toMatchObject({ asentamiento: 'Jardines de Tala', municipio: 'Tala', valid: true });
+    expect(parseAddress(client, 'Calle Hidalgo 25, Fraccionamiento Lomas Xalisco, Xalisco, Nayarit, México, 63780')).toMatchObject({ asentamiento: 'Lomas Xalisco', valid: true });
+    // A place written after a name that is not the settlement's own is still peeled off it.
+    const monterrey = parseAddress(client, 'Av. Juárez 10, Col. Centro Monterrey, N.L., C.P. 64000');
+    expect([monterrey.asentamiento, monterrey.valid, monterrey.read.includes('municipio')]).toEqual(['Monterrey Centro', true, true]);
+  });
+
   it('keeps a street named by a number whole when the house number comes after it (the fixture)', () => {
     // A scraper's address tests (cpmx search index file 12402054361): the street was `Calle` and its number 28.
     const carmen = parseAddress(client, 'Calle 28, numero 113 entre 29A y 29 ,Colonia centro, Ciudad del Carmen, Campeche ,24100');
