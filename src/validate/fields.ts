@@ -9,25 +9,32 @@ import { foldAccents } from '../core/names.js';
 export const FIELDS = Object.freeze(['cp', 'estado', 'municipio', 'asentamiento', 'ciudad'] as const);
 export type Field = (typeof FIELDS)[number];
 
-/** Column (or key) names recognised for each field, folded as `foldColumn` folds them. */
+/**
+ * Column (or key) names recognised for each field, folded as `foldColumn` folds them: the
+ * contract's and COPOMEX's, SEPOMEX's catalog's (`d_codigo`, `d_asenta`, `D_mnpio`), INEGI's
+ * DENUE's (`cod_postal`, `nomb_asent`, `entidad`), the forms spreadsheets write (`C.P.`,
+ * `Delegación o Municipio`, `Entidad Federativa`) and English ones (`zip`, `postal_code`,
+ * `neighborhood`, `state`, `city`). A locality (`localidad`) is no city: it is read only when
+ * named with `--column ciudad=localidad`.
+ */
 export const COLUMN_NAMES: Readonly<Record<Field, readonly string[]>> = {
-  cp: ['cp', 'codigo_postal', 'd_codigo', 'c_p'],
-  asentamiento: ['asentamiento', 'colonia', 'd_asenta'],
-  municipio: ['municipio', 'alcaldia', 'delegacion', 'd_mnpio'],
-  estado: ['estado', 'd_estado'],
-  ciudad: ['ciudad', 'd_ciudad'],
+  cp: ['cp', 'codigo_postal', 'd_codigo', 'c_p', 'cod_postal', 'codigopostal', 'zip', 'zip_code', 'zipcode', 'postal_code', 'postcode'],
+  asentamiento: ['asentamiento', 'colonia', 'd_asenta', 'nomb_asent', 'nombre_asentamiento', 'neighborhood', 'neighbourhood', 'settlement'],
+  municipio: ['municipio', 'alcaldia', 'delegacion', 'd_mnpio', 'mpio', 'delegacion_o_municipio', 'alcaldia_o_municipio', 'municipio_o_alcaldia', 'municipio_o_delegacion', 'municipality'],
+  estado: ['estado', 'd_estado', 'entidad', 'entidad_federativa', 'state'],
+  ciudad: ['ciudad', 'd_ciudad', 'city'],
 };
 // Frozen, lists too: the exported names are how every caller's columns are read.
 for (const names of Object.values(COLUMN_NAMES)) Object.freeze(names);
 Object.freeze(COLUMN_NAMES);
 
-/** Folds a column name: case, accents, and runs of spaces, dots, hyphens or underscores. */
+/** Folds a column name: case, accents, and runs of spaces, dots, hyphens or underscores (none at its ends: `C.P.` is `c_p`). */
 export function foldColumn(name: string): string {
   // Most names are already folded (lower-case ASCII words): no Unicode normalisation for them.
   if (/^[a-z0-9]+(?:_[a-z0-9]+)*$/.test(name)) return name;
   return foldAccents(name)
-    .trim()
-    .replace(/[\s._-]+/g, '_');
+    .replace(/[\s._-]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 /** Names remembered per matcher; past this (NDJSON with a new key on every line) names are folded each time. */

@@ -76,7 +76,7 @@ function headerColumns(names: string[], overrides: ColumnOverrides = {}): JudgeP
     if (!at.has(field)) throw new InputError(`--column ${field}=${name}: the header has no column "${name}" (it has: ${showHeader(names)})`);
   }
   if (!at.has('cp')) {
-    throw new InputError(`no postal-code column in the header (${showHeader(names)}): name it cp, codigo_postal, "código postal" or d_codigo, or use --column cp=NAME`);
+    throw new InputError(`no postal-code column in the header (${showHeader(names)}): name it cp, "C.P.", codigo_postal, "código postal", d_codigo or zip, or use --column cp=NAME`);
   }
   const column = (field: Field) => at.get(field) ?? -1;
   return [column('cp'), column('asentamiento'), column('municipio'), column('estado'), column('ciudad')];

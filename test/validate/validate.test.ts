@@ -180,14 +180,27 @@ describe('cpmx validate', () => {
     expect(cpmx([CSV, '--invalid-only', '--format', 'csv']).stdout.split('\n')).toHaveLength(EXPECTED_CSV.filter((r) => !r.valid).length + 2);
   });
 
+  it('finds the columns spreadsheets, INEGI’s DENUE and English exports name, the state’s too', () => {
+    // DENUE's own column names (cod_postal, nomb_asent, entidad; its localidad is no city), a form's `C.P.` and `Entidad Federativa`, English names.
+    const denue = join(dir, 'denue.csv');
+    writeFileSync(denue, 'id,nomb_asent,cod_postal,entidad,municipio,localidad\n1,XALAPA ENRIQUEZ CENTRO,91000,Veracruz de Ignacio de la Llave,Xalapa,Xalapa-Enríquez\n2,XALAPA ENRIQUEZ CENTRO,91000,Oaxaca,Xalapa,Xalapa-Enríquez\n');
+    expect(cpmx([denue]).lines).toEqual([ok(2), bad(3, [err('estado', 120)], { estado: 'Veracruz de Ignacio de la Llave' })]);
+    const form = join(dir, 'form.csv');
+    writeFileSync(form, 'C.P.,Colonia,Delegación o Municipio,Entidad Federativa\n09810,Minerva,Iztapalapa,CDMX\n09810,Minerva,Coyoacán,CDMX\n');
+    expect(cpmx([form]).lines).toEqual([ok(2), bad(3, [err('municipio', 121)], { municipio: 'Iztapalapa' })]);
+    const english = join(dir, 'english.csv');
+    writeFileSync(english, 'zip_code,neighborhood,municipality,state,city\n09810,Minerva,Iztapalapa,Jalisco,Ciudad de México\n');
+    expect(cpmx([english]).lines).toEqual([bad(2, [err('estado', 120)], { estado: 'Ciudad de México' })]);
+  });
+
   it('takes --column overrides, matching header names without case or accents', () => {
     const path = join(dir, 'custom.csv');
-    writeFileSync(path, 'ID,Zip,Barrio,CIUDAD\n1,09810,Minerva,Ciudad de México\n2,09810,Nada,Ciudad de México\n');
-    const run = cpmx([path, '--column', 'cp=zip', '--column', 'asentamiento=BARRIO']);
+    writeFileSync(path, 'ID,Clave,Barrio,CIUDAD\n1,09810,Minerva,Ciudad de México\n2,09810,Nada,Ciudad de México\n');
+    const run = cpmx([path, '--column', 'cp=clave', '--column', 'asentamiento=BARRIO']);
     expect(run.lines).toEqual([ok(2), bad(3, [err('asentamiento', 122)])]);
     const missing = cpmx([path]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/no postal-code column in the header \(ID, Zip, Barrio, CIUDAD\)/);
+    expect(missing.stderr).toMatch(/no postal-code column in the header \(ID, Clave, Barrio, CIUDAD\)/);
     const wrong = cpmx([path, '--column', 'cp=postal']);
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('--column cp=postal: the header has no column "postal"');
