@@ -9,6 +9,9 @@ import { foldAccents } from '../core/names.js';
 export const FIELDS = Object.freeze(['cp', 'estado', 'municipio', 'asentamiento', 'ciudad'] as const);
 export type Field = (typeof FIELDS)[number];
 
+/** The fields in the order a CSV plan's `columns` and the reader's values hold them. */
+export const COLUMN_SLOTS = Object.freeze(['cp', 'asentamiento', 'municipio', 'estado', 'ciudad'] as const satisfies readonly Field[]);
+
 /**
  * Column (or key) names recognised for each field, folded as `foldColumn` folds them: the
  * contract's and COPOMEX's, SEPOMEX's catalog's (`d_codigo`, `d_asenta`, `D_mnpio`), INEGI's

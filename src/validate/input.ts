@@ -4,7 +4,7 @@
  * (delimiter, columns), and the ranges of whole records that follow (ranges.ts).
  */
 import { isAscii } from 'node:buffer';
-import { columnMatcher, type ColumnOverrides, type Field } from './fields.js';
+import { COLUMN_SLOTS, columnMatcher, type ColumnOverrides, type Field } from './fields.js';
 import { bomOf, decodeCarried, sniffEncoding, utf16ToUtf8, type CarriedEncoding, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
 import type { JudgePlan } from './judge.js';
@@ -79,7 +79,7 @@ function headerColumns(names: string[], overrides: ColumnOverrides = {}): JudgeP
     throw new InputError(`no postal-code column in the header (${showHeader(names)}): name it cp, "C.P.", codigo_postal, "código postal", d_codigo or zip, or use --column cp=NAME`);
   }
   const column = (field: Field) => at.get(field) ?? -1;
-  return [column('cp'), column('asentamiento'), column('municipio'), column('estado'), column('ciudad')];
+  return COLUMN_SLOTS.map(column) as JudgePlan['columns'];
 }
 
 /**

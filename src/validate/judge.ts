@@ -9,11 +9,11 @@ import { ByteWriter } from './bytes.js';
 import { CoordinateCheck, pointKeys, type Point, type PointColumns } from './coordinates.js';
 import { decodeCarried, encoderFor, type CarriedEncoding, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
-import { FIELDS, recordMapper, type ColumnOverrides, type Field, type FieldValues } from './fields.js';
+import { COLUMN_SLOTS, FIELDS, recordMapper, type ColumnOverrides, type Field, type FieldValues } from './fields.js';
 import { readCsv, readNdjson, tooLong, type ParseCsv, type ReadPlan, type RecordVisitor } from './read.js';
 
 /** A field's place in the values the reader gives. */
-const SLOTS: Record<Field, number> = { cp: 0, asentamiento: 1, municipio: 2, estado: 3, ciudad: 4 };
+const SLOTS = Object.fromEntries(COLUMN_SLOTS.map((field, slot) => [field, slot])) as Record<Field, number>;
 
 /** How a range is judged and written: plain data, sent to workers as it is. */
 export interface JudgePlan extends ReadPlan {

@@ -31,7 +31,7 @@ export interface ReadPlan {
   /** CSV: the delimiter, and the header's number of fields. */
   delimiter: string;
   width: number;
-  /** CSV: the column of cp, asentamiento, municipio, estado and ciudad (-1 when absent). */
+  /** CSV: the column of each field, in the order of `COLUMN_SLOTS` (-1 when absent). */
   columns: [number, number, number, number, number];
   maxRecordBytes: number;
   /** Whether the text's bytes were UTF-8 (else one byte a character), to measure records. */

@@ -11,7 +11,7 @@ import { OutputError, OutputFile, sameFile } from '../output-file.js';
 import { validatorFor } from './address.js';
 import { byteOrderMark, encoderFor, type Encoding } from './encoding.js';
 import { InputError } from './errors.js';
-import type { ColumnOverrides } from './fields.js';
+import { COLUMN_SLOTS, type ColumnOverrides } from './fields.js';
 import { openInput, type InputFormat, type OpenedInput } from './input.js';
 import { inputSource } from './input-source.js';
 import { pointColumns } from './coordinates.js';
@@ -109,7 +109,10 @@ async function* counted(source: AsyncIterable<Uint8Array>, count: (bytes: number
 function describe(input: OpenedInput): string {
   const encoding = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16LE', 'utf-16be': 'UTF-16BE', 'windows-1252': 'Windows-1252' }[input.encoding];
   const delimiter = input.plan.delimiter === '\t' ? 'tab' : `"${input.plan.delimiter}"`;
-  return `${input.format === 'csv' ? `CSV (${delimiter})` : 'NDJSON'} in ${encoding}${input.bom ? ' with BOM' : ''}`;
+  // A field without a column is never checked: said, so a header named otherwise (`provincia`) is not taken for a clean file.
+  const missing = input.header ? COLUMN_SLOTS.filter((_, i) => i > 0 && input.plan.columns[i]! < 0) : [];
+  const unchecked = missing.length ? `; no column for ${missing.join(', ')} (not checked)` : '';
+  return `${input.format === 'csv' ? `CSV (${delimiter})` : 'NDJSON'} in ${encoding}${input.bom ? ' with BOM' : ''}${unchecked}`;
 }
 
 /** One range's outcome, in input order; judged here (done at once) or by a worker. */

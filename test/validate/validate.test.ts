@@ -184,13 +184,18 @@ describe('cpmx validate', () => {
     // DENUE's own column names (cod_postal, nomb_asent, entidad; its localidad is no city), a form's `C.P.` and `Entidad Federativa`, English names.
     const denue = join(dir, 'denue.csv');
     writeFileSync(denue, 'id,nomb_asent,cod_postal,entidad,municipio,localidad\n1,XALAPA ENRIQUEZ CENTRO,91000,Veracruz de Ignacio de la Llave,Xalapa,Xalapa-Enríquez\n2,XALAPA ENRIQUEZ CENTRO,91000,Oaxaca,Xalapa,Xalapa-Enríquez\n');
-    expect(cpmx([denue]).lines).toEqual([ok(2), bad(3, [err('estado', 120)], { estado: 'Veracruz de Ignacio de la Llave' })]);
+    const denueRun = cpmx([denue]);
+    expect(denueRun.lines).toEqual([ok(2), bad(3, [err('estado', 120)], { estado: 'Veracruz de Ignacio de la Llave' })]);
+    // What has no column is said to go unchecked: here the city.
+    expect(denueRun.stderr).toContain('CSV (",") in UTF-8; no column for ciudad (not checked);');
     const form = join(dir, 'form.csv');
     writeFileSync(form, 'C.P.,Colonia,Delegación o Municipio,Entidad Federativa\n09810,Minerva,Iztapalapa,CDMX\n09810,Minerva,Coyoacán,CDMX\n');
     expect(cpmx([form]).lines).toEqual([ok(2), bad(3, [err('municipio', 121)], { municipio: 'Iztapalapa' })]);
     const english = join(dir, 'english.csv');
     writeFileSync(english, 'zip_code,neighborhood,municipality,state,city\n09810,Minerva,Iztapalapa,Jalisco,Ciudad de México\n');
-    expect(cpmx([english]).lines).toEqual([bad(2, [err('estado', 120)], { estado: 'Ciudad de México' })]);
+    const englishRun = cpmx([english]);
+    expect(englishRun.lines).toEqual([bad(2, [err('estado', 120)], { estado: 'Ciudad de México' })]);
+    expect(englishRun.stderr).not.toContain('no column');
   });
 
   it('takes --column overrides, matching header names without case or accents', () => {
