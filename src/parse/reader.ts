@@ -267,6 +267,15 @@ export class AddressReader {
       if (roles[i] !== 'settlement' || reading.settlementText !== null) continue;
       this.takeSettlement(pieces[i]!, reading);
     }
+    // A street whose number names follow, none typed (`Calle Hidalgo 538 San Simón, Texcoco`; a
+    // line without commas, `Av. Juárez 363 Chilixtlahuaca Metlatónoc Guerrero`): they are read.
+    if (street >= 0 && reading.settlementText === null) {
+      const after = this.namesAfterNumber(pieces[street]!, reading, code, codeState);
+      if (after) {
+        pieces[street] = after.street;
+        Object.assign(reading, after.reading);
+      }
+    }
     if (street >= 0) Object.assign(reading, streetOf(readStreet(pieces[street]!)));
     // Numbers written apart (`Mz. 23, Lote 10`, `No. 14785 local 36`).
     for (let i = 0; i < pieces.length; i++) {
@@ -303,6 +312,31 @@ export class AddressReader {
       if (!(numbered && number < at) && (numbered || !before.includes(' ') || !MARKED_TYPE.test(rest))) continue;
       const split = this.types.get(rest);
       if (split.type && /\p{L}|\d/u.test(split.name)) return [before, rest];
+    }
+    return undefined;
+  }
+
+  /**
+   * The street up to its number and the reading with the names after that number, when they
+   * end in a settlement (of the code; without one, of the place the line names): `Calle Hidalgo
+   * 538 San Simón` is *San Simón* of Texcoco when the line says Texcoco. A street named by a
+   * number (`Calle 5 de Mayo 158 Santa Bárbara`) is tried at each number; undefined when no
+   * split reads so, and the reading is then as it was.
+   */
+  private namesAfterNumber(piece: string, reading: Reading, code: number, codeState: number): { street: string; reading: Reading } | undefined {
+    const words = piece.split(' ');
+    for (let j = 1; j < words.length - 1; j++) {
+      if (!INNER_NUMBER.test(words[j]!)) continue;
+      const rest = words.slice(j + 1).join(' ');
+      if (!/\p{L}/u.test(rest)) continue;
+      const trial: Reading = { ...reading, unread: [...reading.unread] };
+      if (this.readName(rest, trial, code, codeState, true).rest !== '' || trial.settlementText === null) continue;
+      const settlement = trial.settlementText;
+      const named =
+        code >= 0
+          ? this.settlementOf(code, settlement) >= 0
+          : (trial.municipalities.length > 0 || trial.state >= 0) && this.finder.settlementCodes(settlement, trial.municipalities, trial.state, false).length > 0;
+      if (named) return { street: words.slice(0, j + 1).join(' '), reading: trial };
     }
     return undefined;
   }
@@ -469,6 +503,8 @@ export class AddressReader {
   }
 }
 
+/** A street's number inside a piece, with names after it: `538`, `12-A`, `#103`, `45B`. */
+const INNER_NUMBER = /^#?\d+(?:-?[A-Za-z])?(?:-\d+)?$/;
 /** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
 /**

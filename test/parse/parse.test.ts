@@ -348,6 +348,20 @@ describe('streets and numbers', () => {
     expect([monterrey.asentamiento, monterrey.valid, monterrey.read.includes('municipio')]).toEqual(['Monterrey Centro', true, true]);
   });
 
+  it('reads the names written after a street’s number without a type or a comma', () => {
+    // A branding firm's privacy notice, Mérida (cpmx search index file 5437283299): the settlement was part of the street.
+    const merida = parseAddress(client, 'Periférico Norte. Calle 11 #306 x 12-A Santa Gertrudis Copó, C.P. 97305, Mérida, Yucatán');
+    expect([merida.asentamiento, merida.numero_exterior, merida.valid]).toEqual(['Santa Gertrudis Copo', '306', true]);
+    // Catalog places written so: with a comma after the settlement, or none at all, with a code or without one.
+    for (const line of ['Calle Hidalgo 538 San Simón, Texcoco, Edo. Méx.', 'Calle Hidalgo 538 San Simón Texcoco Edo. Méx.', 'Calle Hidalgo No. 538 San Simón, Texcoco, Edo. Méx. 56210']) {
+      expect(parseAddress(client, line)).toMatchObject({ cp: '56210', asentamiento: 'San Simón', calle: 'Calle Hidalgo', numero_exterior: '538', valid: true });
+    }
+    // A street named by a number is tried at each number: `5 de Mayo` stays the street's name.
+    expect(parseAddress(client, 'Calle 5 de Mayo 158 Santa Bárbara, Chilpancingo de los Bravo, Gro.')).toMatchObject({ calle: 'Calle 5 de Mayo', numero_exterior: '158', asentamiento: 'Santa Bárbara', cp: '39110' });
+    // Words after the number that name no settlement of the place stay the street's (`Av. Juárez 363 Bis`).
+    expect(parseAddress(client, 'Av. Juárez 363 Bis, Texcoco, Edo. Méx.').asentamiento).toBeNull();
+  });
+
   it('keeps a street named by a number whole when the house number comes after it (the fixture)', () => {
     // A scraper's address tests (cpmx search index file 12402054361): the street was `Calle` and its number 28.
     const carmen = parseAddress(client, 'Calle 28, numero 113 entre 29A y 29 ,Colonia centro, Ciudad del Carmen, Campeche ,24100');
