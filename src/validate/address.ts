@@ -218,7 +218,10 @@ export class AddressValidator {
     if (municipalityKeysOf(written).some((key) => short.has(key))) return this.finder.municipalities(written.text, state).includes(municipality);
     // Written by the name of a city that lies in this municipality alone (`Toluca de Lerdo` for Toluca),
     // or short by a state's name, which this field cannot mean (`Oaxaca` for Oaxaca de Juárez).
-    return this.finder.cityMunicipality(written.text, state) === municipality || stateNamedMunicipality(catalog, written.text, state, municipalityKeysOf(written)) === municipality;
+    if (this.finder.cityMunicipality(written.text, state) === municipality || stateNamedMunicipality(catalog, written.text, state, municipalityKeysOf(written)) === municipality) return true;
+    // As INEGI names its seat, with a surname the catalog leaves out (`Acuitzio del Canje`), unless
+    // so named a municipality or a city is another of the catalog's (*San Pedro de las Colonias*).
+    return code.isMunicipalityWithSurname(written) && this.finder.municipalities(written.text, state).length === 0 && this.finder.cityMunicipalities(written.text, -1).length === 0;
   }
 
   /**

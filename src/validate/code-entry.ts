@@ -278,9 +278,16 @@ export class CodeEntry {
    * its own (*San Juan del Río*) is for the caller, which has the catalog, to rule out.
    */
   isCityWithSurname(written: WrittenName): boolean {
-    if (!this.ciudad) return false;
-    const own = this.ciudadKey;
-    return own !== '' && municipalityKeysOf(written).some((key) => key.length > own.length + 5 && (key.startsWith(`${own} de `) || key.startsWith(`${own} del `)));
+    return this.ciudad !== '' && withSurname(this.ciudadKey, written);
+  }
+
+  /**
+   * The same for the municipality, written as INEGI names its seat: `Acuitzio del Canje` for
+   * *Acuitzio*, `Calera de Víctor Rosales` for *Calera* (whether that name is a municipality or
+   * a city of its own, *San Pedro de las Colonias*, is for the caller to rule out).
+   */
+  isMunicipalityWithSurname(written: WrittenName): boolean {
+    return withSurname(this.municipioKey, written);
   }
 
   private cityKeyList: readonly string[] | undefined;
@@ -371,6 +378,11 @@ function stateKeyOfWritten(written: WrittenName): number {
 /** The readings of a written municipality or city name (`municipalityKeys`), made once per name. */
 export function municipalityKeysOf(written: WrittenName): string[] {
   return (written.keys ??= municipalityKeys(written.text));
+}
+
+/** Whether a name written is the place of key `own` followed by a surname: `de` or `del` and more words. */
+function withSurname(own: string, written: WrittenName): boolean {
+  return own !== '' && municipalityKeysOf(written).some((key) => key.length > own.length + 5 && (key.startsWith(`${own} de `) || key.startsWith(`${own} del `)));
 }
 
 /** The state keys (INEGI's numbers) of Ciudad de México, the city of Mexico City, and of the State of Mexico. */

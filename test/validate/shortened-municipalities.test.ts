@@ -59,6 +59,18 @@ describe('real records that write a municipality short', () => {
     }
   });
 
+  it('are read written long too, as INEGI names the seat: with a surname the catalog leaves out', () => {
+    // Telecomm-Telégrafos offices (a bank locator's scrape, ivansabik/ubicajeros-api, banorte/corresponsales_TELECOMM-TELEGRAFOS_*.htm;
+    // cpmx search index files 8811156457 and 8031106516): the municipality was 121, Calera's record invalid for it alone.
+    expect(validateAddress(client, { cp: '98500', asentamiento: 'CENTRO', municipio: 'CALERA DE VICTOR ROSALES', estado: 'ZACATECAS' })).toMatchObject({ valid: true });
+    expect(validateAddress(client, { cp: '58460', municipio: 'Acuitzio del Canje', estado: 'MICHOACAN' })).toMatchObject({ valid: true });
+    const fix = validatorFor(client).fix('58460', '', 'Acuitzio del Canje', 'MICHOACAN', '', validateAddress(client, { cp: '58460', municipio: 'Acuitzio del Canje', estado: 'MICHOACAN' }), true);
+    expect(fix.changes.municipio).toBe('Acuitzio');
+    // A municipality of its own so named is another: Atizapán de Zaragoza for Atizapán's 52500, Chila de la Sal for Chila's 74990.
+    expect(validateAddress(client, { cp: '52500', municipio: 'Atizapán de Zaragoza', estado: 'México' }).errors.map((error) => error.code_error)).toEqual([121]);
+    expect(validateAddress(client, { cp: '74990', municipio: 'Chila de la Sal', estado: 'Puebla' }).errors.map((error) => error.code_error)).toEqual([121]);
+  });
+
   it('are the city too where the code\'s city is its municipality by name (Ecatepec de Morelos), and the other way round', () => {
     // Several of the sources write these as the city; a code without a city cannot check one (125).
     for (const row of rows.filter((r) => r.catalog_municipio)) {
