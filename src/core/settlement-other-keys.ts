@@ -126,17 +126,26 @@ export function isTownSeat(key: string, type: string | undefined, municipalityKe
   return type !== undefined && TOWN_TYPES.has(type) && namesItsPlace(key, municipalityKey, cityKey);
 }
 
-/** Whether a settlement's key is its municipality's or city's name as `isTownSeat` reads it, whatever the settlement's type. */
+/**
+ * Whether a settlement's key is its municipality's or city's name as `isTownSeat` reads it,
+ * whatever the settlement's type; also with a town's title in front (`Ciudad Guadalupe
+ * Victoria` of Guadalupe Victoria, `Mineral de Angangueo` of Angangueo), as INEGI names seats.
+ */
 export function namesItsPlace(key: string, municipalityKey: string, cityKey: string): boolean {
   const bare = withoutSurname(key);
+  const titled = (place: string) => TOWN_TITLES.some((title) => key === `${title}${place}` || key.startsWith(`${title}${place} de `));
   const names = (place: string) =>
     place !== '' &&
     (key === place ||
       key.startsWith(`${place} de `) ||
       place.startsWith(`${key} de `) ||
+      titled(place) ||
       ((key.endsWith(` ${place}`) || bare.endsWith(` ${place}`)) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
   return names(municipalityKey) || names(cityKey);
 }
+
+/** Titles a town's name takes in front, as keys write them. */
+const TOWN_TITLES: readonly string[] = ['ciudad ', 'villa ', 'heroica ', 'heroica ciudad de ', 'mineral de ', 'mineral del '];
 
 /** A key up to its first `de` (`tepetlaoxtoc de hidalgo` → `tepetlaoxtoc`), or the key itself. */
 function withoutSurname(key: string): string {
