@@ -133,15 +133,21 @@ export function isTownSeat(key: string, type: string | undefined, municipalityKe
  */
 export function namesItsPlace(key: string, municipalityKey: string, cityKey: string): boolean {
   const bare = withoutSurname(key);
-  const titled = (place: string) => TOWN_TITLES.some((title) => key === `${title}${place}` || key.startsWith(`${title}${place} de `));
   const names = (place: string) =>
     place !== '' &&
-    (key === place ||
-      key.startsWith(`${place} de `) ||
+    (isPlaceByName(key, place) ||
       place.startsWith(`${key} de `) ||
-      titled(place) ||
       ((key.endsWith(` ${place}`) || bare.endsWith(` ${place}`)) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
   return names(municipalityKey) || names(cityKey);
+}
+
+/**
+ * Whether a settlement's key is a place's own name: as written, with its surname (`ario de
+ * rosales` of Ario) or with a town's title in front (`ciudad abasolo` of Abasolo); not short
+ * of it, nor by a saint (`namesItsPlace` reads those too).
+ */
+export function isPlaceByName(key: string, place: string): boolean {
+  return place !== '' && (key === place || key.startsWith(`${place} de `) || TOWN_TITLES.some((title) => key === `${title}${place}` || key.startsWith(`${title}${place} de `)));
 }
 
 /** Titles a town's name takes in front, as keys write them. */

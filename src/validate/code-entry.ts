@@ -5,9 +5,9 @@
  * misspelt one.
  */
 import { distance } from 'fastest-levenshtein';
-import { foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
+import { afterDe, foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { CARDINAL_POINTS, DISTINGUISHING_TYPES, ORDINAL_WORDS } from '../core/name-forms.js';
-import { cityNames, namedSectionless, namesItsPlace, undividedReading } from '../core/settlement-other-keys.js';
+import { cityNames, isPlaceByName, namedSectionless, namesItsPlace, undividedReading } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { romanNumeral, withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
@@ -150,6 +150,10 @@ export class CodeEntry {
     // A code whose one settlement is named as the place, whatever its type, is that place: Oaxaca
     // de Juárez's downtown is 68000's Colonia *Oaxaca*.
     if (place && names.length === 1 && namesItsPlace(settlementKey(names[0]!), place, '')) return true;
+    // Among several, a Colonia by the place's own name is its heart (the town's first colonia):
+    // Concepción del Oro's 98200 has the Colonia *Concepción del Oro* among its ten (the caller
+    // rules out a place whose downtown is another code's).
+    if (place && names.some((name, i) => this.types()[i] === 'Colonia' && isPlaceByName(settlementKey(name), place))) return true;
     const name = this.spellingOf(written);
     if (name === undefined) return false;
     const types = this.types();
@@ -432,7 +436,9 @@ export function suggestSettlement(written: string, folded: string, code: CodeEnt
     const near = closest(folded, code);
     return near !== undefined && splitSettlementType(near).type === split.type ? near : undefined;
   }
-  return closest(folded, code) ?? (split.type ? closest(foldForMatch(split.name), code) : undefined) ?? undivided(split.name || written, code);
+  // After a type, its `de` is no part of the name (`BARRIO DE TECASTITLA` is *Tecaxtitla* misspelt).
+  const name = (split.type && afterDe(split.name)) || split.name;
+  return closest(folded, code) ?? (split.type ? closest(foldForMatch(name), code) : undefined) ?? undivided(name || written, code);
 }
 
 /**

@@ -419,6 +419,16 @@ describe('a downtown in other words, and the city that says which town', () => {
     // A locality that is no settlement of the code, or a settlement that is no downtown, is not read so.
     expect(errorsOf({ cp: '96970', asentamiento: 'Centro', municipio: 'Jesús Carranza', ciudad: 'Achotal' })).toEqual([122]);
     expect(errorsOf({ cp: '96970', asentamiento: 'El Mirador', municipio: 'Jesús Carranza', ciudad: 'Suchilapan del Río' })).toEqual([122]);
+    // Among several settlements, a Colonia by the place's own name is its heart (the fixture: Concepción del Oro, Ometepec,
+    // Ciudad Abasolo); a settlement named short of it, by a saint, or of another type is not (Naucalpan's Zona industrial
+    // *Naucalpan*, 53370; Bacalar's Ranchería *San Felipe Bacalar*, 77936).
+    expect(errorsOf({ cp: '53370', asentamiento: 'Centro', municipio: 'Naucalpan de Juárez', estado: 'México' })).toEqual([122]);
+    expect(errorsOf({ cp: '77936', asentamiento: 'Centro', municipio: 'Bacalar', estado: 'Quintana Roo' })).toEqual([122]);
+  });
+
+  it('suggests a misspelt settlement written after its type and a `de`', () => {
+    // Banamex's branch list (ivansabik/ubicajeros-api banamex/sucursales_9.psv, cpmx search index file 8169092289): no suggestion was made.
+    expect(validateAddress(client, { cp: '12100', asentamiento: 'BARRIO DE TECASTITLA', municipio: 'MILPA ALTA', estado: 'DISTRITO FEDERAL' })).toMatchObject({ suggestions: { asentamiento: 'Tecaxtitla' } });
   });
 
   it('reads a downtown the catalog names Centro and its place as Centro, and a centre of something else not', () => {
