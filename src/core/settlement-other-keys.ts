@@ -238,18 +238,22 @@ export function partInParentheses(name: string): string | undefined {
  * The names a catalog city is known by: its own, and for a city with a part in parentheses (13
  * of the catalog's: *Juchitán (Juchitán de Zaragoza)*, *Fray Bernardino de Sahagún (Ciudad
  * Sahagún)*, *Los Reyes Acaquilpan (La Paz)*) its name without the part and the part, which is
- * the name people use. (A settlement's part is no name of its own.)
+ * the name people use. (A settlement's part is one only where it says no place within it: `otherKeys`.)
  */
 export function cityNames(city: string): string[] {
   const part = city.includes('(') ? partInParentheses(city) : undefined;
   return part ? [city, withoutParentheses(city), part] : [city];
 }
 
+/** Words of a part in parentheses that say where in a place it is, not what else it is called (keys: numbers in digits). */
+const WHERE_IN_A_PLACE = /(?:^| )(?:centro|norte|sur|oriente|poniente|seccion|sector|area|etapa|fraccion|parte|zona|manzana|lote|ampliacion|km|kilometro)(?: |$)|\d/;
+
 /**
  * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):
  * the name without a part in parentheses (`Centro (Área 1)` → centro, `Los Laureles (Oriente)`
- * → los laureles: 8,630 settlements are written so; the part alone is no name of its own, for
- * it often says where in a place, `Los Laureles (Centro)`), `localKey` of the name with and
+ * → los laureles: 8,630 settlements are written so) and the part alone where it is the place's
+ * other name (*Revolución (Cordemex)* → cordemex; 8,023 of them), not where it says where in a
+ * place (`Los Laureles (Centro)`), `localKey` of the name with and
  * without that part (`Ciudad Obregón Centro (Fundo Legal)` → centro), and a downtown's with and
  * without it (`Centro Histórico`, `Primer Cuadro (Centro)` → centro, `writtenDowntownKey`), and a
  * pueblo's colonia by its own name and with the pueblo's after it (*Dos Ríos del Pueblo Santa
@@ -281,6 +285,11 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
     add(localKey(bare, municipalityKey, cityKey));
     // A downtown in other words, its part saying so: *Primer Cuadro (Centro)* of Los Mochis is `Centro`.
     add(writtenDowntownKey(bare));
+    // The part alone is the place's other name (*Revolución (Cordemex)* is `U.H. Cordemex`, *Morelos (La Loma)*
+    // La Loma), unless it says where in a place (`Los Laureles (Oriente)`, `Centro (Área 1)`, `(2a. Sección)`).
+    const part = partInParentheses(name);
+    const partKey = part === undefined ? '' : settlementKey(part);
+    if (partKey && !WHERE_IN_A_PLACE.test(partKey)) add(partKey);
   }
   add(local);
   add(downtown);

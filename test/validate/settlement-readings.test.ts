@@ -246,11 +246,10 @@ describe('a long name written short', () => {
     // The name written short at its start is read with a type in front too.
     expect(errorsOf({ cp: '96344', asentamiento: 'COLONIA CARLOS SALINAS' })).toEqual([]);
     // Not one word (*Agrícola Resurgimiento*), nor a section or a number first (*Buena Vista II*), nor a
-    // saint left out (*San Ángel Inn*), nor a part in parentheses (*Benito Juárez (Marcos Vélez)*).
+    // saint left out (*San Ángel Inn*). (A part in parentheses is read as the place's other name: see below.)
     expect(errorsOf({ cp: '72370', asentamiento: 'Resurgimiento' })).toEqual([122]);
     expect(errorsOf({ cp: '30605', asentamiento: 'Vista II' })).toEqual([122]);
     expect(errorsOf({ cp: '01060', asentamiento: 'Ángel Inn' })).toEqual([122]);
-    expect(errorsOf({ cp: '94273', asentamiento: 'Marcos Vélez' })).toEqual([122]);
     // Not where another code of the municipality has the name as its own: Iztacalco's Agrícola Oriental is 08500, not 08420's *Cuchilla Agrícola Oriental*.
     const oriental = validateAddress(client, { cp: '08420', asentamiento: 'Agrícola Oriental', municipio: 'Iztacalco', estado: 'CDMX' });
     expect(oriental.errors.map((error) => error.code_error)).toEqual([122]);
@@ -424,6 +423,16 @@ describe('a downtown in other words, and the city that says which town', () => {
     // *Naucalpan*, 53370; Bacalar's Ranchería *San Felipe Bacalar*, 77936).
     expect(errorsOf({ cp: '53370', asentamiento: 'Centro', municipio: 'Naucalpan de Juárez', estado: 'México' })).toEqual([122]);
     expect(errorsOf({ cp: '77936', asentamiento: 'Centro', municipio: 'Bacalar', estado: 'Quintana Roo' })).toEqual([122]);
+  });
+
+  it('reads the part in parentheses as the settlement’s other name, not a part that says where in a place', () => {
+    // The fixture: `UNIDAD HABITACIONAL CORDEMEX` is *Revolución (Cordemex)*; and without a code, Cordemex in Mérida names 97110.
+    expect(validateAddress(client, { asentamiento: 'U.H. Cordemex', municipio: 'Mérida', estado: 'Yucatán' }).suggestions).toEqual({ cp: '97110' });
+    // *Benito Juárez (Marcos Vélez)* of 94273 is Marcos Vélez too.
+    expect(errorsOf({ cp: '94273', asentamiento: 'Marcos Vélez' })).toEqual([]);
+    // `Norte` alone is no name of *Eduardo Ruiz (Norte)* (58149), nor `Área 1` of *Centro (Área 1)*.
+    expect(errorsOf({ cp: '58149', asentamiento: 'Norte', municipio: 'Morelia', estado: 'Michoacán' })).toEqual([122]);
+    expect(errorsOf({ cp: '06000', asentamiento: 'Área 1', municipio: 'Cuauhtémoc', estado: 'CDMX' })).toEqual([122]);
   });
 
   it('suggests a misspelt settlement written after its type and a `de`', () => {
