@@ -286,10 +286,11 @@ export function otherKeys(name: string, key: string, municipalityKey: string, ci
     // A downtown in other words, its part saying so: *Primer Cuadro (Centro)* of Los Mochis is `Centro`.
     add(writtenDowntownKey(bare));
     // The part alone is the place's other name (*Revolución (Cordemex)* is `U.H. Cordemex`, *Morelos (La Loma)*
-    // La Loma), unless it says where in a place (`Los Laureles (Oriente)`, `Centro (Área 1)`, `(2a. Sección)`).
+    // La Loma), unless it says where in a place (`Los Laureles (Oriente)`, `Centro (Área 1)`, `(2a. Sección)`,
+    // its municipality or city: *Colorines (Salamanca)* is no `Col. Salamanca`).
     const part = partInParentheses(name);
     const partKey = part === undefined ? '' : settlementKey(part);
-    if (partKey && !WHERE_IN_A_PLACE.test(partKey)) add(partKey);
+    if (partKey && !WHERE_IN_A_PLACE.test(partKey) && partKey !== municipalityKey && partKey !== cityKey) add(partKey);
   }
   add(local);
   add(downtown);

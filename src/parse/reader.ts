@@ -7,7 +7,7 @@
  * (validate/parse.ts), by the one validator of records.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, foldForMatch, isTypeAlone, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
+import { afterDe, foldForMatch, isDowntownKey, isTypeAlone, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, stateSpellings } from '../core/names.js';
 import { ownCopy } from '../core/own-copy.js';
 import { Remembered } from './remembered.js';
 import { cleanLine, codeCandidates, cutPieces, endsWithNumber, KILOMETRE_FIRST, KILOMETRE_PIECE, looksLikeStreet, numberStart, readStreet, unreadableLine, type CodeCandidate } from './address-text.js';
@@ -255,15 +255,18 @@ export class AddressReader {
     // Names, from the last piece to the first: the state usually ends the line. A piece right
     // after the street may be a settlement without its type (`Puebla 121, Roma Norte, ...`).
     const typed = roles.includes('settlement');
+    // A typed settlement other than a downtown: no other piece is a settlement then (a downtown
+    // may be a town's the line names after it: `Col Centro, Pachuquilla, Mral. De la Reforma`).
+    const typedName = roles.some((role, i) => role === 'settlement' && !isDowntownKey(this.keys.get(this.types.get(pieces[i]!).name)));
     for (let i = pieces.length - 1; i >= 0; i--) {
       if (roles[i] === 'settlement') {
         if (!this.isOwnSettlement(code, pieces[i]!, reading)) pieces[i] = this.readName(pieces[i]!, reading, code, codeState, false, true).rest;
-      }
-      else if (roles[i] === undefined) roles[i] = this.readName(pieces[i]!, reading, code, codeState, !typed && i === nextName(roles, street)).role;
+      } else if (roles[i] === undefined) roles[i] = this.readName(pieces[i]!, reading, code, codeState, !typed && i === nextName(roles, street), false, typedName).role;
     }
     // The settlement: typed in front, or matched to the code's settlements.
     for (let i = 0; i < pieces.length; i++) {
-      if (roles[i] === 'unknown') reading.unread.push(pieces[i]!);
+      // A second typed settlement is tried too when the first is not the code's (`Fraccionamiento ICHI-KOLO, Colonia Centro`).
+      if (roles[i] === 'unknown' || (roles[i] === 'settlement' && reading.settlementText !== null)) reading.unread.push(pieces[i]!);
       if (roles[i] !== 'settlement' || reading.settlementText !== null) continue;
       this.takeSettlement(pieces[i]!, reading);
     }
@@ -298,13 +301,14 @@ export class AddressReader {
    * number, a street of more than its street word is split only before a settlement's type
    * written as people mark one mid-line (`Calle Agustín Melgar Col. Centro`, `Av. Juárez Fracc.
    * Las Palmas`): an abbreviation with its dot, or `Colonia`; a type word written whole may be
-   * the street's own name (`Av. Barrio Alto`).
+   * the street's own name (`Av. Barrio Alto`). So is a building written before the settlement
+   * (`Torre San Mateo Col. El Refugio Campestre`).
    */
   private splitGluedSettlement(piece: string, street = false): [string, string] | undefined {
     // Where the piece's number is (`No. 103`, `S/N`, `sn`): a split after it has the number before it.
     const number = numberStart(piece);
     const numbered = number >= 0;
-    if (!numbered && !street && !looksLikeStreet(piece)) return undefined;
+    if (!numbered && !street && !looksLikeStreet(piece) && !BUILDING_FIRST.test(piece)) return undefined;
     for (let at = piece.indexOf(' '); at > 0; at = piece.indexOf(' ', at + 1)) {
       const before = piece.slice(0, at);
       const rest = piece.slice(at + 1);
@@ -384,9 +388,10 @@ export class AddressReader {
   /**
    * Reads one piece as names (state, municipality, city, settlement), peeling them from its
    * end (`Ensenada B.C.`, `Centro Tuxtla Gutiérrez Chiapas`); what is left, if anything, is
-   * the piece's own text. A typed settlement (`Col. Centro Atlapexco`) gives up only places.
+   * the piece's own text. A typed settlement (`Col. Centro Atlapexco`) gives up only places;
+   * `typedAhead`: the line has a typed settlement, so no other piece is taken as one.
    */
-  private readName(piece: string, reading: Reading, code: number, codeState: number, afterStreet: boolean, settlement = false): { role: string; rest: string } {
+  private readName(piece: string, reading: Reading, code: number, codeState: number, afterStreet: boolean, settlement = false, typedAhead = false): { role: string; rest: string } {
     let rest = piece;
     let role = 'unknown';
     let peeledState = false;
@@ -400,7 +405,7 @@ export class AddressReader {
       const least = settlement ? Math.min(count, 2) : 0;
       for (let k = Math.min(count - least, MAX_NAME_WORDS); k >= 1 && !taken; k--) {
         const from = starts[count - k]!;
-        const taking = this.takeName(from === 0 ? rest : rest.slice(from), reading, code, codeState, k !== count);
+        const taking = this.takeName(from === 0 ? rest : rest.slice(from), reading, code, codeState, k !== count, typedAhead);
         if (taking) {
           role = taking;
           // `en la` before a place is no part of the name before it (`Col. Granada en la Delegación Miguel Hidalgo`).
@@ -423,9 +428,10 @@ export class AddressReader {
 
   /**
    * Takes `name` as the first part it can be; the part's role, or undefined. A part of a piece
-   * (`partial`) is taken only as one of the code's own places when there is a code.
+   * (`partial`) is taken only as one of the code's own places when there is a code; without
+   * one, no piece is taken as the settlement when the line has a typed one (`typedAhead`).
    */
-  private takeName(name: string, reading: Reading, code: number, codeState: number, partial: boolean): string | undefined {
+  private takeName(name: string, reading: Reading, code: number, codeState: number, partial: boolean, typedAhead = false): string | undefined {
     const catalog = this.catalog;
     if (!foldForMatch(name)) return undefined;
     if (code >= 0) {
@@ -479,7 +485,9 @@ export class AddressReader {
         return 'city';
       }
     }
-    if (reading.settlementText === null && code < 0 && this.finder.hasPlaces(this.keys.get(name), reading.municipalities, reading.state)) {
+    // Without a code, a piece without a type is the settlement only where the line has no typed one
+    // (`Colonia Lindavista, Delegación Gustavo A. Madero, México, Distrito Federal`: México is no colonia there).
+    if (reading.settlementText === null && code < 0 && !typedAhead && this.finder.hasPlaces(this.keys.get(name), reading.municipalities, reading.state)) {
       this.takeSettlement(name, reading);
       return 'settlement';
     }
@@ -503,16 +511,20 @@ export class AddressReader {
   }
 }
 
+/** A building written before a settlement in one piece (`Torre San Mateo Col. El Refugio Campestre`, León). */
+const BUILDING_FIRST = /^(?:torre|edificio|edif\.|plaza|centro comercial)\s/iu;
 /** A street's number inside a piece, with names after it: `538`, `12-A`, `#103`, `45B`. */
 const INNER_NUMBER = /^#?\d+(?:-?[A-Za-z])?(?:-\d+)?$/;
 /** A piece naming the streets at a corner or on both sides (`esq. Hidalgo`, `Esquina con Juárez`, `casi esq. ...`, `entre ... y ...`). */
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
 /**
  * A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`,
- * `Consultorio 201`; a building or a tower by its letter or number alone (`Edificio D`, `Torre C`:
- * *Edificio Cartagena* is a settlement); a floor (`planta baja`); or a road's kilometre: `KILOMETRE_FIRST`.
+ * `Consultorio 201`, `Suite A114`; a building or a tower by its letter or number alone (`Edificio D`, `Torre C`:
+ * *Edificio Cartagena* is a settlement); a floor (`planta baja`, `1er. PISO CENTRO COMERCIAL PAVILION`,
+ * `cuarto piso del Edificio del Poder Ejecutivo`); or a road's kilometre: `KILOMETRE_FIRST`.
  */
-const NUMBER_PIECE = /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|consultorio|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|(?:edif(?:icio)?\.?|torre)\s?(?:[a-z]|\d+)(?:\s+planta\s(?:baja|alta))?\s*$|planta\s(?:baja|alta)(?![\p{L}]))/iu;
+const NUMBER_PIECE =
+  /^(?:no\.?\s?\d|n[uú]m|#|int(?![\p{L}\p{N}])|int\.|interior|depto|dpto|departamento|local|consultorio|despacho|suite|piso|mz|mza|manzana|lt(?![\p{L}\p{N}])|lt\.|lte|lote|s\/n|(?:edif(?:icio)?\.?|torre)\s?(?:[a-z]|\d+)(?:\s+planta\s(?:baja|alta))?\s*$|planta\s(?:baja|alta)(?![\p{L}])|(?:\d+\s?(?:er|ro|do|to|vo|mo|no|o|°|º)?\.?|primer|segundo|tercer|cuarto|quinto|sexto|s[eé]ptimo|octavo|noveno|d[eé]cimo)\s+piso(?![\p{L}])(?!\.?\s*\d))/iu;
 
 /** A piece that is a number alone, the street's number written apart (`Benito Juárez, 396-9, ...`, `15-B`, `12 A`). */
 const BARE_NUMBER = /^\d+(?:[-/]\d+)*(?:[-\s]?[a-z])?\s*$/iu;

@@ -362,6 +362,27 @@ describe('streets and numbers', () => {
     expect(parseAddress(client, 'Av. Juárez 363 Bis, Texcoco, Edo. Méx.').asentamiento).toBeNull();
   });
 
+  it('reads a suite, a floor and a building as no settlement, and a settlement after a building', () => {
+    // A gym franchise's club list (cpmx search index file 70482043808): `Suite A114` was the settlement.
+    expect(parseAddress(client, 'Av. Carlos Salinas de Gortari #801, Suite A114, Cd Apodaca, Nuevo Leon, C.P. 66600')).toMatchObject({ asentamiento: null, numero_interior: 'A114', valid: true });
+    // The passport offices' list (cpmx search index file 12630195239; its accents lost): the floor and the mall were the settlement.
+    const tijuana = parseAddress(client, 'AV. PASEO DE LOS HROES 9111, 1er. PISO CENTRO COMERCIAL PAVILION, PLAZA TIJUANA, ESQ. AV. GRAL. M. MRQUEZ DE LEN, ZONA CENTRO C.P. 22010 TIJUANA, BAJA CALIFORNIA');
+    expect([tijuana.asentamiento, tijuana.valid]).toEqual([null, true]);
+    // A floor written before a street named by a number keeps the number the street's (the fixture's Cd. Obregón office).
+    expect(parseAddress(client, 'Edificio Gobierno del Estado, Primer Piso. 5 de Febrero y Prof. Montero Morales Cd. Obregón, Sonora. C.P. 85000.').numero_interior).toBeNull();
+    // A tower written before the colonia in one piece (the fixture's Playa del Carmen line): `Torre Atmosphera Col. Zazil-Ha` was the settlement.
+    expect(parseAddress(client, 'Av. 30 Norte, Mz. 96 Lt 10, Torre Atmosphera Col. Zazil-Ha, C.P. 77720.')).toMatchObject({ asentamiento: 'Zazil Ha', valid: true });
+  });
+
+  it('takes a typed settlement before a piece without a type, and tries a second typed one', () => {
+    // A pumps dealer's branches (cpmx search index file 42240568590), no code: `México` was taken for the settlement.
+    expect(parseAddress(client, 'Otavalo número 91, Colonia Lindavista, Delegación Gustavo A. Madero, México, Distrito Federal.')).toMatchObject({ asentamiento: 'Lindavista', cp: '07300', valid: true });
+    // Unless the typed one is a downtown: the town after it is the place (the fixture: `Col Centro, Pachuquilla` is 42180).
+    expect(parseAddress(client, 'Venustiano Carranza No. 9, Col Centro, Pachuquilla, Mral. De la Reforma, Hgo.')).toMatchObject({ cp: '42180', valid: true });
+    // Two typed settlements: the code's one (the fixture: 85430 is *Termoeléctrica*, not Las Batuecas).
+    expect(parseAddress(client, 'Fraccionamiento Las Batuecas, Colonia Termoelectrica, Guaymas, Sonora. C.P. 85430')).toMatchObject({ asentamiento: 'Termoeléctrica', valid: true });
+  });
+
   it('keeps a street named by a number whole when the house number comes after it (the fixture)', () => {
     // A scraper's address tests (cpmx search index file 12402054361): the street was `Calle` and its number 28.
     const carmen = parseAddress(client, 'Calle 28, numero 113 entre 29A y 29 ,Colonia centro, Ciudad del Carmen, Campeche ,24100');
