@@ -87,12 +87,19 @@ export function codeCandidates(line: string): CodeCandidate[] {
  */
 const ROAD_BETWEEN_TOWNS = /((?:^|[,;|])\s*(?:carretera|carr|autopista|camino|libramiento|lib)\.?\s[^,;|()]*?\p{L})\s-\s(?=\p{L})/giu;
 
+/**
+ * A code's mark without its code, which a comma took away (`MAGDALENA DE LAS SALINAS DELEG.
+ * GUSTAVO A. MADERO C.P, 07760`) or a place came between (`CHIMALISTAC C.P. DEL ÁLVARO OBREGÓN
+ * C.P. 01070`): at a piece's end, or before the municipality's title. No part of a name.
+ */
+const CODE_MARK_ALONE = /(?<![\p{L}\p{N}])C\.?\s?P\.?(?=\s*$|\s+(?:del|deleg|delegaci[oó]n|alcald[ií]a|alc|mpio|municipio)(?![\p{L}]))/giu;
+
 /** The pieces of a line with the code's text taken out (it separates pieces, as a comma does). */
 export function cutPieces(line: string, code: CodeCandidate | undefined): string[] {
   const text = (code ? `${line.slice(0, code.start)},${line.slice(code.end)}` : line).replace(ROAD_BETWEEN_TOWNS, '$1-');
   const pieces: string[] = [];
   for (const raw of text.split(/[,;|]|\s-\s|\(|\)/)) {
-    const piece = trimPiece(raw);
+    const piece = trimPiece(raw.replace(CODE_MARK_ALONE, ''));
     if (/[\p{L}\p{N}]/u.test(piece)) pieces.push(piece);
   }
   return pieces;

@@ -374,6 +374,18 @@ describe('streets and numbers', () => {
     expect(parseAddress(client, 'Av. 30 Norte, Mz. 96 Lt 10, Torre Atmosphera Col. Zazil-Ha, C.P. 77720.')).toMatchObject({ asentamiento: 'Zazil Ha', valid: true });
   });
 
+  it('drops a code’s mark left without its code, at a piece’s end or before the municipality’s title', () => {
+    // A seed list of federal bodies' internal-audit offices (cpmx search index file 6883764675): `C.P` was left in the settlement.
+    expect(parseAddress(client, 'AV. INSTITUTO POLITÉCNICO NACIONAL NO. 5160, EDIFICIO B 1ER PISO, ÁREA DE GOBIERNO, COL. MAGDALENA DE LAS SALINAS DELEG. GUSTAVO A. MADERO C.P, 07760, MÉXICO, D.F.')).toMatchObject({
+      asentamiento: 'Magdalena de las Salinas',
+      municipio: 'Gustavo A. Madero',
+      valid: true,
+    });
+    expect(parseAddress(client, 'PRIVADA DE RELOX NO. 16-A 3ER PISO COL. CHIMALISTAC  C.P.  DEL ÁLVARO OBREGÓN C.P. 01070 MEXICO D.F.')).toMatchObject({ asentamiento: 'Chimalistac', valid: true });
+    // A `C.P.` in a street's name (a public accountant's title) stays.
+    expect(parseAddress(client, 'Calle C.P. Fernando Montes 12, Col. Centro, C.P. 06000, CDMX').calle).toBe('Calle C.P. Fernando Montes');
+  });
+
   it('takes a typed settlement before a piece without a type, and tries a second typed one', () => {
     // A pumps dealer's branches (cpmx search index file 42240568590), no code: `México` was taken for the settlement.
     expect(parseAddress(client, 'Otavalo número 91, Colonia Lindavista, Delegación Gustavo A. Madero, México, Distrito Federal.')).toMatchObject({ asentamiento: 'Lindavista', cp: '07300', valid: true });
