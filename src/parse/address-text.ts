@@ -153,7 +153,7 @@ export function numberStart(text: string): number {
  * `Planta Baja`, as a university's page writes it).
  */
 const INTERIOR =
-  /(?<![\p{L}\p{N}])(?:Int(?:erior)?\.?\s(?=Planta\s))?(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Consultorio|Suite|Piso|Edif(?:icio)?|Torre|Casa|Planta(?=\s(?:baja|alta)(?![\p{L}])))(?![\p{L}])\.?\s?([A-Z]?\s?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.|baja|alta)/iu;
+  /(?<![\p{L}\p{N}])(?:Int(?:erior)?\.?\s(?=Planta\s))?(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Consultorio|Suite|Piso|Edif(?:icio)?|Torre|Casa|Planta(?=\s(?:baja|alta)(?![\p{L}])))(?![\p{L}])\.?\s?([A-Z]?[\s-]?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.|baja|alta)/iu;
 const LOT = /(?<![\p{L}\p{N}])(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?([\p{L}\p{N}_]+)/giu;
 /** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
 function trailingNumber(text: string): [string, string] | undefined {

@@ -370,6 +370,12 @@ describe('streets and numbers', () => {
     expect([tijuana.asentamiento, tijuana.valid]).toEqual([null, true]);
     // A floor written before a street named by a number keeps the number the street's (the fixture's Cd. Obregón office).
     expect(parseAddress(client, 'Edificio Gobierno del Estado, Primer Piso. 5 de Febrero y Prof. Montero Morales Cd. Obregón, Sonora. C.P. 85000.').numero_interior).toBeNull();
+    // A local's letter and number joined by a hyphen (a store locator's list, cpmx search index file 44703989569): `-32` was left in the street, no number read.
+    expect(parseAddress(client, 'AV. PROLONGACIÓN CANDILES 204 LOCAL D-32, PLAZACANDILES, FRACC. CAMINO REAL, CORREGIDORA, QRO. C.P. 76093')).toMatchObject({
+      calle: 'AV. PROLONGACIÓN CANDILES',
+      numero_exterior: '204',
+      numero_interior: 'LOCAL D-32',
+    });
     // A tower written before the colonia in one piece (the fixture's Playa del Carmen line): `Torre Atmosphera Col. Zazil-Ha` was the settlement.
     expect(parseAddress(client, 'Av. 30 Norte, Mz. 96 Lt 10, Torre Atmosphera Col. Zazil-Ha, C.P. 77720.')).toMatchObject({ asentamiento: 'Zazil Ha', valid: true });
   });
