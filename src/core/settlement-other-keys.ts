@@ -136,7 +136,7 @@ export function namesItsPlace(key: string, municipalityKey: string, cityKey: str
   const names = (place: string) =>
     place !== '' &&
     (isPlaceByName(key, place) ||
-      place.startsWith(`${key} de `) ||
+      withSurname(place, key) ||
       ((key.endsWith(` ${place}`) || bare.endsWith(` ${place}`)) && MUNICIPALITY_LEADING_SAINTS.includes(key.slice(0, key.indexOf(' ')))));
   return names(municipalityKey) || names(cityKey);
 }
@@ -147,7 +147,12 @@ export function namesItsPlace(key: string, municipalityKey: string, cityKey: str
  * of it, nor by a saint (`namesItsPlace` reads those too).
  */
 export function isPlaceByName(key: string, place: string): boolean {
-  return place !== '' && (key === place || key.startsWith(`${place} de `) || TOWN_TITLES.some((title) => key === `${title}${place}` || key.startsWith(`${title}${place} de `)));
+  return place !== '' && (key === place || withSurname(key, place) || TOWN_TITLES.some((title) => key === `${title}${place}` || withSurname(key, `${title}${place}`)));
+}
+
+/** Whether a key is a place's name followed by a surname, `de` or `del` and more (`ario de rosales` of Ario, `cuitzeo del porvenir` of Cuitzeo). */
+export function withSurname(key: string, place: string): boolean {
+  return key.startsWith(`${place} de `) || key.startsWith(`${place} del `);
 }
 
 /** Titles a town's name takes in front, as keys write them. */

@@ -265,7 +265,7 @@ export class AddressReader {
     }
     // The settlement: typed in front, or matched to the code's settlements.
     for (let i = 0; i < pieces.length; i++) {
-      // A second typed settlement is tried too when the first is not the code's (`Fraccionamiento ICHI-KOLO, Colonia Centro`).
+      // A second typed settlement is tried too when the first is not the code's (`Fraccionamiento Las Batuecas, Colonia Termoelectrica`, 85430's).
       if (roles[i] === 'unknown' || (roles[i] === 'settlement' && reading.settlementText !== null)) reading.unread.push(pieces[i]!);
       if (roles[i] !== 'settlement' || reading.settlementText !== null) continue;
       this.takeSettlement(pieces[i]!, reading);
@@ -519,7 +519,7 @@ const INNER_NUMBER = /^#?\d+(?:-?[A-Za-z])?(?:-\d+)?$/;
 const CROSSING_PIECE = /^(?:esq(?:\.|uina(?![\p{L}\p{N}])|(?![\p{L}\p{N}]))|casi\s+esq|entre\s)/iu;
 /**
  * A piece that starts with a number's word: `No. 14785 ...`, `Int. 4`, `Mz. 23`, `Lote 10`, `S/N`,
- * `Consultorio 201`, `Suite A114`; a building or a tower by its letter or number alone (`Edificio D`, `Torre C`:
+ * `Consultorio 201`, `Despacho 5`, `Suite A114`; a building or a tower by its letter or number alone (`Edificio D`, `Torre C`:
  * *Edificio Cartagena* is a settlement); a floor (`planta baja`, `1er. PISO CENTRO COMERCIAL PAVILION`,
  * `cuarto piso del Edificio del Poder Ejecutivo`); or a road's kilometre: `KILOMETRE_FIRST`.
  */

@@ -220,7 +220,7 @@ export class AddressValidator {
     // or short by a state's name, which this field cannot mean (`Oaxaca` for Oaxaca de Juárez).
     if (this.finder.cityMunicipality(written.text, state) === municipality || stateNamedMunicipality(catalog, written.text, state, municipalityKeysOf(written)) === municipality) return true;
     // As INEGI names its seat, with a surname the catalog leaves out (`Acuitzio del Canje`), unless
-    // so named a municipality or a city is another of the catalog's (*San Pedro de las Colonias*).
+    // so named a municipality or a city is another of the catalog's (*Atizapán de Zaragoza* for Atizapán).
     return code.isMunicipalityWithSurname(written) && this.finder.municipalities(written.text, state).length === 0 && this.finder.cityMunicipalities(written.text, -1).length === 0;
   }
 

@@ -7,7 +7,7 @@
 import { distance } from 'fastest-levenshtein';
 import { afterDe, foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { CARDINAL_POINTS, DISTINGUISHING_TYPES, ORDINAL_WORDS } from '../core/name-forms.js';
-import { cityNames, isPlaceByName, namedSectionless, namesItsPlace, undividedReading } from '../core/settlement-other-keys.js';
+import { cityNames, isPlaceByName, namedSectionless, namesItsPlace, undividedReading, withSurname } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { romanNumeral, withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
@@ -282,16 +282,16 @@ export class CodeEntry {
    * its own (*San Juan del Río*) is for the caller, which has the catalog, to rule out.
    */
   isCityWithSurname(written: WrittenName): boolean {
-    return this.ciudad !== '' && withSurname(this.ciudadKey, written);
+    return this.ciudad !== '' && writtenWithSurname(this.ciudadKey, written);
   }
 
   /**
    * The same for the municipality, written as INEGI names its seat: `Acuitzio del Canje` for
    * *Acuitzio*, `Calera de Víctor Rosales` for *Calera* (whether that name is a municipality or
-   * a city of its own, *San Pedro de las Colonias*, is for the caller to rule out).
+   * a city of its own, *Atizapán de Zaragoza* for Atizapán, is for the caller to rule out).
    */
   isMunicipalityWithSurname(written: WrittenName): boolean {
-    return withSurname(this.municipioKey, written);
+    return writtenWithSurname(this.municipioKey, written);
   }
 
   private cityKeyList: readonly string[] | undefined;
@@ -384,9 +384,9 @@ export function municipalityKeysOf(written: WrittenName): string[] {
   return (written.keys ??= municipalityKeys(written.text));
 }
 
-/** Whether a name written is the place of key `own` followed by a surname: `de` or `del` and more words. */
-function withSurname(own: string, written: WrittenName): boolean {
-  return own !== '' && municipalityKeysOf(written).some((key) => key.length > own.length + 5 && (key.startsWith(`${own} de `) || key.startsWith(`${own} del `)));
+/** Whether a name written is the place of key `own` followed by a surname of two letters or more (`withSurname`). */
+function writtenWithSurname(own: string, written: WrittenName): boolean {
+  return own !== '' && municipalityKeysOf(written).some((key) => key.length > own.length + 5 && withSurname(key, own));
 }
 
 /** The state keys (INEGI's numbers) of Ciudad de México, the city of Mexico City, and of the State of Mexico. */
