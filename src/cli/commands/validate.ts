@@ -22,8 +22,10 @@ Encoding: UTF-8 (with or without BOM), UTF-16 with BOM, or Windows-1252 (Latin-1
 the bytes; --encoding says it instead. A file that is not valid in its encoding is refused
 with the line.
 
-Columns are found by name, ignoring case and accents: cp, codigo_postal, "código postal",
-d_codigo; asentamiento, colonia; municipio, alcaldia, delegacion; estado; ciudad.
+Columns are found by name, ignoring case and accents: cp, C.P., codigo_postal, "código
+postal", d_codigo, cod_postal, zip; asentamiento, colonia, nomb_asent; municipio, alcaldia,
+delegacion; estado, entidad; ciudad, city (all: docs/validate.md). A field without a column
+goes unchecked, and the summary says so.
 
 Errors: 101, 102, 104, 105 for the code (as the API answers them); 124 for a code an earlier
 catalog had (an artifact built with --previous), with its "reason": "retired since DATE; last
