@@ -251,7 +251,7 @@ export function cityNames(city: string): string[] {
 }
 
 /** Words of a part in parentheses that say where in a place it is, not what else it is called (keys: numbers in digits). */
-const WHERE_IN_A_PLACE = /(?:^| )(?:centro|norte|sur|oriente|poniente|seccion|sector|area|etapa|fraccion|parte|zona|manzana|lote|ampliacion|km|kilometro)(?: |$)|\d/;
+const WHERE_IN_A_PLACE = new RegExp(`(?:^| )(?:${CARDINAL_POINTS.join('|')}|centro|seccion|sector|area|etapa|fraccion|parte|zona|manzana|lote|ampliacion|km|kilometro)(?: |$)|\\d`);
 
 /**
  * The other keys a catalog name gives itself, distinct and other than `key` (the name's own):

@@ -146,17 +146,20 @@ export class CodeEntry {
   holdsDowntownOf(written: string): boolean {
     const names = this.names;
     const place = settlementKey(written);
-    if (place && names.some((name) => isDowntownKey(settlementKey(name), '', place))) return true;
-    // A code whose one settlement is named as the place, whatever its type, is that place: Oaxaca
-    // de Juárez's downtown is 68000's Colonia *Oaxaca*.
-    if (place && names.length === 1 && namesItsPlace(settlementKey(names[0]!), place, '')) return true;
-    // Among several, a Colonia by the place's own name is its heart (the town's first colonia):
-    // Concepción del Oro's 98200 has the Colonia *Concepción del Oro* among its ten (the caller
-    // rules out a place whose downtown is another code's).
-    if (place && names.some((name, i) => this.types()[i] === 'Colonia' && isPlaceByName(settlementKey(name), place))) return true;
+    const types = this.types();
+    if (place) {
+      const keys = names.map(settlementKey);
+      if (keys.some((key) => isDowntownKey(key, '', place))) return true;
+      // A code whose one settlement is named as the place, whatever its type, is that place: Oaxaca
+      // de Juárez's downtown is 68000's Colonia *Oaxaca*.
+      if (keys.length === 1 && namesItsPlace(keys[0]!, place, '')) return true;
+      // Among several, a Colonia by the place's own name is its heart (the town's first colonia):
+      // Concepción del Oro's 98200 has the Colonia *Concepción del Oro* among its ten (the caller
+      // rules out a place whose downtown is another code's).
+      if (keys.some((key, i) => types[i] === 'Colonia' && isPlaceByName(key, place))) return true;
+    }
     const name = this.spellingOf(written);
     if (name === undefined) return false;
-    const types = this.types();
     return names.some((own, i) => own === name && LOCALITY_TYPES.has(types[i]!));
   }
 
