@@ -38,17 +38,33 @@ export class EntryContext {
   }
 
   /**
-   * The entries holding a matcher, oldest first, in a ring: past `KEPT_MATCHERS` the oldest
-   * lets its matcher go.
+   * The entries holding a matcher, in two rings, oldest first: past its size a ring's oldest
+   * lets its matcher go. A matcher is first kept among the last few made (`KEPT_MATCHERS`); a
+   * code asked for one again soon after it was let go (`RECENT_CODES`) has its next one kept
+   * among the many (`KEPT_RETURNING`).
    */
   private readonly holding: (CodeEntry | undefined)[] = [];
   private next = 0;
+  private readonly returning: (CodeEntry | undefined)[] = [];
+  private nextReturning = 0;
+  /** When each code (by number) last let its matcher go, counted in matchers let go; -1 never. */
+  private letGoAt: Int32Array | undefined;
+  private lettingGo = 0;
 
-  /** Notes that `entry` made a matcher, letting the oldest holder's go when the ring is full. */
-  kept(entry: CodeEntry): void {
-    this.holding[this.next]?.forgetMatcher();
-    this.holding[this.next] = entry;
-    this.next = (this.next + 1) % KEPT_MATCHERS;
+  /** Notes that `entry`, of code number `code`, made a matcher, letting the oldest holder's go when its ring is full. */
+  kept(entry: CodeEntry, code: number): void {
+    const letGoAt = (this.letGoAt ??= new Int32Array(100_000).fill(-1));
+    const back = code >= 0 && letGoAt[code]! >= 0 && this.lettingGo - letGoAt[code]! <= RECENT_CODES;
+    const ring = back ? this.returning : this.holding;
+    const at = back ? this.nextReturning : this.next;
+    const oldest = ring[at];
+    if (oldest) {
+      const oldestCode = oldest.forgetMatcher();
+      if (oldestCode >= 0) letGoAt[oldestCode] = ++this.lettingGo;
+    }
+    ring[at] = entry;
+    if (back) this.nextReturning = (at + 1) % KEPT_RETURNING;
+    else this.next = (at + 1) % KEPT_MATCHERS;
   }
 }
 
@@ -71,6 +87,17 @@ function readOnce(readings: Map<string, string>, name: string, read: (name: stri
  * reading of a misspelt name.
  */
 const KEPT_MATCHERS = 8;
+
+/**
+ * A code asked for a matcher again within this many matchers let go is one the input comes
+ * back to (the places of one region, a list of addresses read again): its next matcher is
+ * kept among `KEPT_RETURNING`. Codes drawn at random from the whole catalog come back this
+ * soon rarely (2,048 of 32,166), so their matchers still die young.
+ */
+const RECENT_CODES = 2048;
+
+/** Matchers kept for codes the input comes back to (see `RECENT_CODES`): a few MB at most. */
+const KEPT_RETURNING = 1024;
 
 /**
  * What validation needs of a code: one small object per code (32,166 of them, in each
@@ -221,14 +248,15 @@ export class CodeEntry {
   private settlementMatcher(): SettlementMatcher {
     if (!this.matcher) {
       this.matcher = new SettlementMatcher(this.names, this.types(), [this.municipio, this.ciudad]);
-      this.context?.kept(this);
+      this.context?.kept(this, this.code);
     }
     return this.matcher;
   }
 
-  /** Lets the matcher go (made again if a record needs it): the validator keeps the last few only (`KEPT_MATCHERS`). */
-  forgetMatcher(): void {
+  /** Lets the matcher go (made again if a record needs it): the validator keeps a few only (`EntryContext.kept`); gives the code's number. */
+  forgetMatcher(): number {
     this.matcher = undefined;
+    return this.code;
   }
 
   /** Whether a state written in any form (`N.L.`, `NLE`, `19`) is this code's state. */
