@@ -94,12 +94,19 @@ const ROAD_BETWEEN_TOWNS = /((?:^|[,;|])\s*(?:carretera|carr|autopista|camino|li
  */
 const CODE_MARK_ALONE = /(?<![\p{L}\p{N}])C\.?\s?P\.?(?=\s*$|\s+(?:del|deleg|delegaci[oó]n|alcald[ií]a|alc|mpio|municipio)(?![\p{L}]))/giu;
 
+/** What `ROAD_BETWEEN_TOWNS` and `CODE_MARK_ALONE` cannot match without. */
+const SPACED_DASH = /\s-\s/;
+const CODE_MARK = /C\.?\s?P/i;
+
 /** The pieces of a line with the code's text taken out (it separates pieces, as a comma does). */
 export function cutPieces(line: string, code: CodeCandidate | undefined): string[] {
-  const text = (code ? `${line.slice(0, code.start)},${line.slice(code.end)}` : line).replace(ROAD_BETWEEN_TOWNS, '$1-');
+  const cut = code ? `${line.slice(0, code.start)},${line.slice(code.end)}` : line;
+  // Most lines hold no spaced dash and no code's mark without its code: the Unicode-aware
+  // expressions, the costly ones, run only where a plain test finds what they need.
+  const text = SPACED_DASH.test(cut) ? cut.replace(ROAD_BETWEEN_TOWNS, '$1-') : cut;
   const pieces: string[] = [];
   for (const raw of text.split(/[,;|]|\s-\s|\(|\)/)) {
-    const piece = trimPiece(raw.replace(CODE_MARK_ALONE, ''));
+    const piece = trimPiece(CODE_MARK.test(raw) ? raw.replace(CODE_MARK_ALONE, '') : raw);
     if (/[\p{L}\p{N}]/u.test(piece)) pieces.push(piece);
   }
   return pieces;
