@@ -240,6 +240,32 @@ export function partInParentheses(name: string): string | undefined {
 }
 
 /**
+ * Whether a catalog name is the settlement a key names by its own name: its key, or its key
+ * without its part in parentheses (*Guadalupe (Las Flores)* is `Guadalupe`).
+ */
+export function ownsName(name: string, key: string, keyOf: (text: string) => string = settlementKey): boolean {
+  return keyOf(name) === key || (name.includes('(') && keyOf(withoutParentheses(name)) === key);
+}
+
+/**
+ * Whether a code's names are named by a key through a part in parentheses alone, the place's
+ * other name (`La Purísima` for *Familia Sosa Balderas (La Purísima)*), none by its own name
+ * (`ownsName`): a reading that yields to a code whose own name the key is. Not a part that says
+ * where in a place (`WHERE_IN_A_PLACE`): *Primer Cuadro (Centro)* is Los Mochis' downtown.
+ */
+export function namedByPartAlone(names: readonly string[], key: string, keyOf: (text: string) => string = settlementKey): boolean {
+  let byPart = false;
+  for (const name of names) {
+    if (ownsName(name, key, keyOf)) return false;
+    if (!byPart && name.includes('(')) {
+      const part = partInParentheses(name);
+      byPart = part !== undefined && keyOf(part) === key && !WHERE_IN_A_PLACE.test(key);
+    }
+  }
+  return byPart;
+}
+
+/**
  * The names a catalog city is known by: its own, and for a city with a part in parentheses (13
  * of the catalog's: *Juchitán (Juchitán de Zaragoza)*, *Fray Bernardino de Sahagún (Ciudad
  * Sahagún)*, *Los Reyes Acaquilpan (La Paz)*) its name without the part and the part, which is

@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../core/catalog.js';
 import { afterDe, findMunicipalities, findState, municipalitiesOfKey, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
-import { cityNames, DOWNTOWN, withoutPlaceAfter } from '../core/settlement-other-keys.js';
+import { cityNames, DOWNTOWN, namedByPartAlone, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
 import { Remembered } from './remembered.js';
@@ -23,6 +23,9 @@ const MAX_TOWN_MUNICIPALITIES = 4;
 
 /** Longer texts than any catalog name (128 characters) name no place: not looked up, never remembered. */
 const MAX_NAME_CHARS = 160;
+
+/** Codes of one key read for their own names at most (`ownFirst`): more are a common name's (`Centro` in a state), judged by other rules. */
+const MAX_OWN_READ = MAX_CODES;
 
 /**
  * The places a catalog's names name, for one catalog: the rule of codes from names, with the
@@ -188,12 +191,12 @@ export class PlaceFinder {
     // The key as written, its type word and all.
     const typed = this.keys.get(settlement);
     const whole = this.codesOfKey(typed, municipalities, state);
-    if (whole.length) return whole;
+    if (whole.length) return this.ownFirst(whole, typed);
     const rest = this.restKeys.get(settlement);
-    let byRest = rest === null ? whole : this.codesOfKey(rest, municipalities, state);
+    let byRest = rest === null ? whole : this.ownFirst(this.codesOfKey(rest, municipalities, state), rest);
     // The type written with `de` after it (`Barrio de San Martín`).
     const after = rest === null ? undefined : afterDe(rest);
-    if (!byRest.length && after) byRest = this.codesOfKey(after, municipalities, state);
+    if (!byRest.length && after) byRest = this.ownFirst(this.codesOfKey(after, municipalities, state), after);
     if (byRest.length) return byRest;
     // A downtown as people write it (`Zona Centro`, `Centro Histórico`): where the catalog has a Centro.
     const written = rest ?? typed;
@@ -232,6 +235,20 @@ export class PlaceFinder {
     // As written first: a type word may be the name's own (`Villa Verdum` for *Villa Verdún*).
     const byTyped = typed === written ? NONE : loose.misspelt(typed, municipalities);
     return byTyped.length ? byTyped : loose.misspelt(written, municipalities);
+  }
+
+  /**
+   * Of a few codes a key names, those that are not named by a part in parentheses alone
+   * (`namedByPartAlone`), when some are: a settlement's other name yields to another's own
+   * (`La Purísima` in Valle de Santiago is 38426's Granja *La Purísima*, not 38425's *Familia
+   * Sosa Balderas (La Purísima)*). Two own names stay two codes (*Guadalupe* and *Guadalupe (Las
+   * Flores)* of Las Margaritas).
+   */
+  private ownFirst(codes: readonly number[], key: string): readonly number[] {
+    if (codes.length < 2 || codes.length > MAX_OWN_READ) return codes;
+    const keyOf = (text: string) => this.keys.get(text);
+    const byPart = codes.filter((code) => namedByPartAlone(this.catalog.settlementNamesOf(code), key, keyOf));
+    return byPart.length === 0 || byPart.length === codes.length ? codes : codes.filter((code) => !byPart.includes(code));
   }
 
   /** A municipality's name as a settlement key (remembered with the texts' keys). */

@@ -438,6 +438,20 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(errorsOf({ cp: '06000', asentamiento: 'Área 1', municipio: 'Cuauhtémoc', estado: 'CDMX' })).toEqual([122]);
   });
 
+  it('finds a code from names by a settlement’s own name before another’s other name in parentheses; two own names stay two codes', () => {
+    // Valle de Santiago has the Granja *La Purísima* (38426) and *Familia Sosa Balderas (La Purísima)* (38425):
+    // without a code, `La Purísima` is 38426's, by codes from names and by cpmx parse alike.
+    expect(validateAddress(client, { asentamiento: 'La Purísima', municipio: 'Valle de Santiago', estado: 'Guanajuato' }).suggestions).toEqual({ cp: '38426' });
+    expect(parseAddress(client, 'Calle Hidalgo 5, La Purísima, Valle de Santiago, Gto.')).toMatchObject({ cp: '38426', asentamiento: 'La Purísima', valid: true });
+    expect(validateAddress(client, { asentamiento: 'El Puerto', municipio: 'Maravatío', estado: 'Michoacán' }).suggestions).toEqual({ cp: '61276' });
+    // The code written that has the name as its other name is not judged by it: *San Miguel el Alto (El Puerto)* is 61270's.
+    expect(errorsOf({ cp: '61270', asentamiento: 'El Puerto', municipio: 'Maravatío' })).toEqual([]);
+    // *Guadalupe* (30187) and *Guadalupe (Las Flores)* (30188) are both Guadalupe by their own names: both listed, none suggested.
+    expect(validateAddress(client, { asentamiento: 'Guadalupe', municipio: 'Las Margaritas', estado: 'Chiapas' })).toMatchObject({ suggestions: {}, codes: ['30187', '30188'] });
+    // A part that says where in a place is no other name: Ahome's towns each have a Centro, Los Mochis' *Primer Cuadro (Centro)* too.
+    expect(validateAddress(client, { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' }).codes).toEqual(['81200', '81315', '81370']);
+  });
+
   it('suggests a misspelt settlement written after its type and a `de`', () => {
     // Banamex's branch list (ivansabik/ubicajeros-api banamex/sucursales_9.psv, cpmx search index file 8169092289): no suggestion was made.
     expect(validateAddress(client, { cp: '12100', asentamiento: 'BARRIO DE TECASTITLA', municipio: 'MILPA ALTA', estado: 'DISTRITO FEDERAL' })).toMatchObject({ suggestions: { asentamiento: 'Tecaxtitla' } });
