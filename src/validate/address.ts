@@ -15,7 +15,7 @@ import { placeFinderOf, type PlaceFinder } from '../parse/places.js';
 import type { SettlementIndexData } from '../parse/settlement-index.js';
 import { CodeEntry, EntryContext, municipalityKeysOf, NO_NAMES, NO_STATES, readWritten, suggestSettlement, type WrittenName } from './code-entry.js';
 import { shortForms, stateNamedMunicipality } from '../core/shortened-municipalities.js';
-import { withoutParentheses } from '../core/settlement-other-keys.js';
+import { ownsName } from '../core/settlement-other-keys.js';
 import { citiesOfSeveralMunicipalities, cityOfState } from '../core/shared-cities.js';
 import { FIELDS, recordMapper, type Field, type FieldValues } from './fields.js';
 import { Remembered } from '../parse/remembered.js';
@@ -254,8 +254,7 @@ export class AddressValidator {
       const named = this.finder.codesOfName(written, [municipality]);
       if (named.length === 0 || named.includes(index)) return false;
       const key = settlementKey(written);
-      const owns = (name: string) => settlementKey(name) === key || (name.includes('(') && settlementKey(withoutParentheses(name)) === key);
-      return named.some((other) => catalog.settlementNamesOf(other).some(owns));
+      return named.some((other) => catalog.settlementNamesOf(other).some((name) => ownsName(name, key)));
     };
     if (!ownedElsewhere(asentamiento) && !(split.type && !typeInName(asentamiento, split.name, read ?? code.readSettlementLoosely(asentamiento)) && ownedElsewhere(split.name))) return true;
     // Unless written as the code's settlement with its own type in front: `COL Del Río` is 83403's Colonia *Del Río*, though 83515 has a *Colonia del Río*.
