@@ -6,12 +6,12 @@
  * the first name read loosely in it (about 60 names each): most inputs touch few, and a
  * misspelt name costs one lookup, not a keying of the whole catalog.
  */
-import { distance } from 'fastest-levenshtein';
 import type { Catalog } from '../core/catalog.js';
 import { settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
 import { looseFrontless, looseSectionless, namedSectionless, undividedReading } from '../core/settlement-other-keys.js';
 import { Remembered } from './remembered.js';
+import { typos } from './typos.js';
 
 const NONE: readonly number[] = [];
 
@@ -103,7 +103,7 @@ export class LooseNames {
     for (const m of municipalities) {
       for (const [name, { mark: its }] of this.namesOf(m)) {
         if (Math.abs(name.length - form.length) > Math.min(best, allowed) || its !== mark) continue;
-        const d = distance(form, name);
+        const d = typos(form, name, Math.min(best, allowed));
         if (d < best) {
           best = d;
           nearest = name;

@@ -4,13 +4,13 @@
  * readings of names written as people write them. Also the nearest settlement of a code to a
  * misspelt one.
  */
-import { distance } from 'fastest-levenshtein';
 import { afterDe, foldForMatch, isDowntownKey, LOCALITY_TYPES, municipalityKeys, nameKey, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf, type SplitSettlement } from '../core/names.js';
 import { CARDINAL_POINTS, DISTINGUISHING_TYPES, ORDINAL_WORDS } from '../core/name-forms.js';
 import { cityNames, isPlaceByName, namedSectionless, namesItsPlace, undividedReading, withSurname } from '../core/settlement-other-keys.js';
 import { shortenedKeys } from '../core/shortened-municipalities.js';
 import { romanNumeral, withoutConnectors } from '../core/name-keys.js';
 import { SUGGESTION_THRESHOLD, type ValidationError } from './result.js';
+import { typos } from '../parse/typos.js';
 
 /**
  * What the entries of one validator share (one object, not a field each per entry): folded
@@ -490,7 +490,7 @@ function undivided(written: string, code: CodeEntry): string | undefined {
 }
 
 /**
- * The settlement of the code nearest to `given` by Levenshtein distance, if near enough, the one
+ * The settlement of the code nearest to `given` by typing mistakes (`typos`: a swap of neighbouring letters is one), if near enough, the one
  * nearest (two names as near say nothing: `Blanco y Cuellar` is none of *Blanco y Cuellar 1ra.*,
  * *2da.* and *3ra.*), and one that keeps what tells places apart: each number `given` writes (a
  * section, a sector, a date: `Súper Manzana 200` is not *Supermanzana 4 A*, nor `5 de Mayo` *3
@@ -509,7 +509,7 @@ function closest(given: string, code: CodeEntry): string | undefined {
     // The distance is at least the difference in length: a name that cannot reach the
     // threshold is not measured (and a huge value costs nothing).
     if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
-    const similarity = 1 - distance(given, name) / longer;
+    const similarity = 1 - typos(given, name, Math.floor((1 - SUGGESTION_THRESHOLD) * longer)) / longer;
     if (similarity < SUGGESTION_THRESHOLD || similarity < bestSimilarity || (similarity === bestSimilarity && name === foldedNames[best])) continue;
     written ??= { numbers: writtenNumbers(given), sides: sideWords(settlementKey(given)) };
     if (!keepsApart(name, written.numbers, written.sides)) continue;

@@ -452,6 +452,17 @@ describe('a downtown in other words, and the city that says which town', () => {
     expect(validateAddress(client, { asentamiento: 'CENTRO', municipio: 'AHOME', estado: 'SINALOA' }).codes).toEqual(['81200', '81315', '81370']);
   });
 
+  it('counts two neighbouring letters swapped as one mistake, for a code’s settlement and for codes from names', () => {
+    // Piedras Negras' 26060 has the Colonia *Juárez*; Ocampo's 33330 (Chihuahua) the Ranchería *El Puerto*. A swap was two
+    // edits, too many for a name of six or nine letters: no suggestion was made.
+    expect(validateAddress(client, { cp: '26060', asentamiento: 'Juáerz' }).suggestions).toEqual({ asentamiento: 'Juárez' });
+    expect(validateAddress(client, { cp: '33330', asentamiento: 'El Puetro' }).suggestions).toEqual({ asentamiento: 'El Puerto' });
+    expect(validateAddress(client, { asentamiento: 'El Puetro', municipio: 'Ocampo', estado: 'Chihuahua' }).suggestions).toEqual({ cp: '33330' });
+    // Never a number's digits: `Sector 23` is no swap of 07919's *Ex Ejido San Juan de Aragón Sector 32*, a letter's is.
+    expect(validateAddress(client, { cp: '07919', asentamiento: 'Ex Ejido San Juan de Aragón Sector 23' }).suggestions).toEqual({});
+    expect(validateAddress(client, { cp: '07919', asentamiento: 'Ex Ejido San Juan de Aragnó Sector 32' }).suggestions).toEqual({ asentamiento: 'Ex Ejido San Juan de Aragón Sector 32' });
+  });
+
   it('suggests a misspelt settlement written after its type and a `de`', () => {
     // Banamex's branch list (ivansabik/ubicajeros-api banamex/sucursales_9.psv, cpmx search index file 8169092289): no suggestion was made.
     expect(validateAddress(client, { cp: '12100', asentamiento: 'BARRIO DE TECASTITLA', municipio: 'MILPA ALTA', estado: 'DISTRITO FEDERAL' })).toMatchObject({ suggestions: { asentamiento: 'Tecaxtitla' } });
