@@ -7,23 +7,34 @@
  */
 import { distance } from 'fastest-levenshtein';
 
+/** The swaps that are counted as one mistake each, at most, in a name. */
+const MAX_SWAPS = 2;
+
 /** The mistakes between `a` and `b`; past `atMost`, any number above it (the plain distance). */
 export function typos(a: string, b: string, atMost: number): number {
   const plain = distance(a, b);
-  // A swap saves one edit of two: below two edits none can, and past twice `atMost` none brings it within.
-  if (plain < 2 || plain > 2 * atMost || !hasSwap(a, b)) return plain;
+  // Each swap saves one edit of the two it stands for, and needs a pair of `a` that `b` holds the
+  // other way round: where two swaps at most cannot bring the distance within `atMost`, it is the
+  // plain one (most names; a name mistyped by three swaps and more is far from any anyway).
+  if (plain < 2 || plain > atMost + MAX_SWAPS || plain - reversedPairs(a, b, plain - atMost) > atMost) return plain;
   return Math.min(plain, alignment(a, b));
 }
 
-/** Whether `a` holds two neighbouring letters that `b` holds the other way round: else no swap can save an edit. */
-function hasSwap(a: string, b: string): boolean {
-  for (let i = 0; i + 1 < a.length; i++) {
+/** How many neighbouring pairs of `a` (two letters that differ) `b` holds the other way round, counted up to `enough`. */
+function reversedPairs(a: string, b: string, enough: number): number {
+  let pairs = 0;
+  for (let i = 0; i + 1 < a.length && pairs < enough; i++) {
     const first = a.charCodeAt(i);
     const second = a.charCodeAt(i + 1);
     if (first === second) continue;
-    for (let j = 0; j + 1 < b.length; j++) if (b.charCodeAt(j) === second && b.charCodeAt(j + 1) === first) return true;
+    for (let j = b.indexOf(a[i + 1]!); j >= 0 && j + 1 < b.length; j = b.indexOf(a[i + 1]!, j + 1)) {
+      if (b.charCodeAt(j + 1) === first) {
+        pairs++;
+        break;
+      }
+    }
   }
-  return false;
+  return pairs;
 }
 
 /** The optimal string alignment distance: edits of one letter, and swaps of neighbouring letters, each substring edited once. */

@@ -509,7 +509,8 @@ function closest(given: string, code: CodeEntry): string | undefined {
     // The distance is at least the difference in length: a name that cannot reach the
     // threshold is not measured (and a huge value costs nothing).
     if (1 - Math.abs(given.length - name.length) / longer < SUGGESTION_THRESHOLD) continue;
-    const similarity = 1 - typos(given, name, Math.floor((1 - SUGGESTION_THRESHOLD) * longer)) / longer;
+    // Mistakes past what the best name so far (or the threshold) allows are not told apart.
+    const similarity = 1 - typos(given, name, Math.floor((1 - Math.max(SUGGESTION_THRESHOLD, bestSimilarity)) * longer + 1e-9)) / longer;
     if (similarity < SUGGESTION_THRESHOLD || similarity < bestSimilarity || (similarity === bestSimilarity && name === foldedNames[best])) continue;
     written ??= { numbers: writtenNumbers(given), sides: sideWords(settlementKey(given)) };
     if (!keepsApart(name, written.numbers, written.sides)) continue;
