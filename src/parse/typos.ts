@@ -1,9 +1,9 @@
 /**
  * How many typing mistakes one name is from another: letters added, left out or changed
  * (fastest-levenshtein's distance), and two neighbouring letters swapped counting as one
- * mistake, not two (`Juáerz` is *Juárez* mistyped once), as people mistype. This is the
- * optimal string alignment distance; it is measured (a small table of the two names) only
- * where the plain distance leaves room for a swap to matter.
+ * mistake, not two (`Juáerz` is *Juárez* mistyped once), as people mistype: the optimal
+ * string alignment distance for names of two swaps at most, measured (a small table of the two
+ * names) only where the plain distance leaves room for a swap to matter.
  */
 import { distance } from 'fastest-levenshtein';
 
