@@ -36,6 +36,10 @@ interface Slot {
   id: string;
 }
 
+/** Releases the credits in flight of owners without a row (see `sweep`), with the schema's own release; their count. */
+const ORPHANS_RELEASED =
+  'SELECT coalesce(sum(cpmx.release(x.owner, NULL)), 0)::integer AS n FROM (SELECT DISTINCT i.owner FROM cpmx.inflight i WHERE NOT EXISTS (SELECT 1 FROM cpmx.owners o WHERE o.id = i.owner)) x';
+
 export class PostgresRegistry extends PostgresPanel implements ServedRegistry, RegistryAdmin, PanelStore {
   /** The panel's part: this same registry (its pool, its schema). */
   readonly panel: PanelStore = this;
@@ -106,9 +110,17 @@ export class PostgresRegistry extends PostgresPanel implements ServedRegistry, R
     }
   }
 
-  /** Gives back the credits in flight of every other owner that is gone. */
+  /**
+   * Gives back the credits in flight of every other owner that is gone, and of owners that have
+   * no row any more: a killed server's connection may still be finishing its last batch when a
+   * sweep takes the server for gone (its owner connection ended first), and `cpmx.spend` does
+   * not ask whether its owner is still registered, so that batch's rows are committed after the
+   * owner row is deleted, and no sweep by owner would ever find them: their credits would stay
+   * spent for answers never received.
+   */
   private async sweep(): Promise<void> {
-    const given = (await this.pool.query<{ n: number }>('SELECT cpmx.sweep($1) AS n', [this.owner])).rows[0]!.n;
+    const swept = (await this.pool.query<{ n: number }>('SELECT cpmx.sweep($1) AS n', [this.owner])).rows[0]!.n;
+    const given = swept + (await this.pool.query<{ n: number }>(ORPHANS_RELEASED)).rows[0]!.n;
     if (given > 0) process.stderr.write(`cpmx serve: process ${process.pid}: gave back ${given} credit(s) of answers a server process that is gone had in flight\n`);
   }
 

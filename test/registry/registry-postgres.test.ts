@@ -160,6 +160,24 @@ describe('three servers, one PostgreSQL', () => {
     process.stdout.write(`SIGKILL rounds: ${received} answers received, ${inFlightTotal} requests cut in flight (no credit kept for them), ${lost} answers given away\n`);
   }, 300_000);
 
+  it('gives back the credits in flight of an owner that has no row any more (a killed server’s last batch, committed after a sweep)', async () => {
+    const token = await newToken('Huérfanos', 10);
+    // As a killed server's connection leaves them when it commits its last batch after a sweep took the
+    // server for gone: the credit taken, its row in flight, and no row of its owner.
+    await postgres.sql(
+      'cpmx',
+      `WITH taken AS (UPDATE cpmx.accounts SET credits = credits - 1
+                        WHERE id = (SELECT p.account_id FROM cpmx.tokens t JOIN cpmx.projects p ON p.id = t.project_id WHERE t.token = $1) RETURNING id)
+       INSERT INTO cpmx.inflight (owner, batch, idx, token, day) SELECT md5(random()::text)::uuid, 1, 0, $1, current_date FROM taken`,
+      [token],
+    );
+    // A server's sweep (at its start, then once a second) gives it back.
+    const server = await startServe(['--registry', url, '--data', dataPath]);
+    await waitFor(async () => (await postgres.sql('cpmx', 'SELECT 1 FROM cpmx.inflight WHERE token = $1', [token])).length === 0, 'the credit of the owner without a row to be given back');
+    await server.stop();
+    expect((await ledger(token)).credits).toBe(10);
+  });
+
   it('answers 503 while the database is down or crashed, test mode goes on, and service resumes by itself', async () => {
     const token = await newToken('Base caída', 1_000_000);
     const traffic = load(() => servers.map((s) => s.url), PATH(token), 12);
