@@ -247,8 +247,8 @@ export class PlaceFinder {
   private ownFirst(codes: readonly number[], key: string): readonly number[] {
     if (codes.length < 2 || codes.length > MAX_OWN_READ) return codes;
     const keyOf = (text: string) => this.keys.get(text);
-    const byPart = codes.filter((code) => namedByPartAlone(this.catalog.settlementNamesOf(code), key, keyOf));
-    return byPart.length === 0 || byPart.length === codes.length ? codes : codes.filter((code) => !byPart.includes(code));
+    const own = codes.filter((code) => !namedByPartAlone(this.catalog.settlementNamesOf(code), key, keyOf));
+    return own.length === 0 ? codes : own;
   }
 
   /** A municipality's name as a settlement key (remembered with the texts' keys). */
