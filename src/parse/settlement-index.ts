@@ -10,7 +10,7 @@
  */
 import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { otherKeys, readsText, settlementKey } from '../core/names.js';
-import { KeyTable } from './key-table.js';
+import { KeyTable, KeyTableBuilder } from './key-table.js';
 
 const NONE: readonly number[] = [];
 /** A key's run of codes this short is read in turn rather than searched. */
@@ -27,6 +27,8 @@ export interface SettlementIndexData {
   keys: string;
   start: Int32Array;
   codes: Int32Array;
+  /** Each distinct settlement name's key number (`settlementNameIndex` → key). */
+  keyOfName: Int32Array;
 }
 
 export class SettlementIndex {
@@ -38,6 +40,8 @@ export class SettlementIndex {
     private readonly start: Int32Array,
     /** Code indices, by key, then municipality, then code; a code once per key. */
     private readonly codes: Int32Array,
+    /** The key number of each of the catalog's distinct settlement names (`settlementNameIndex`). */
+    private readonly keyOfName: Int32Array,
   ) {}
 
   /**
@@ -46,8 +50,7 @@ export class SettlementIndex {
    * record that writes `Centro` names them too.
    */
   static build(catalog: Catalog): SettlementIndex {
-    const keys = new Map<string, number>();
-    const keyList: string[] = [];
+    const keys = new KeyTableBuilder();
     const municipalities = catalog.municipalityCount;
     // The keys of the catalog's distinct names, each read once; per settlement, its key's number
     // (-1: a code's second settlement of one key), and the numbers of its other keys.
@@ -65,11 +68,8 @@ export class SettlementIndex {
     const cityKeys = new Map<string, string>();
     /** A key's number, the next one for a key not seen before. */
     const numberOf = (key: string): number => {
-      let k = keys.get(key);
-      if (k === undefined) {
-        k = keys.size;
-        keys.set(key, k);
-        keyList.push(key);
+      const k = keys.numberOf(key);
+      if (k === counts.length) {
         counts.push(0);
         lastCode.push(-1);
       }
@@ -97,7 +97,7 @@ export class SettlementIndex {
               keyOfRow[s] = k;
             }
             // The name's text is read again only for the few whose other keys it gives (`readsText`).
-            const others = otherKeys(readAgain[name] ? catalog.settlementNameAt(name) : '', keyList[k]!, municipalityKey, cityKey);
+            const others = otherKeys(readAgain[name] ? catalog.settlementNameAt(name) : '', keys.keyAt(k), municipalityKey, cityKey);
             for (let i = 0; i < others.length; i++) {
               const o = numberOf(others[i]!);
               if (lastCode[o] === code) continue;
@@ -129,9 +129,9 @@ export class SettlementIndex {
       }
     }
     // Settlement keys are words of letters and digits between single spaces: none holds a line feed.
-    const table = KeyTable.of(keyList);
+    const table = keys.table();
     if (!table) throw new Error('a settlement key holds a line feed');
-    return new SettlementIndex(catalog, table, start, codes);
+    return new SettlementIndex(catalog, table, start, codes, keyOfName);
   }
 
   /** The index another thread made of the same build of the catalog; undefined for another build (or a catalog without one). */
@@ -139,14 +139,22 @@ export class SettlementIndex {
     const build = buildIdOf(catalog);
     if (build === undefined || build !== data.build) return undefined;
     const keys = KeyTable.fromText(data.keys);
-    return keys && keys.size + 1 === data.start.length ? new SettlementIndex(catalog, keys, data.start, data.codes) : undefined;
+    return keys && keys.size + 1 === data.start.length ? new SettlementIndex(catalog, keys, data.start, data.codes, data.keyOfName) : undefined;
   }
 
   /** This index as plain data (undefined for a catalog without a build id, which no other thread could check). */
   toData(): SettlementIndexData | undefined {
     const build = buildIdOf(this.catalog);
     if (build === undefined) return undefined;
-    return { build, keys: this.keys.text, start: this.start, codes: this.codes };
+    return { build, keys: this.keys.text, start: this.start, codes: this.codes, keyOfName: this.keyOfName };
+  }
+
+  /**
+   * The key of settlement (row) `s`, as the index holds it: read, not made again, by what keys
+   * the catalog's names by municipality (parse/loose-names).
+   */
+  keyOfSettlement(s: number): string {
+    return this.keys.keyAt(this.keyOfName[this.catalog.settlementNameIndex(s)]!);
   }
 
   /**

@@ -4,7 +4,7 @@
  * texts it cannot hold refused. The index's own test reads every key of the real catalog.
  */
 import { describe, expect, it } from 'vitest';
-import { KeyTable } from '../../src/parse/key-table.js';
+import { KeyTable, KeyTableBuilder } from '../../src/parse/key-table.js';
 
 describe('a table of keys', () => {
   it('numbers its keys in order and finds each, and nothing else, among many that share hash slots', () => {
@@ -31,5 +31,34 @@ describe('a table of keys', () => {
   it('refuses what it cannot hold: a key with a line feed, a text whose last key is not ended', () => {
     expect(KeyTable.of(['centro', 'el\ncarmen'])).toBeUndefined();
     expect(KeyTable.fromText('centro\nel carmen')).toBeUndefined();
+  });
+
+  it('is built as keys come: a key seen before gets its number again, and the table is the one of the distinct keys in order', () => {
+    // Past the builder's first slots and hashes (512 keys, 1,024 hashes): it grows twice.
+    const distinct = Array.from({ length: 3000 }, (_, i) => `san juan ${i % 89} etapa ${i}`);
+    const builder = new KeyTableBuilder();
+    for (const [k, key] of distinct.entries()) {
+      expect(builder.numberOf(key)).toBe(k);
+      // Asked again at once and later: the same number, nothing added.
+      expect(builder.numberOf(key)).toBe(k);
+      expect(builder.numberOf(distinct[k >> 1]!)).toBe(k >> 1);
+    }
+    expect(builder.size).toBe(distinct.length);
+    expect(builder.keyAt(2999)).toBe('san juan 62 etapa 2999');
+    const table = builder.table()!;
+    expect(table.text).toBe(KeyTable.of(distinct)!.text);
+    for (const [k, key] of distinct.entries()) expect(table.numberOf(key)).toBe(k);
+    for (const absent of ['san juan 0 etapa 3000', 'san juan', '']) expect(table.numberOf(absent)).toBe(-1);
+    const small = new KeyTableBuilder();
+    for (const key of ['centro', '', 'centro', 'el carmen']) small.numberOf(key);
+    expect(small.table()!.text).toBe('centro\n\nel carmen\n');
+    expect(new KeyTableBuilder().table()!.size).toBe(0);
+  });
+
+  it('refuses, built, a key with a line feed', () => {
+    const builder = new KeyTableBuilder();
+    builder.numberOf('centro');
+    builder.numberOf('el\ncarmen');
+    expect(builder.table()).toBeUndefined();
   });
 });
