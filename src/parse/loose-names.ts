@@ -36,7 +36,11 @@ export class LooseNames {
   /** By municipality: each loose form of its settlements' keys → the codes (ascending, each once) with a settlement of that form. */
   private readonly byMunicipality: (Map<string, number[]> | undefined)[];
 
-  constructor(private readonly catalog: Catalog) {
+  constructor(
+    private readonly catalog: Catalog,
+    /** The key of settlement (row) `s`: the settlement index's, read rather than made again. */
+    private readonly keyOf: (s: number) => string = (s) => settlementKey(catalog.settlementName(s)),
+  ) {
     this.byMunicipality = new Array<Map<string, number[]> | undefined>(catalog.municipalityCount);
   }
 
@@ -157,7 +161,7 @@ export class LooseNames {
     const runs = catalog.codeRunsOfMunicipality(m);
     for (let r = 0; r < runs.length; r += 2) {
       for (let code = runs[r]!; code < runs[r + 1]!; code++) {
-        for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) each(settlementKey(catalog.settlementName(s)), code);
+        for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) each(this.keyOf(s), code);
       }
     }
   }

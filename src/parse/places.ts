@@ -227,7 +227,7 @@ export class PlaceFinder {
     // Then, for names without a code (`misspelt`), a misspelling of one settlement of the
     // municipalities written (`Corpus Cristy`); a code written beside it is judged, not replaced.
     if (!loosely) return NONE;
-    const loose = (this.looseNames ??= new LooseNames(this.catalog));
+    const loose = (this.looseNames ??= new LooseNames(this.catalog, (s) => this.index().keyOfSettlement(s)));
     // The type word may be the name's own (`EXHACIENDA DE COAPA` is *Ex-Hacienda Coapa*): read with it too.
     const byLoose = loose.codes(written, municipalities, state);
     const byLooseTyped = byLoose.length || typed === written ? byLoose : loose.codes(typed, municipalities, state);
@@ -275,7 +275,11 @@ export class PlaceFinder {
 
   /** The codes (ascending, each once) of the settlements with key `key` within the municipalities (any, when empty) or the state (any, when -1). */
   private codesOfKey(key: string, municipalities: readonly number[], state: number): readonly number[] {
-    return (this.settlementIndex ??= SettlementIndex.build(this.catalog)).codesOf(key, municipalities, state);
+    return this.index().codesOf(key, municipalities, state);
+  }
+
+  private index(): SettlementIndex {
+    return (this.settlementIndex ??= SettlementIndex.build(this.catalog));
   }
 
   /** Settlements read loosely, by municipality, made at the first name read so. */
