@@ -256,7 +256,9 @@ export class AddressValidator {
       const key = settlementKey(written);
       return named.some((other) => catalog.settlementNamesOf(other).some((name) => ownsName(name, key)));
     };
-    if (!ownedElsewhere(asentamiento) && !(split.type && !typeInName(asentamiento, split.name, read ?? code.readSettlementLoosely(asentamiento)) && ownedElsewhere(split.name))) return true;
+    // Whether the type written is a word of the name read is asked last: it keys three names, and
+    // matters only for a name after the type that another code owns (rare).
+    if (!ownedElsewhere(asentamiento) && !(split.type && ownedElsewhere(split.name) && !typeInName(asentamiento, split.name, read ?? code.readSettlementLoosely(asentamiento)))) return true;
     // Unless written as the code's settlement with its own type in front: `COL Del Río` is 83403's Colonia *Del Río*, though 83515 has a *Colonia del Río*.
     return code.readsWithOwnType(split);
   }
