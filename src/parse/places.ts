@@ -251,9 +251,12 @@ export class PlaceFinder {
     return own.length === 0 ? codes : own;
   }
 
-  /** A municipality's name as a settlement key (remembered with the texts' keys). */
+  /** The municipalities' names as settlement keys, by municipality, each made at its first use. */
+  private readonly municipalityKeys: (string | undefined)[] = [];
+
+  /** A municipality's name as a settlement key (found by its number: not among the 50,000 texts' keys remembered). */
   private municipalityKey(m: number): string {
-    return this.keys.get(this.catalog.nameOfMunicipality(m));
+    return (this.municipalityKeys[m] ??= settlementKey(this.catalog.nameOfMunicipality(m)));
   }
 
   /** `centro` when a written key is the downtown of one of the municipalities, written with its place after (`Centro de Tlalnepantla de Baz`); else undefined. */
