@@ -162,6 +162,7 @@ export const WORD_FORMS: Readonly<Record<string, string>> = {
   fracc: 'fraccionamiento',
   frac: 'fraccionamiento',
   fracto: 'fraccionamiento',
+  fraccto: 'fraccionamiento',
   amp: 'ampliacion',
   ampl: 'ampliacion',
   unid: 'unidad',
