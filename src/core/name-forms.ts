@@ -48,7 +48,7 @@ export const STATE_FORMS: readonly StateForms[] = [
     key: 9,
     name: 'Ciudad de México',
     iso: 'CMX',
-    forms: ['CDMX', 'Cd. de México', 'Cd. México', 'Cd. Mx.', 'Cd. de Mx.', 'Ciudad de Mx.', 'México D.F.', 'D.F.', 'DIF', 'Mexico City'],
+    forms: ['CDMX', 'Cd. de México', 'Cd. México', 'Cd. Mx.', 'Cd. de Mx.', 'Cd. de Méx.', 'Ciudad de Mx.', 'México D.F.', 'D.F.', 'DIF', 'Mexico City'],
   },
   { key: 10, name: 'Durango', iso: 'DUR', forms: ['Dgo.'] },
   { key: 11, name: 'Guanajuato', iso: 'GUA', forms: ['Gto.'] },
