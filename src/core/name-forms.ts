@@ -37,8 +37,8 @@ export interface StateForms {
  */
 export const STATE_FORMS: readonly StateForms[] = [
   { key: 1, name: 'Aguascalientes', iso: 'AGU', forms: ['Ags.'] },
-  { key: 2, name: 'Baja California', iso: 'BCN', forms: ['B.C.', 'B.C.N.', 'Baja California Norte', 'Baja California Nte.'] },
-  { key: 3, name: 'Baja California Sur', iso: 'BCS', forms: ['B.C.S.', 'B.C. Sur'] },
+  { key: 2, name: 'Baja California', iso: 'BCN', forms: ['B.C.', 'B.C.N.', 'Baja California Norte', 'Baja California Nte.', 'Baja Calif.'] },
+  { key: 3, name: 'Baja California Sur', iso: 'BCS', forms: ['B.C.S.', 'B.C. Sur', 'Baja Calif. Sur'] },
   { key: 4, name: 'Campeche', iso: 'CAM', forms: ['Camp.'] },
   { key: 5, name: 'Coahuila de Zaragoza', iso: 'COA', forms: ['Coah.'] },
   { key: 6, name: 'Colima', iso: 'COL', forms: ['Col.'] },
@@ -48,7 +48,7 @@ export const STATE_FORMS: readonly StateForms[] = [
     key: 9,
     name: 'Ciudad de México',
     iso: 'CMX',
-    forms: ['CDMX', 'Cd. de México', 'Cd. México', 'Cd. Mx.', 'Cd. de Mx.', 'Cd. de Méx.', 'Ciudad de Mx.', 'México D.F.', 'D.F.', 'DIF', 'Mexico City'],
+    forms: ['CDMX', 'Cd. de México', 'Cd. México', 'Cd. Mx.', 'Cd. de Mx.', 'Cd. de Méx.', 'Cd. Méx.', 'Ciudad de Mx.', 'México D.F.', 'D.F.', 'DIF', 'Mexico City'],
   },
   { key: 10, name: 'Durango', iso: 'DUR', forms: ['Dgo.'] },
   { key: 11, name: 'Guanajuato', iso: 'GUA', forms: ['Gto.'] },

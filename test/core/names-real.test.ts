@@ -55,6 +55,22 @@ describe('states on the real catalog', () => {
     }
   });
 
+  it('reads the states as public addresses and lists of their abbreviations write them', () => {
+    // Each as found in public code: `Col. Roma Sur, Cuauhtémoc, Cd. Méx., México C.P. 06760` and
+    // `Campo Militar No. 1-A, Gral. Div. Álvaro Obregón, Cd. Méx.` (SEDENA); `Insurgentes Sur
+    // 1143, Col. Nochebuena, C.P. 03720, Benito Juárez, Cd. de Méx.`; the CURP list of states
+    // (`BAJA CALIF. SUR BS`); `Baja Calif.` in a chart's labels of states.
+    const names = catalog.stateNames();
+    const written: [string, string][] = [
+      ['Cd. Méx.', 'Ciudad de México'],
+      ['CD. MÉX.', 'Ciudad de México'],
+      ['Cd. de Méx.', 'Ciudad de México'],
+      ['BAJA CALIF. SUR', 'Baja California Sur'],
+      ['Baja Calif.', 'Baja California'],
+    ];
+    for (const [form, state] of written) expect(names[findState(catalog, form)], form).toBe(state);
+  });
+
   it('answers the issue’s example over the API, and 110 still for what names no state', () => {
     expect(client.query('/query/get_municipio_por_estado/N.L.?token=t').status).toBe(200);
     expect(client.query('/query/get_cp_por_estado/Q.%20Roo?token=t').body).toEqual(client.query('/query/get_cp_por_estado/Quintana%20Roo?token=t').body);
