@@ -4,9 +4,10 @@
  * first record that needs it, in a few typed arrays: one key per distinct settlement name
  * (the catalog's name table already shares a name among its settlements, so a name is read
  * once), and each key's codes in one run, ordered by municipality and then by code, so a
- * municipality's or a state's codes of a key are found by binary search. Nothing is kept per
- * settlement or per key: the keys are one text with a table (parse/key-table), the index a
- * few MB in each thread, and the collector never walks it.
+ * municipality's or a state's codes of a key are found by binary search. No object is kept
+ * per settlement or per key: the keys are one text with a table (parse/key-table), each
+ * distinct name's key number one more typed array (what reads a settlement's key reads it
+ * here: parse/loose-names), the index a few MB in each thread, and the collector never walks it.
  */
 import { buildIdOf, type Catalog } from '../core/catalog.js';
 import { otherKeys, readsText, settlementKey } from '../core/names.js';

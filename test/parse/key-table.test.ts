@@ -47,7 +47,10 @@ describe('a table of keys', () => {
     expect(builder.keyAt(2999)).toBe('san juan 62 etapa 2999');
     const table = builder.table()!;
     expect(table.text).toBe(KeyTable.of(distinct)!.text);
-    for (const [k, key] of distinct.entries()) expect(table.numberOf(key)).toBe(k);
+    for (const [k, key] of distinct.entries()) {
+      expect(table.numberOf(key)).toBe(k);
+      expect(table.keyAt(k)).toBe(key);
+    }
     for (const absent of ['san juan 0 etapa 3000', 'san juan', '']) expect(table.numberOf(absent)).toBe(-1);
     const small = new KeyTableBuilder();
     for (const key of ['centro', '', 'centro', 'el carmen']) small.numberOf(key);
