@@ -245,6 +245,12 @@ describe('the contract', () => {
     const errorsOf = (record: Record<string, string>) => validateAddress(client, record).errors.map((error) => error.code_error);
     expect(errorsOf({ cp: '52900', municipio: 'Ciudad Adolfo López Mateos' })).toEqual([]);
     expect(errorsOf({ cp: '06700', asentamiento: 'Roma Norte', municipio: 'Ciudad de México' })).toEqual([121]);
+    // A city whose name is a short form only of other states' municipalities (*San Felipe del
+    // Progreso*, *San Felipe Orizatlán*, ...) is still its municipality's: San Felipe is Mexicali's.
+    expect(errorsOf({ cp: '21850', asentamiento: 'Playas de San Felipe', municipio: 'San Felipe', estado: 'Baja California' })).toEqual([]);
+    // One that is also a short form of a municipality of its own state names that one: `Lagunas` is
+    // *San Andrés Lagunas*, not the city Lagunas of El Barrio de la Soledad (70380).
+    expect(errorsOf({ cp: '70380', municipio: 'Lagunas', estado: 'Oaxaca' })).toEqual([121]);
     // The contract's lookups answer as before.
     expect(client.query('/query/get_cp_por_municipio/Toluca%20de%20Lerdo')).toMatchObject({ status: 404, body: { error: true } });
   });
