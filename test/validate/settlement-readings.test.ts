@@ -113,6 +113,13 @@ describe('joining words', () => {
       expect(validateAddress(client, { cp: '96020', asentamiento }).suggestions, asentamiento).toEqual({});
     }
     expect(validateAddress(client, { cp: '01296', asentamiento: 'Amp. Jalalpa Tepito' }).suggestions).toEqual({});
+    // Nor is the place's code found from the names of its ampliación, with no code or another
+    // (an office of Xalapa writes `FRACCTO. AMPLIACIÓN JARDINES DE LAS ÁNIMAS, ... C.P. 91190`:
+    // 91196 is *Jardines de Las Ánimas*, no ampliación); a catalog ampliación still is (`Amp. Granada`).
+    expect(validateAddress(client, { cp: '91190', asentamiento: 'Ampliación Jardines de las Ánimas', municipio: 'Xalapa', estado: 'Veracruz' }).suggestions).toEqual({});
+    expect(validateAddress(client, { asentamiento: 'AMPLIACION FRANCISCO VILLA', municipio: 'Coatzacoalcos', estado: 'Veracruz' }).codes).toBeUndefined();
+    expect(suggested('Ampliación San Ángel', 'Álvaro Obregón')).toBeUndefined();
+    expect(suggested('Amp. Granada', 'Miguel Hidalgo')).toBe('11529');
     // An ampliación misspelt is still suggested as itself (01296's *Ampliación Jalalpa*).
     expect(validateAddress(client, { cp: '01296', asentamiento: 'Ampliacion Jalalpha' }).suggestions).toEqual({ asentamiento: 'Ampliación Jalalpa' });
     // As written first: Azcapotzalco's Providencia and La Providencia are two codes.
