@@ -15,7 +15,7 @@ import { nameKey } from './name-keys.js';
 export { STATE_ALIASES, stateSpellings } from './name-forms.js';
 export { foldAccents, foldForMatch, foldSettlementName, foldStateName } from './fold.js';
 export { municipalityKeys, nameKey, nameWords, sameMunicipality, stateKeyOf, type NameWords } from './name-keys.js';
-export { isTypeAlone, matchSettlement, settlementKey, SettlementMatcher, settlementMatcherOf, splitSettlementType, typeMovedFront, type SplitSettlement } from './settlement-names.js';
+export { isTypeAlone, matchSettlement, mayDropType, settlementKey, SettlementMatcher, settlementMatcherOf, splitSettlementType, typeMovedFront, type SplitSettlement } from './settlement-names.js';
 export { afterDe, isDowntownKey, LOCALITY_TYPES, otherKeys, readsText, writtenDowntownKey } from './settlement-other-keys.js';
 
 interface StateIndex {

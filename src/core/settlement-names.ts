@@ -71,6 +71,16 @@ export { settlementKey } from './name-keys.js';
 
 // Marked pure, so that a bundle that never matches settlement names this way (the library's) drops it.
 const distinguishing = /* @__PURE__ */ new Set(DISTINGUISHING_TYPES);
+
+/**
+ * Whether a type written in front of a name may be set aside before a settlement the catalog
+ * types `catalogType` (undefined when unknown): any type, but one that names another place
+ * (`Ampliación`: `Amp. Granada` is never *Granada*) only before a settlement of that very type.
+ * The one rule of the settlement matcher and of codes from names (parse/places).
+ */
+export function mayDropType(written: string | null, catalogType: string | undefined): boolean {
+  return !written || !distinguishing.has(written) || catalogType === written;
+}
 /**
  * First words that make a place of a name (`shortened`): *Nueva Santa María* is not a *Santa
  * María*, nor *San Ángel Inn* an *Ángel Inn*. Made at first use: this module is in bundles that
@@ -472,7 +482,7 @@ export class SettlementMatcher {
 
   /** Whether a type written in front may be set aside before settlement `i`'s name. */
   private mayDrop(type: string | null, i: number): boolean {
-    return !type || !distinguishing.has(type) || this.types?.[i] === type;
+    return mayDropType(type, this.types?.[i]);
   }
 
   /** The first settlement that `accepts`, one of the written type first. */

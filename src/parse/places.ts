@@ -7,8 +7,7 @@
  * that needs it, never for records whose code agrees with their names.
  */
 import type { Catalog } from '../core/catalog.js';
-import { afterDe, findMunicipalities, findState, municipalitiesOfKey, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
-import { DISTINGUISHING_TYPES } from '../core/name-forms.js';
+import { afterDe, findMunicipalities, findState, mayDropType, municipalitiesOfKey, nameKey, settlementKey, settlementMatcherOf, splitSettlementType, typeMovedFront, writtenDowntownKey } from '../core/names.js';
 import { cityNames, DOWNTOWN, namedByPartAlone, withoutPlaceAfter } from '../core/settlement-other-keys.js';
 import { ownCopy } from '../core/own-copy.js';
 import { shortenedMunicipality } from '../core/shortened-municipalities.js';
@@ -39,14 +38,10 @@ export class PlaceFinder {
   private readonly states = new Map<string, number>();
   /** Settlement keys of texts as written (they repeat far more than they vary). */
   private readonly keys = new Remembered(settlementKey);
-  /**
-   * A text's name without its type: its key, and the type when it names another place
-   * (`Ampliación`, DISTINGUISHING_TYPES), else null; null when no type leads it (read once per
-   * text, as its key is).
-   */
-  private readonly restKeys = new Remembered((text: string): { key: string; distinguishing: string | null } | null => {
+  /** A text's name without its type (its key) and that type; null when no type leads it (read once per text, as its key is). */
+  private readonly restKeys = new Remembered((text: string): { key: string; type: string | null } | null => {
     const { type, name } = splitSettlementType(text);
-    return name && name !== text ? { key: settlementKey(name), distinguishing: type !== null && DISTINGUISHING_TYPES.includes(type) ? type : null } : null;
+    return name && name !== text ? { key: settlementKey(name), type } : null;
   });
 
   constructor(readonly catalog: Catalog) {}
@@ -199,9 +194,10 @@ export class PlaceFinder {
     if (whole.length) return this.ownFirst(whole, typed);
     const rested = this.restKeys.get(settlement);
     const rest = rested?.key ?? null;
-    // After a type that names another place (`Ampliación Granada`), only a settlement the catalog
-    // types so is read by the rest (the matcher's rule: `Amp. Granada` is never *Granada*).
-    const ofType = (codes: readonly number[], key: string) => (rested?.distinguishing ? this.typedAs(codes, key, rested.distinguishing) : codes);
+    // The type set aside as the settlement matcher sets it aside (`mayDropType`): one that names
+    // another place (`Ampliación Granada`) only before a settlement the catalog types so.
+    const anyType = rested === null || mayDropType(rested.type, undefined);
+    const ofType = (codes: readonly number[], key: string) => (anyType ? codes : this.typedAs(codes, key, rested!.type));
     let byRest = rest === null ? whole : this.ownFirst(ofType(this.codesOfKey(rest, municipalities, state), rest), rest);
     // The type written with `de` after it (`Barrio de San Martín`).
     const after = rest === null ? undefined : afterDe(rest);
@@ -209,7 +205,7 @@ export class PlaceFinder {
     if (byRest.length) return byRest;
     // A downtown as people write it (`Zona Centro`, `Centro Histórico`): where the catalog has a Centro.
     // The name after a type that names another place is no name of its own: read with its type.
-    const written = rest !== null && !rested!.distinguishing ? rest : typed;
+    const written = rest !== null && anyType ? rest : typed;
     const downtown = writtenDowntownKey(written) ?? this.downtownOf(written, municipalities);
     const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
     if (byDowntown.length) return byDowntown;
@@ -264,13 +260,13 @@ export class PlaceFinder {
   /** The municipalities' names as settlement keys, by municipality, each made at its first use. */
   private readonly municipalityKeys: (string | undefined)[] = [];
 
-  /** Of `codes`, those with a settlement of key `key` that the catalog types `type`. */
-  private typedAs(codes: readonly number[], key: string, type: string): readonly number[] {
+  /** Of `codes`, those with a settlement of key `key` before which the type written may be set aside (`mayDropType`). */
+  private typedAs(codes: readonly number[], key: string, type: string | null): readonly number[] {
     if (codes.length === 0) return codes;
     const catalog = this.catalog;
     const index = this.index();
     return codes.filter((code) => {
-      for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) if (catalog.settlementType(s) === type && index.keyOfSettlement(s) === key) return true;
+      for (let s = catalog.settlementStartOf(code), end = catalog.settlementEndOf(code); s < end; s++) if (index.keyOfSettlement(s) === key && mayDropType(type, catalog.settlementType(s))) return true;
       return false;
     });
   }
