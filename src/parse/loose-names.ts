@@ -7,7 +7,6 @@
  * misspelt name costs one lookup, not a keying of the whole catalog.
  */
 import type { Catalog } from '../core/catalog.js';
-import { settlementKey } from '../core/names.js';
 import { withoutConnectors } from '../core/name-keys.js';
 import { looseFrontless, looseSectionless, namedSectionless, undividedReading } from '../core/settlement-other-keys.js';
 import { Remembered } from './remembered.js';
@@ -39,7 +38,7 @@ export class LooseNames {
   constructor(
     private readonly catalog: Catalog,
     /** The key of settlement (row) `s`: the settlement index's, read rather than made again. */
-    private readonly keyOf: (s: number) => string = (s) => settlementKey(catalog.settlementName(s)),
+    private readonly keyOf: (s: number) => string,
   ) {
     this.byMunicipality = new Array<Map<string, number[]> | undefined>(catalog.municipalityCount);
   }

@@ -196,16 +196,15 @@ export class PlaceFinder {
     const rest = rested?.key ?? null;
     // The type set aside as the settlement matcher sets it aside (`mayDropType`): one that names
     // another place (`Ampliación Granada`) only before a settlement the catalog types so.
-    const anyType = rested === null || mayDropType(rested.type, undefined);
-    const ofType = (codes: readonly number[], key: string) => (anyType ? codes : this.typedAs(codes, key, rested!.type));
-    let byRest = rest === null ? whole : this.ownFirst(ofType(this.codesOfKey(rest, municipalities, state), rest), rest);
+    const type = rested?.type ?? null;
+    let byRest = rest === null ? whole : this.ownFirst(this.typedAs(this.codesOfKey(rest, municipalities, state), rest, type), rest);
     // The type written with `de` after it (`Barrio de San Martín`).
     const after = rest === null ? undefined : afterDe(rest);
-    if (!byRest.length && after) byRest = this.ownFirst(ofType(this.codesOfKey(after, municipalities, state), after), after);
+    if (!byRest.length && after) byRest = this.ownFirst(this.typedAs(this.codesOfKey(after, municipalities, state), after, type), after);
     if (byRest.length) return byRest;
     // A downtown as people write it (`Zona Centro`, `Centro Histórico`): where the catalog has a Centro.
     // The name after a type that names another place is no name of its own: read with its type.
-    const written = rest !== null && anyType ? rest : typed;
+    const written = rest !== null && mayDropType(type, undefined) ? rest : typed;
     const downtown = writtenDowntownKey(written) ?? this.downtownOf(written, municipalities);
     const byDowntown = downtown ? this.codesOfKey(downtown, municipalities, state) : byRest;
     if (byDowntown.length) return byDowntown;
@@ -260,9 +259,9 @@ export class PlaceFinder {
   /** The municipalities' names as settlement keys, by municipality, each made at its first use. */
   private readonly municipalityKeys: (string | undefined)[] = [];
 
-  /** Of `codes`, those with a settlement of key `key` before which the type written may be set aside (`mayDropType`). */
+  /** Of `codes`, those with a settlement of key `key` before which the type written may be set aside (`mayDropType`): all, but for a type that names another place. */
   private typedAs(codes: readonly number[], key: string, type: string | null): readonly number[] {
-    if (codes.length === 0) return codes;
+    if (codes.length === 0 || mayDropType(type, undefined)) return codes;
     const catalog = this.catalog;
     const index = this.index();
     return codes.filter((code) => {

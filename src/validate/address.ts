@@ -218,8 +218,8 @@ export class AddressValidator {
     // A short form names the code's state's municipality of that form; one no municipality of the
     // state has may still be a city's name (`San Felipe`, 21850's city in Mexicali, is short for
     // *San Felipe del Progreso* and others in other states).
-    const named = municipalityKeysOf(written).some((key) => short.has(key)) ? this.finder.municipalities(written.text, state) : [];
-    if (named.length) return named.includes(municipality);
+    const named = municipalityKeysOf(written).some((key) => short.has(key)) ? this.finder.municipalities(written.text, state) : undefined;
+    if (named?.length) return named.includes(municipality);
     // Written by the name of a city that lies in this municipality alone (`Toluca de Lerdo` for Toluca),
     // or short by a state's name, which this field cannot mean (`Oaxaca` for Oaxaca de Juárez).
     if (this.finder.cityMunicipality(written.text, state) === municipality || stateNamedMunicipality(catalog, written.text, state, municipalityKeysOf(written)) === municipality) return true;
