@@ -161,7 +161,12 @@ export function numberStart(text: string): number {
  */
 const INTERIOR =
   /(?<![\p{L}\p{N}])(?:Int(?:erior)?\.?\s(?=Planta\s))?(Int(?:erior)?|Depto|Dpto|Departamento|Desp(?:acho)?|Local(?:es)?|Loc|Oficina|Ofna|Of|Consultorio|Suite|Piso|Edif(?:icio)?|Torre|Casa|Planta(?=\s(?:baja|alta)(?![\p{L}])))(?![\p{L}])\.?\s?([A-Z]?[\s-]?\d+[\p{L}\p{N}_-]*(?:\sy\s\d+[\p{L}\p{N}_-]*)*|[A-Z](?![\p{L}])|PB|P\.B\.|baja|alta)/iu;
-const LOT = /(?<![\p{L}\p{N}])(Mz|Mza|Manzana|Lt|Lte|Lote)\.?\s?([\p{L}\p{N}_]+)/giu;
+/**
+ * A lot's words and their numbers (`Mz. 23 Lote 10`, `Mza. 14`, `Lote 1119-33`): the longer
+ * words first and whole, so `Mza. 14` is never the word `Mz` and the number `a` (the street had
+ * kept the 14).
+ */
+const LOT = /(?<![\p{L}\p{N}])(Manzana|Mza|Mz|Lote|Lte|Lt)(?![\p{L}])\.?\s?([\p{L}\p{N}_]+(?:-\d+)?)/giu;
 /** A number ending a street (`Insurgentes Sur 1602`, `Av. 5 de Mayo 12-A`), and the street before it. */
 function trailingNumber(text: string): [string, string] | undefined {
   let space = text.lastIndexOf(' ');

@@ -99,6 +99,11 @@ describe('parseAddress', () => {
     expect(cancun.tipo_asentamiento).toBe('Supermanzana');
     expect(cancun.numero_exterior).toBe('Mz. 23 Lote 10');
     expect(cancun.errors.map((error) => error.code_error)).toEqual([101]);
+    // Real Cancún lines: a hotel chain's list of addresses (cpmx search index file 3254676511) and a university's
+    // footer (18263466348). `Mza.` is the manzana's word whole, never `Mz` and a number `a`, and a lot's number keeps its dash.
+    expect(parseAddress(client, 'Av. Tulum Mza. 14 S.M. 4 Lote 2, Cancún, Q. Roo, C.P. 77500')).toMatchObject({ calle: 'Av. Tulum', numero_exterior: 'Mza. 14 Lote 2', asentamiento: 'Supermanzana 4 Centro', valid: true });
+    expect(parseAddress(client, 'Av. Arco Bicentenario, Mza. 11, Lote 1119-33, SM. 255. Cancún, Quintana Roo, México. C.P. 77500')).toMatchObject({ calle: 'Av. Arco Bicentenario', numero_exterior: 'Mza. 11 Lote 1119-33' });
+    expect(parseAddress(client, 'MZA 1 SMZA 3, PUNTA SAM, ISLA MUJERES, QUINTANA ROO, C.P. 77400.').numero_exterior).toBe('MZA 1');
     // Real (the fixture's Cancún line): the supermanzana glued after the street's number, its manzana after it.
     const nader = parseAddress(client, 'Av. Nader No. 8 SM. 5 MZA. 03, Plaza Centro, Planta Baja, C.P. 77500, Benito Juárez, Quintana Roo');
     expect(nader).toMatchObject({ calle: 'Av. Nader', asentamiento: 'Supermanzana 5 Centro', cp: '77500', valid: true });
