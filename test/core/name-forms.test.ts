@@ -16,6 +16,7 @@ import {
   WORD_FORMS,
 } from '../../src/core/name-forms.js';
 import { foldForMatch, municipalityKeys, nameKey, nameWords, sameMunicipality, SettlementMatcher, settlementKey, splitSettlementType, stateKeyOf } from '../../src/core/names.js';
+import { looseSectionless } from '../../src/core/settlement-other-keys.js';
 
 /** The ways one written form is typed: as listed, upper, lower, without dots, without dots and spaces. */
 function variants(form: string): string[] {
@@ -243,6 +244,18 @@ describe('the Latin-1 scan of words', () => {
     for (const text of ['Sta. María 1a. Secc.', 'COL. GRANJAS ESMERALDA', '1º de Mayo', 'U.H. Ejército de Oriente II', 'Ex-Hacienda «San Juan»', 'Niño µ ß ÿ', 'granjas esmeralda internacionales 2a', 'ÁLVARO obregÓn', '  ', '']) {
       expect(nameWords(`${text} \u2014`), text).toEqual({ words: nameWords(text).words, ends: nameWords(text).ends });
     }
+  });
+});
+
+describe('a settlement without its section', () => {
+  it('sets aside a section or a side, never a side after a joining word, which is the name’s own', () => {
+    expect(looseSectionless(settlementKey('Lindavista Norte'))).toBe('lindavista');
+    expect(looseSectionless(settlementKey('Escandón II Sección'))).toBe('escandon');
+    expect(looseSectionless(settlementKey('Del Valle Centro'))).toBe('valle');
+    // *Villa del Sur* is no section of a *Villa*, nor *Ejército de Oriente* of an *Ejército*.
+    for (const name of ['Villa del Sur', 'Ejército de Oriente', 'Lomas del Centro', 'Jardines del Sur']) expect(looseSectionless(settlementKey(name)), name).toBe('');
+    // A section named as one still is, whatever ends the name before it.
+    expect(looseSectionless(settlementKey('Jardines del Sur 2a Sección'))).toBe('jardines sur');
   });
 });
 

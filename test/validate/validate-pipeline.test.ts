@@ -63,6 +63,12 @@ describe('which field is wrong', () => {
     }
   });
 
+  it('reads no side after a joining word as a section: La Villa is no Villa del Sur', () => {
+    // The fixture's real line `5 de Febrero y Vicente Villada Col. La Villa, C.P. 7050, Ciudad de México` (the Basilica's Villa,
+    // Gustavo A. Madero's 07050) suggested Tlalpan's 14307 *Villa del Sur*, read as a *Villa* divided by a side.
+    expect(validateAddress(client, { cp: '07050', asentamiento: 'La Villa', estado: 'Ciudad de México' }).suggestions).toEqual({});
+  });
+
   it('reads the city written for a missing municipality, as the places it is in, and only the codes of that city', () => {
     // Real records without code, municipality or state: a pharmacy chain's branches in Los Mochis (municipality Ahome),
     // https://github.com/IvanDLaCruz/farmacias-ahorramax-page/blob/4a13cc15fcfe7d1fc4d009847441f75cb53751e8/src/components/Sucursales/sucursalesSinaloa.js
