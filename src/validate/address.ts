@@ -124,6 +124,22 @@ export class AddressValidator {
     return (this.byNumber[number] ??= this.entryFor(cp));
   }
 
+  /**
+   * Whether the names given allow code `cp`, a code the record probably meant (`correctedCode`):
+   * they name no other code (the rule of which field is wrong), and one of them at least is the
+   * code's (a misspelt settlement of it is), or none is given. `6000` with *Uruapan Centro* is
+   * no 06000 of the capital: 60000 lost its last digit, not its first.
+   */
+  private namesAllow(cp: string, asentamiento: string, municipio: string, estado: string, ciudad: string): boolean {
+    const judged = this.validateFields(cp, asentamiento, municipio, estado, ciudad);
+    if (judged.valid) return true;
+    if (judged.suggestions.cp !== undefined || judged.codes !== undefined) return false;
+    const names: [Field, string][] = [['asentamiento', asentamiento], ['municipio', municipio], ['estado', estado]];
+    const given = names.filter(([, value]) => value.trim());
+    const own = (field: Field) => !judged.errors.some((error) => error.field === field) || (field === 'asentamiento' && judged.suggestions.asentamiento !== undefined);
+    return given.length === 0 || given.some(([field]) => own(field));
+  }
+
   /** A code that the record probably meant, when `cp` is a spreadsheet's version of one, or written with its `C.P.` in front. */
   private correctedCode(cp: string): string | undefined {
     if (cp.length > 32) return undefined;
@@ -163,11 +179,14 @@ export class AddressValidator {
     const cp = text(cpValue);
     const code = this.lookup(cp);
     if (code.error) {
-      const suggestion = code.error.code_error === 101 ? undefined : this.correctedCode(cp);
-      if (suggestion) return { valid: false, errors: [code.error], suggestions: { cp: suggestion } };
-      // No code, or none the catalog has: the code the names name, if they name one.
-      const named = this.finder.codesOfRecord(text(asentamientoValue), text(municipioValue), text(estadoValue), text(ciudadValue));
-      return this.codeFromNames({ valid: false, errors: [code.error], suggestions: {} }, -1, named);
+      const asentamiento = text(asentamientoValue);
+      const municipio = text(municipioValue);
+      const estado = text(estadoValue);
+      const ciudad = text(ciudadValue);
+      const corrected = code.error.code_error === 101 ? undefined : this.correctedCode(cp);
+      if (corrected && this.namesAllow(corrected, asentamiento, municipio, estado, ciudad)) return { valid: false, errors: [code.error], suggestions: { cp: corrected } };
+      // No code, none the catalog has, or one whose names are not the record's: the code the names name, if they name one.
+      return this.codeFromNames({ valid: false, errors: [code.error], suggestions: {} }, -1, this.finder.codesOfRecord(asentamiento, municipio, estado, ciudad));
     }
     // Each field is first compared as written (the common case in exported data), and folded
     // only when that fails. Nothing is allocated for a valid record.

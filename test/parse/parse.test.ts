@@ -214,10 +214,16 @@ describe('parseAddress', () => {
   });
 
   it('judges with the validator: a lost leading zero, a state that does not belong to the code', () => {
-    const zero = parseAddress(client, 'Calz. Camarones No. 494, esq. Norte 87B, Col. El Recreo, C.P. 2700, Ciudad de México');
-    expect(zero.cp).toBe('2700');
+    // Real lines of an employment service's office list (test/fixtures/one-line-addresses.csv).
+    const zero = parseAddress(client, 'Añil y Río Churubusco, Col. Granjas México, C.P. 8400, Ciudad de México');
+    expect(zero).toMatchObject({ cp: '8400', asentamiento: 'Granjas México', municipio: 'Iztacalco', suggestions: { cp: '08400' } });
     expect(zero.errors.map((error) => error.code_error)).toEqual([102]);
-    expect(zero.suggestions.cp).toBe('02700');
+    // The zero put back only where the names are the code's: El Recreo is 02070's *Del Recreo* (02700 is San Miguel Amantla).
+    const recreo = parseAddress(client, 'Calz. Camarones No. 494, esq. Norte 87B, Col. El Recreo, C.P. 2700, Ciudad de México');
+    expect(recreo).toMatchObject({ cp: '2700', suggestions: { cp: '02070' } });
+    // Uruapan's Centro is no settlement of 06000: nothing of the capital is filled in, nor its code suggested (60000 lost its last digit).
+    const uruapan = parseAddress(client, 'Av. Juarez No. 71, Col. Uruapan Centro, C.P. 6000.');
+    expect(uruapan).toMatchObject({ cp: '6000', estado: null, municipio: null, suggestions: {}, inferred: [] });
     const wrong = parseAddress(client, 'Av. Hidalgo 212 Norte, Matehuala, Jalisco. C.P. 78700');
     expect(wrong.errors.map((error) => error.code_error)).toContain(120);
     expect(wrong.suggestions.estado).toBe('San Luis Potosí');

@@ -63,6 +63,18 @@ describe('which field is wrong', () => {
     }
   });
 
+  it('takes a code back with its zero only where the names given allow it, else the code they name', () => {
+    // A real office list that keeps its codes as numbers (cpmx search index file 49215892530): its zeros are lost, its names right.
+    expect(validateAddress(client, { cp: 6030, colonia: 'TABACALERA', municipio: 'CUAUHTEMOC', estado: 'DISTRITO FEDERAL' }).suggestions).toEqual({ cp: '06030' });
+    expect(validateAddress(client, { cp: 9820, colonia: 'SANTA ISABEL INDUSTRIAL', municipio: 'IZTAPALAPA', estado: 'DISTRITO FEDERAL' }).suggestions).toEqual({ cp: '09820' });
+    // One name wrong, the others the code's: the code stands, as for any code (the state is the field at fault).
+    expect(validateAddress(client, { cp: '6030', colonia: 'Tabacalera', municipio: 'Cuauhtémoc', estado: 'Jalisco' }).suggestions).toEqual({ cp: '06030' });
+    // Names of another code: 60000 lost its last digit, not its first; 06000 is the capital's Centro.
+    expect(validateAddress(client, { cp: '6000', colonia: 'Uruapan Centro', municipio: 'Uruapan', estado: 'Michoacán' }).suggestions).toEqual({ cp: '60000' });
+    // A name that is not the code's, naming none alone: nothing is suggested (no longer 06000).
+    expect(validateAddress(client, { cp: '6000', colonia: 'Uruapan Centro' }).suggestions).toEqual({});
+  });
+
   it('reads no side after a joining word as a section: La Villa is no Villa del Sur', () => {
     // The fixture's real line `5 de Febrero y Vicente Villada Col. La Villa, C.P. 7050, Ciudad de México` (the Basilica's Villa,
     // Gustavo A. Madero's 07050) suggested Tlalpan's 14307 *Villa del Sur*, read as a *Villa* divided by a side.
