@@ -370,14 +370,14 @@ export class AddressReader {
   /** Whether a piece names a state, whole or by its last words (`Ciudad de México, CDMX`, `Monterrey N.L.`). */
   private endsWithState(piece: string): boolean {
     const words = piece.split(' ');
-    for (let k = Math.min(words.length, 4); k >= 1; k--) if (this.finder.state(words.slice(words.length - k).join(' ')) >= 0) return true;
+    for (let k = Math.min(words.length, 4); k >= 1; k--) if (this.stateNamed(words.slice(words.length - k).join(' ')) >= 0) return true;
     return false;
   }
 
   /** Whether a whole piece names the code's state, municipality or city, or any state. */
   private isName(piece: string, code: number, codeState: number): boolean {
     const catalog = this.catalog;
-    if (this.finder.state(piece) >= 0) return true;
+    if (this.stateNamed(piece) >= 0) return true;
     if (code >= 0) {
       const folded = foldForMatch(piece);
       if (folded === foldForMatch(catalog.municipalityOf(code)) || folded === foldForMatch(catalog.cityOf(code))) return true;
@@ -494,9 +494,13 @@ export class AddressReader {
     return undefined;
   }
 
-  /** The state a name names (a final dot set aside when needed: `Nuevo Leon.`), or -1. */
+  /**
+   * The state a name names (a final dot set aside when needed: `Nuevo Leon.`), or -1. A number
+   * alone names none in a line (`Nivel 1` is a floor, not Aguascalientes, whose INEGI key is 1),
+   * though a record's state field may be written by its key.
+   */
   private stateNamed(name: string): number {
-    return this.finder.state(name);
+    return LETTER.test(name) ? this.finder.state(name) : -1;
   }
 
   private takeSettlement(written: string, reading: Reading): void {
@@ -540,6 +544,8 @@ const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;
 
 const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)(?![\p{L}\p{N}])/iu;
 /** A corner written after a name with its dot or its `con` (`Esq. Calle Gardenia`, `esquina con Juárez`): a settlement's name may hold the word (*La Esquina*). */
+/** Any letter: a name without one is a number, which names no state in a line. */
+const LETTER = /\p{L}/u;
 const CORNER_IN_TEXT = /\s(?:esq\.|esquina\s+con(?![\p{L}\p{N}]))/iu;
 const LOT_IN_TEXT = /(?<![\p{L}\p{N}])(?:(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d|s\s?\/\s?n(?![\p{L}\p{N}]))/iu;
 

@@ -58,6 +58,19 @@ describe('real one-line addresses (test/fixtures/one-line-addresses.csv)', () =>
     for (const row of rows) expect(row.source, row.address).toMatch(/github\.com|cpmx search index/);
   });
 
+  it('reads no state the text does not hold: none, or the code’s own', () => {
+    // A number alone is no state in a line (`Nivel 4`, `No. 1`): the Oaxaca judiciary's line was read as Aguascalientes, INEGI's state 1.
+    const invented: string[] = [];
+    for (const row of rows) {
+      if (row.estado) continue;
+      const parsed = parseAddress(client, row.address);
+      const facts = parsed.cp ? client.infoCp(parsed.cp) : undefined;
+      const codesState = Array.isArray(facts) ? facts[0]!.response.estado : undefined;
+      if (parsed.estado !== null && parsed.estado !== codesState) invented.push(`${parsed.estado} in "${row.address}"`);
+    }
+    expect(invented).toEqual([]);
+  });
+
   it('reads the code, state and municipality right for at least 97% where the text holds them', () => {
     const misses: string[] = [];
     const rate = { cp: [0, 0], estado: [0, 0], municipio: [0, 0] };
