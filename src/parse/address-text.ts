@@ -94,8 +94,16 @@ const ROAD_BETWEEN_TOWNS = /((?:^|[,;|])\s*(?:carretera|carr|autopista|camino|li
  */
 const CODE_MARK_ALONE = /(?<![\p{L}\p{N}])C\.?\s?P\.?(?=\s*$|\s+(?:del|deleg|delegaci[oó]n|alcald[ií]a|alc|mpio|municipio)(?![\p{L}]))/giu;
 
-/** What `ROAD_BETWEEN_TOWNS` and `CODE_MARK_ALONE` cannot match without. */
+/**
+ * A full stop after a number, before a capital: the end of one piece and the start of the next,
+ * as a comma is (`Avenida Tecnológico #100. Ciudad Guzmán, Mpio. de Zapotlán el Grande`, a
+ * school's footer; `SM. 255. Cancún`). Not a number's decimals (`Km. 4.5`), nor an ordinal's dot (`1a. Sección`).
+ */
+const STOP_AFTER_NUMBER = /(?<=\d)\.\s+(?=\p{Lu})/gu;
+
+/** What `ROAD_BETWEEN_TOWNS`, `CODE_MARK_ALONE` and `STOP_AFTER_NUMBER` cannot match without. */
 const SPACED_DASH = /\s-\s/;
+const DIGIT_STOP = /\d\.\s/;
 const CODE_MARK = /C\.?\s?P/i;
 
 /** The pieces of a line with the code's text taken out (it separates pieces, as a comma does). */
@@ -103,7 +111,8 @@ export function cutPieces(line: string, code: CodeCandidate | undefined): string
   const cut = code ? `${line.slice(0, code.start)},${line.slice(code.end)}` : line;
   // Most lines hold no spaced dash and no code's mark without its code: the Unicode-aware
   // expressions, the costly ones, run only where a plain test finds what they need.
-  const text = SPACED_DASH.test(cut) ? cut.replace(ROAD_BETWEEN_TOWNS, '$1-') : cut;
+  const joined = SPACED_DASH.test(cut) ? cut.replace(ROAD_BETWEEN_TOWNS, '$1-') : cut;
+  const text = DIGIT_STOP.test(joined) ? joined.replace(STOP_AFTER_NUMBER, ',') : joined;
   const pieces: string[] = [];
   for (const raw of text.split(/[,;|]|\s-\s|\(|\)/)) {
     const piece = trimPiece(CODE_MARK.test(raw) ? raw.replace(CODE_MARK_ALONE, '') : raw);

@@ -117,6 +117,21 @@ describe('parseAddress', () => {
     expect(parseAddress(client, 'Av. Tulum Mza. 14 S.M. 4 Lote 2, Cancún, Q. Roo, C.P. 77500')).toMatchObject({ calle: 'Av. Tulum', numero_exterior: 'Mza. 14 Lote 2', asentamiento: 'Supermanzana 4 Centro', valid: true });
     expect(parseAddress(client, 'Av. Arco Bicentenario, Mza. 11, Lote 1119-33, SM. 255. Cancún, Quintana Roo, México. C.P. 77500')).toMatchObject({ calle: 'Av. Arco Bicentenario', numero_exterior: 'Mza. 11 Lote 1119-33' });
     expect(parseAddress(client, 'MZA 1 SMZA 3, PUNTA SAM, ISLA MUJERES, QUINTANA ROO, C.P. 77400.').numero_exterior).toBe('MZA 1');
+  });
+
+  it('reads a full stop after a number, before a capital, as the end of a piece', () => {
+    // A technological institute's real footer (cpmx search index file 19631393879): the city was glued to the street.
+    expect(parseAddress(client, 'Avenida Tecnológico #100. Ciudad Guzmán, Mpio. de Zapotlán el Grande, Jalisco, México.')).toMatchObject({
+      calle: 'Avenida Tecnológico',
+      numero_exterior: '100',
+      ciudad: 'Ciudad Guzmán',
+      municipio: 'Zapotlán el Grande',
+      estado: 'Jalisco',
+    });
+    // The fixture's real line: the number had stayed in the street (`C. Lazaro Cardenas 200.`).
+    expect(parseAddress(client, 'C. Lazaro Cardenas 200. Col Centro, Tulancingo')).toMatchObject({ calle: 'C. Lazaro Cardenas', numero_exterior: '200' });
+    // A number's decimals are no stop (a university's real footer, cpmx search index file 24705377458).
+    expect(parseAddress(client, 'Km. 4.5 Carretera Federal Xalapa-Veracruz Col SAHOP, C.P. 91190, Xalapa Veracruz, MÉXICO.').calle).toContain('Km. 4.5 Carretera');
     // Real (the fixture's Cancún line): the supermanzana glued after the street's number, its manzana after it.
     const nader = parseAddress(client, 'Av. Nader No. 8 SM. 5 MZA. 03, Plaza Centro, Planta Baja, C.P. 77500, Benito Juárez, Quintana Roo');
     expect(nader).toMatchObject({ calle: 'Av. Nader', asentamiento: 'Supermanzana 5 Centro', cp: '77500', valid: true });
