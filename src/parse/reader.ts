@@ -543,9 +543,9 @@ const IN_FRONT = /^en\s+(?:(?:la|el)\s+)?/iu;
 const MARKED_TYPE = /^(?:[\p{L}.]*\p{L}\.|colonia)\s/iu;
 
 const LOT_WORD = /^(?:mz|mza|manzana|lt|lte|lote)(?![\p{L}\p{N}])/iu;
-/** A corner written after a name with its dot or its `con` (`Esq. Calle Gardenia`, `esquina con Juárez`): a settlement's name may hold the word (*La Esquina*). */
 /** Any letter: a name without one is a number, which names no state in a line. */
 const LETTER = /\p{L}/u;
+/** A corner written after a name with its dot or its `con` (`Esq. Calle Gardenia`, `esquina con Juárez`): a settlement's name may hold the word (*La Esquina*). */
 const CORNER_IN_TEXT = /\s(?:esq\.|esquina\s+con(?![\p{L}\p{N}]))/iu;
 const LOT_IN_TEXT = /(?<![\p{L}\p{N}])(?:(?:mz|mza|manzana|lt|lte|lote)\.?\s?\d|s\s?\/\s?n(?![\p{L}\p{N}]))/iu;
 
