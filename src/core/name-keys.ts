@@ -107,15 +107,22 @@ function tokens(text: string, raw: string[], rawEnds: number[]): void {
   }
 }
 
+/** The length from which the engine keeps a slice as a view of its parent (`ownCopy`). */
+const SLICED_CHARS = 13;
+
 /** What a Latin-1 character is to a word: between words, itself, its ASCII lower case, or another fold (`wordTable`). */
 const BETWEEN = 0;
 const AS_IS = 1;
 const LOWERED = 2;
 const FOLDED = 3;
 
-/** The fold of `text` from `start` to `end`, a run of characters the worst of which is of kind `kind`. */
+/**
+ * The fold of `text` from `start` to `end`, a run of characters the worst of which is of kind
+ * `kind`. A long run kept as it is, is copied: a slice of it would hold the whole text (and a
+ * record's text, its range of the input) for as long as a key made of it is kept.
+ */
 function foldedRun(text: string, start: number, end: number, kind: number): string {
-  if (kind === AS_IS) return text.slice(start, end);
+  if (kind === AS_IS) return end - start >= SLICED_CHARS ? ownCopy(text.slice(start, end)) : text.slice(start, end);
   if (kind === LOWERED) return text.slice(start, end).toLowerCase();
   const table = wordTable();
   let run = '';
