@@ -71,14 +71,11 @@ function spaceAfter(text: string, end: number): boolean {
 /**
  * The runs of letters and digits of `text`, each folded (`foldToken`), with where each ends.
  * Latin-1 text (all of the catalog, most of what people type) is scanned through a table of
- * each character's fold; anything wider takes the regular expression. Both agree. A run is
- * cut from the text whole (lower-cased if it must be), not put together a character at a
- * time: each character added made a new string, and keying made half of a run's garbage so.
+ * each character's fold; anything wider takes the regular expression. Both agree.
  */
 function tokens(text: string, raw: string[], rawEnds: number[]): void {
-  const kinds = wordKinds();
-  let start = -1;
-  let kind = AS_IS;
+  const table = wordTable();
+  let token = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c > 0xff) {
@@ -89,49 +86,21 @@ function tokens(text: string, raw: string[], rawEnds: number[]): void {
       }
       return;
     }
-    const k = kinds[c]!;
-    if (k !== BETWEEN) {
-      if (start < 0) {
-        start = i;
-        kind = k;
-      } else if (k > kind) kind = k;
-    } else if (start >= 0) {
-      raw.push(foldedRun(text, start, i, kind));
+    const folded = table[c]!;
+    if (folded) token += folded;
+    else if (token) {
+      raw.push(token);
       rawEnds.push(i);
-      start = -1;
+      token = '';
     }
   }
-  if (start >= 0) {
-    raw.push(foldedRun(text, start, text.length, kind));
+  if (token) {
+    raw.push(token);
     rawEnds.push(text.length);
   }
 }
 
-/** The length from which the engine keeps a slice as a view of its parent (`ownCopy`). */
-const SLICED_CHARS = 13;
-
-/** What a Latin-1 character is to a word: between words, itself, its ASCII lower case, or another fold (`wordTable`). */
-const BETWEEN = 0;
-const AS_IS = 1;
-const LOWERED = 2;
-const FOLDED = 3;
-
-/**
- * The fold of `text` from `start` to `end`, a run of characters the worst of which is of kind
- * `kind`. A long run kept as it is, is copied: a slice of it would hold the whole text (and a
- * record's text, its range of the input) for as long as a key made of it is kept.
- */
-function foldedRun(text: string, start: number, end: number, kind: number): string {
-  if (kind === AS_IS) return end - start >= SLICED_CHARS ? ownCopy(text.slice(start, end)) : text.slice(start, end);
-  if (kind === LOWERED) return text.slice(start, end).toLowerCase();
-  const table = wordTable();
-  let run = '';
-  for (let i = start; i < end; i++) run += table[text.charCodeAt(i)]!;
-  return run;
-}
-
 let latin1Word: readonly string[] | undefined;
-let latin1Kind: Uint8Array | undefined;
 
 /** `foldToken` of each Latin-1 character alone, '' for one between words: made by running them, on first use. */
 function wordTable(): readonly string[] {
@@ -139,20 +108,6 @@ function wordTable(): readonly string[] {
     const char = String.fromCharCode(c);
     return oneLetterOrDigit().test(char) ? foldToken(char) : '';
   }));
-}
-
-/** The kind of each Latin-1 character, read from its fold in `wordTable` (so the two cannot disagree). */
-function wordKinds(): Uint8Array {
-  if (!latin1Kind) {
-    const table = wordTable();
-    latin1Kind = new Uint8Array(0x100);
-    for (let c = 0; c < 0x100; c++) {
-      const folded = table[c]!;
-      const char = String.fromCharCode(c);
-      latin1Kind[c] = folded === '' ? BETWEEN : folded === char ? AS_IS : c < 0x80 && folded === char.toLowerCase() ? LOWERED : FOLDED;
-    }
-  }
-  return latin1Kind;
 }
 
 /** One token folded: case and accents dropped; `º` and `ª` as the letters they stand for. */
