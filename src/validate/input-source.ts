@@ -1,11 +1,11 @@
 /**
  * Where `validate` and `parse` read their input from: stdin, or a file named.
  *
- * A regular file is read into two buffers, reused in turn for every chunk. A stream gives a new
- * buffer for each read, and the memory of those read past is freed only when the collector gets round
- * to it, which on a loaded machine may be after the whole file: a 64 MB line that is skipped
- * unread (longer than any record) once took the process to 162 MB, where reading it so keeps it
- * at the memory of one chunk. A chunk is therefore valid only until the next one is asked for:
+ * A regular file is read into two buffers, reused in turn for every chunk. A stream gives a
+ * new buffer for each read, and the memory of those read past is freed only when the collector
+ * gets round to it, which on a loaded machine may be after the whole file: a 64 MB line that is
+ * skipped unread (longer than any record) once took the process to 162 MB, where reading it so
+ * keeps it at the memory of two chunks. A chunk is therefore valid only until the next one is asked for:
  * whatever reads chunks copies what it keeps (the record cutter, the sniffing of the encoding
  * and of the first line, the UTF-16 decoder's carried bytes).
  *
