@@ -413,12 +413,9 @@ export function looseSectionless(key: string): string {
   const bare = SECTION.exec(key)?.[1];
   // A cardinal point or `centro` after a joining word is the name's own: *Villa del Sur* is no
   // section of a *Villa* (`La Villa`, Gustavo A. Madero's, was read as Tlalpan's Villa del Sur).
-  if (bare === undefined || (JOINED_END.test(bare) && !SECTION_NAMED.test(key))) return '';
+  if (bare === undefined || (CONNECTORS.has(bare.slice(bare.lastIndexOf(' ') + 1)) && !SECTION_NAMED.test(key))) return '';
   return withoutConnectors(bare);
 }
-
-/** A key ending in a joining word (`villa del`, `lomas de la`). */
-const JOINED_END = /(?:^| )(?:de|del|la|las|los|el|y)$/;
 
 /**
  * A written key without a section named as one (`lomas estrella` for `Lomas Estrella 2a

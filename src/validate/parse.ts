@@ -128,9 +128,9 @@ export class LineJudge {
         break;
       }
     }
-    // A code read with the leading zero it lost only where the judgement takes it back (the names are its):
+    // A code read otherwise than written (the leading zero it lost put back) only where the judgement takes it back (the names are its):
     // `Col. Uruapan Centro, C.P. 6000` says nothing of the capital's 06000.
-    if (written !== null && written.length === 4 && place >= 0 && result.suggestions.cp !== catalog.postalCode(place)) place = -1;
+    if (written !== null && place >= 0 && written !== catalog.postalCode(place) && result.suggestions.cp !== catalog.postalCode(place)) place = -1;
     // A settlement the judgement takes written with or without its joining words (`Col. Granjas San Antonio`): in the catalog's spelling too.
     if (settlement < 0 && result.valid && place >= 0 && reading.settlementText !== null) {
       settlement = this.reader.looseSettlementOf(place, reading.settlementText);
